@@ -1,0 +1,1 @@
+"""The robot players and the worker that serves them from the bus."""

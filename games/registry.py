@@ -1,0 +1,38 @@
+"""Games by name. Each game's subpackage registers its class when imported."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .base import Game
+
+# name -> module that defines and registers it; imported on first use
+MODULES = {
+    "tricks": "games.tricks",
+}
+_GAMES: dict[str, type[Game[Any]]] = {}
+
+
+def register(cls: type[Game[Any]]) -> type[Game[Any]]:
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def names() -> list[str]:
+    """Every game paiju knows."""
+    return list(MODULES)
+
+
+def get(name: str) -> type[Game[Any]]:
+    """The class of the game ``name``; KeyError (naming the known games) if there is none."""
+    if name not in _GAMES and name in MODULES:
+        importlib.import_module(MODULES[name])
+    if name not in _GAMES:
+        raise KeyError(f"no game {name!r}; known: {', '.join(MODULES)}")
+    return _GAMES[name]
+
+
+def create(name: str, seed: int, ruleset: str | None = None, *, hand: int = 0, dealer: int | None = None) -> Game[Any]:
+    """A new hand of the game ``name``: ``create("mahjong", 7, "classic")``."""
+    return get(name)(seed, ruleset, hand=hand, dealer=dealer)

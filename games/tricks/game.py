@@ -1,0 +1,114 @@
+"""The simple trick-taking game as a paiju game (two seats; cards travel as pack bytes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from protocol import RoomEvent, echo
+from protocol.cards import tricks_card, tricks_number
+from protocol.frames import Option
+from protocol.tricks import Act
+from protocol.tricks import Event as TricksEvent
+
+from ..base import Action, ActionSet, Event, Game, Outcome, Rules
+from ..registry import register
+
+
+@dataclass(frozen=True)
+class TricksRules(Rules):
+    n: int = 8  # cards per seat; the order of the instance (1..26)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.n <= 26:
+            raise ValueError(f"n must be 1..26 (2n cards in a 52-card pack), not {self.n}")
+
+
+def tricks_numbers(cards: bytes) -> list[int]:
+    """The card numbers 1..2n of some card bytes, in the order given."""
+    return [tricks_number(b) for b in cards]
+
+
+@register
+class Tricks(Game[TricksRules]):
+    name = "tricks"
+    RULESETS = {"standard": TricksRules("standard", 8), "pack": TricksRules("pack", 26)}
+
+    @property
+    def num_seats(self) -> int:
+        return 2
+
+    def _setup(self) -> list[Event]:
+        n = self.rules.n
+        deck = list(range(1, 2 * n + 1))
+        self.rng.shuffle(deck)
+        self.hands = [sorted(deck[:n]), sorted(deck[n:])]
+        self.dealt = [_bytes(h) for h in self.hands]
+        self.leader = self.dealer
+        self.trick: list[int] = []  # card numbers of the trick in progress, leader's first
+        self.played: list[int] = []  # completed tricks, two cards each, leader's first
+        self.won = [0, 0]
+        events = [Event(RoomEvent.HAND_START, self.leader, arg=self.hand)]
+        for s in (0, 1):
+            events.append(Event(RoomEvent.DEAL, s, _bytes(self.hands[s]), visible_to=frozenset({s})))
+        return events
+
+    @property
+    def _turn(self) -> int:
+        return self.leader if not self.trick else 1 - self.leader
+
+    @property
+    def is_over(self) -> bool:
+        return not self.hands[0] and not self.hands[1]
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.is_over else (self._turn,)
+
+    def legal(self, seat: int) -> ActionSet:
+        if seat not in self.to_act():
+            return ActionSet.empty()
+        return ActionSet.of([Option(Act.PLAY, _bytes(self.hands[seat]), 1)])
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        card = tricks_number(action.cards[0])
+        self.hands[seat].remove(card)
+        self.trick.append(card)
+        events = [Event(echo(Act.PLAY), seat, action.cards)]
+        if len(self.trick) == 2:
+            follower = 1 - self.leader
+            winner = self.leader if self.trick[0] > self.trick[1] else follower
+            self.won[winner] += 1
+            self.played += self.trick
+            self.trick = []
+            self.leader = winner
+            events.append(Event(TricksEvent.TRICK, winner, arg=self.won[winner]))
+        return events
+
+    def default_action(self, seat: int) -> Action:
+        """On a timeout the lowest card is played."""
+        return Action(Act.PLAY, _bytes([min(self.hands[seat])]))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "hand": _bytes(self.hands[seat]) if seat is not None else b"",
+            "counts": [len(h) for h in self.hands],
+            "leader": self.leader,
+            "trick": _bytes(self.trick),
+            "played": _bytes(self.played),
+            "won": list(self.won),
+            "n": self.rules.n,
+        }
+
+    def concealed(self, seat: int) -> bytes:
+        return _bytes(self.hands[seat])
+
+    def public(self) -> bytes:
+        return _bytes(self.played + self.trick)
+
+    def outcome(self) -> Outcome:
+        d = self.won[0] - self.won[1]
+        return Outcome((d, -d), tuple(self.dealt), {"tricks": list(self.won)})
+
+
+def _bytes(numbers: list[int]) -> bytes:
+    return bytes(tricks_card(k) for k in numbers)

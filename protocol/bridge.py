@@ -1,0 +1,39 @@
+"""Bridge's wire tables. Cards: suit C D H S (0..3) << 4 | rank 2..14. Calls: protocol.cards."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+GAME = "bridge"
+SEATS = "NESW"  # seat 0 North, 1 East, 2 South, 3 West
+
+
+class Act(IntEnum):
+    BID = 0  # 1 byte: the call byte level << 4 | strain
+    PASS = 1
+    DOUBLE = 2
+    REDOUBLE = 3
+    PLAY = 4  # 1 card (for the dummy, the declarer plays this from dummy's hand)
+    CLAIM = 5  # declarer claims all the remaining tricks
+    ACCEPT = 6  # a defender accepts the claim
+    REJECT = 7  # a defender rejects it: play goes on
+
+
+class Event(IntEnum):
+    CONTRACT = 0x30  # seat = declarer, arg = call byte | doubled << 8 (0, 1 = X, 2 = XX)
+    PASSED_OUT = 0x31
+    DUMMY = 0x32  # seat = dummy, cards = dummy's hand, to everyone, after the opening lead
+    TRICK = 0x33  # seat = the trick's winner, arg = tricks won by the declaring side so far
+    REVEAL = 0x34  # end of board: cards = the seat's remaining cards
+
+
+class Error(IntEnum):
+    """Bridge refusals (340..359)."""
+
+    INSUFFICIENT_BID = 340
+    DOUBLE_NOT_ALLOWED = 341  # not an opponents' undoubled last bid
+    REDOUBLE_NOT_ALLOWED = 342
+    REVOKE = 343  # did not follow suit while able to
+    WRONG_HAND = 344  # card not in the hand that is to play
+    AUCTION_OVER = 345
+    NO_CLAIM = 346

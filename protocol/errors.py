@@ -1,0 +1,55 @@
+"""Error codes: the one numbered list every ERROR frame and every refusal draws from.
+
+Ranges: 1xx the wire (frames that cannot be decoded), 2xx the session and the lobby,
+3xx the game (a decoded action that the rules refuse), 5xx the server itself.
+Each game's own refusals live in its 3xx sub-range (see protocol/<game>.py).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ErrorCode(IntEnum):
+    # 1xx: the wire
+    MALFORMED = 100  # not msgpack, truncated, or not an array
+    UNKNOWN_FRAME = 101  # frame type not in the table
+    BAD_FIELD = 102  # wrong number of fields or a field of the wrong type or range
+    BAD_CARD = 103  # a card/tile/call byte outside every table
+    TOO_LARGE = 104  # over MAX_FRAME bytes
+    TRAILING_BYTES = 105  # bytes after the first msgpack object
+    BAD_VERSION = 106  # HELLO with a protocol version the server does not speak
+    WRONG_DIRECTION = 107  # a server frame sent by a client (or the reverse)
+    # 2xx: session and lobby
+    HELLO_FIRST = 200  # anything but HELLO before WELCOME
+    BAD_TOKEN = 201  # resume token not valid (signature, expiry)
+    NO_SUCH_ROOM = 202
+    SEAT_TAKEN = 203
+    ROOM_FULL = 204
+    NOT_IN_ROOM = 205
+    BAD_ROOM_OPTIONS = 206  # unknown game, ruleset, robot, or out-of-range option
+    RATE_LIMITED = 207
+    ALREADY_IN_ROOM = 208
+    SLOW_CONSUMER = 209  # send queue overflowed: the connection is closed
+    # 3xx: the game
+    NOT_YOUR_TURN = 300  # the seat has no decision pending
+    NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one
+    ILLEGAL_ACTION = 302  # action code not in the mask
+    ILLEGAL_CARDS = 303  # code allowed, cards match no option
+    GAME_OVER = 304
+    # 5xx: the server
+    INTERNAL = 500
+    SHUTTING_DOWN = 503
+
+
+class ProtocolError(Exception):
+    """The only exception `protocol.decode` raises, whatever the input.
+
+    >>> ProtocolError(ErrorCode.MALFORMED, "not msgpack").code
+    100
+    """
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"{int(code)}: {message}")
+        self.code = int(code)
+        self.message = message

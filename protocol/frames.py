@@ -1,0 +1,461 @@
+"""Frames: every message on the wire and on the bus, defined once, encoded as msgpack arrays.
+
+A frame is ``[type, field1, field2, ...]`` in the order of the dataclass fields below.
+Cards and other byte strings are msgpack ``bin``; absent values are ``nil``. ``decode``
+checks every field against its declared type and range and raises only ProtocolError.
+
+>>> encode(Ping(nonce=7)).hex(" ")
+'92 08 07'
+>>> decode(bytes.fromhex("92 08 07"))
+Ping(nonce=7)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_type_hints
+
+import msgpack
+
+from .cards import ACTION_DOMAIN, CARD_DOMAIN
+from .errors import ErrorCode, ProtocolError
+
+VERSION = 1
+MAX_FRAME = 64 * 1024
+MAX_VIEW_DEPTH = 8
+
+
+# ------------------------------------------------------------------ field kinds
+@dataclass(frozen=True)
+class Range:
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class MaxLen:
+    n: int
+
+
+class _CardBytes:
+    domain = CARD_DOMAIN
+    name = "card"
+
+
+class _ActionBytes:
+    domain = ACTION_DOMAIN
+    name = "card or call"
+
+
+Cards = Annotated[bytes, _CardBytes]
+"""A set of card/tile bytes (each in the union of the games' tables, 0x00 = hidden)."""
+ActBytes = Annotated[bytes, _ActionBytes]
+"""The bytes of an action or option: cards, tiles, or one bridge call."""
+U8 = Annotated[int, Range(0, 0xFF)]
+U16 = Annotated[int, Range(0, 0xFFFF)]
+U32 = Annotated[int, Range(0, 0xFFFF_FFFF)]
+I64 = Annotated[int, Range(-(2**63), 2**63 - 1)]
+U64 = Annotated[int, Range(0, 2**63 - 1)]
+Seat = Annotated[int, Range(0, 3)]
+Name = Annotated[str, MaxLen(64)]
+Text = Annotated[str, MaxLen(1024)]
+View = dict[str, Any]
+"""A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps."""
+
+CLIENT, SERVER, BUS = "client", "server", "bus"
+
+FRAMES: dict[int, type[Frame]] = {}
+
+
+class Frame:
+    """Base of every frame; subclasses are frozen dataclasses registered by ``@frame``."""
+
+    TYPE: ClassVar[int]
+    SENDER: ClassVar[str]
+
+
+class Record:
+    """Base of the small arrays nested inside frames (an option, a room in a list)."""
+
+
+_F = typing.TypeVar("_F", bound=type[Frame])
+
+
+def frame(type_code: int, sender: str) -> typing.Callable[[_F], _F]:
+    def register(cls: _F) -> _F:
+        if type_code in FRAMES:
+            raise ValueError(f"frame type {type_code} used twice")
+        cls.TYPE = type_code
+        cls.SENDER = sender
+        FRAMES[type_code] = cls
+        return cls
+
+    return register
+
+
+# ------------------------------------------------------------------ nested records
+@dataclass(frozen=True)
+class Option(Record):
+    """A legal action: ``code``, bytes, and how many of them to use (``pick``)."""
+
+    code: U8
+    cards: ActBytes
+    pick: U8
+
+    @classmethod
+    def exactly(cls, code: int, cards: bytes = b"") -> Option:
+        return cls(code, bytes(cards), len(cards))
+
+
+@dataclass(frozen=True)
+class RoomInfo(Record):
+    room: Name
+    game: Name
+    ruleset: Name
+    seats: list[Name | None]  # occupant names, nil = free
+    bots: list[Seat]
+    spectators: U32
+    hands: U32  # hands in the match
+    hand: U32  # hands played so far
+    status: Name  # "waiting", "playing", "over"
+
+
+# ------------------------------------------------------------------ client -> server
+@frame(0x01, CLIENT)
+@dataclass(frozen=True)
+class Hello(Frame):
+    version: U16
+    name: Name
+    token: Text | None = None  # resume token from an earlier WELCOME
+    last_seq: U32 | None = None  # last event sequence number seen in the room being resumed
+
+
+@frame(0x02, CLIENT)
+@dataclass(frozen=True)
+class ListRooms(Frame):
+    game: Name | None = None
+
+
+@frame(0x03, CLIENT)
+@dataclass(frozen=True)
+class CreateRoom(Frame):
+    game: Name
+    ruleset: Name | None = None
+    hands: U16 | None = None
+    clock_ms: U32 | None = None
+    bots: list[Seat] = field(default_factory=list)  # seats filled with robots
+    robot: Name | None = None  # robot for those seats (default: the game's best)
+    private: bool = False  # private rooms are not listed; join by id
+    seed: U64 | None = None
+
+
+@frame(0x04, CLIENT)
+@dataclass(frozen=True)
+class Join(Frame):
+    room: Name
+    seat: Seat | None = None  # nil = watch as a spectator
+
+
+@frame(0x05, CLIENT)
+@dataclass(frozen=True)
+class Leave(Frame):
+    room: Name
+
+
+@frame(0x06, CLIENT)
+@dataclass(frozen=True)
+class QuickPlay(Frame):
+    game: Name
+    ruleset: Name | None = None
+
+
+@frame(0x07, CLIENT)
+@dataclass(frozen=True)
+class Action(Frame):
+    prompt_id: U32
+    code: U8
+    cards: ActBytes = b""
+
+
+@frame(0x08, CLIENT)
+@dataclass(frozen=True)
+class Ping(Frame):
+    nonce: U32
+
+
+# ------------------------------------------------------------------ server -> client
+@frame(0x41, SERVER)
+@dataclass(frozen=True)
+class Welcome(Frame):
+    player_id: Name
+    token: Text
+    version: U16 = VERSION
+
+
+@frame(0x42, SERVER)
+@dataclass(frozen=True)
+class RoomList(Frame):
+    rooms: list[RoomInfo]
+
+
+@frame(0x43, SERVER)
+@dataclass(frozen=True)
+class RoomState(Frame):
+    room: Name
+    game: Name
+    ruleset: Name
+    seat: Seat | None  # the receiver's seat, nil for a spectator
+    seq: U32  # the last event included in this state
+    hand: U32
+    seats: list[Name | None]
+    scores: list[I64]  # running totals of the match
+    view: View
+
+
+@frame(0x44, SERVER)
+@dataclass(frozen=True)
+class Event(Frame):
+    room: Name
+    seq: U32
+    code: U8
+    seat: Seat | None = None
+    cards: Cards = b""
+    arg: I64 = 0
+
+
+@frame(0x45, SERVER)
+@dataclass(frozen=True)
+class Prompt(Frame):
+    room: Name
+    prompt_id: U32
+    seat: Seat  # the seat the decision is for (bridge: dummy's prompt goes to declarer)
+    ms_left: U32
+    mask: U8
+    options: list[Option]
+
+
+@frame(0x46, SERVER)
+@dataclass(frozen=True)
+class Result(Frame):
+    room: Name
+    hand: U32
+    scores: list[I64]  # this hand, per seat
+    totals: list[I64]  # the match so far, per seat
+    hands: list[Cards]  # every seat's hand, revealed
+    final: bool  # the match is over
+    detail: View = field(default_factory=dict)
+
+
+@frame(0x47, SERVER)
+@dataclass(frozen=True)
+class Error(Frame):
+    code: U16
+    message: Text
+    ref_type: U8 | None = None  # type of the offending frame, nil if undecodable
+    ref_id: U32 | None = None  # its prompt id (ACTION) or nonce (PING)
+
+
+@frame(0x48, SERVER)
+@dataclass(frozen=True)
+class Pong(Frame):
+    nonce: U32
+
+
+@frame(0x49, SERVER)
+@dataclass(frozen=True)
+class Ack(Frame):
+    prompt_id: U32  # the action for this prompt is accepted (sent again for a retry)
+
+
+# ------------------------------------------------------------------ bus
+@frame(0x81, BUS)
+@dataclass(frozen=True)
+class DecisionRequest(Frame):
+    room: Name
+    game: Name
+    ruleset: Name
+    seat: Seat
+    prompt_id: U32
+    deadline_ms: U64  # unix time in milliseconds
+    robot: Name
+    mask: U8
+    options: list[Option]
+    view: View  # exactly what a human in this seat would see
+    reply_to: Name = ""  # the server process that owns the room
+
+
+@frame(0x82, BUS)
+@dataclass(frozen=True)
+class Decision(Frame):
+    room: Name
+    seat: Seat
+    prompt_id: U32
+    code: U8
+    cards: ActBytes = b""
+
+
+# ------------------------------------------------------------------ the codec
+def encode(f: Frame) -> bytes:
+    """The msgpack bytes of a frame (``[type, *fields]``)."""
+    data: bytes = msgpack.packb([f.TYPE, *(_to_wire(getattr(f, x.name)) for x in _fields(type(f)))], use_bin_type=True)
+    return data
+
+
+def _to_wire(v: Any) -> Any:
+    if isinstance(v, Record):
+        return [_to_wire(getattr(v, x.name)) for x in dataclasses.fields(v)]  # type: ignore[arg-type]
+    if isinstance(v, list):
+        return [_to_wire(i) for i in v]
+    return v
+
+
+def _reject(data: Any) -> Any:
+    raise ValueError("ext types are not used")
+
+
+def decode(data: bytes) -> Frame:
+    """Decode one frame; raises ProtocolError (and nothing else) for any bad input."""
+    try:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ProtocolError(ErrorCode.MALFORMED, "a frame is bytes")
+        if len(data) > MAX_FRAME:
+            raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+        try:
+            obj = msgpack.unpackb(bytes(data), raw=False, strict_map_key=True, ext_hook=_reject)
+        except msgpack.ExtraData:
+            raise ProtocolError(ErrorCode.TRAILING_BYTES, "bytes after the frame") from None
+        except Exception as e:
+            raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
+        if not isinstance(obj, list) or not obj:
+            raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
+        t = obj[0]
+        if type(t) is not int or t not in FRAMES:
+            raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
+        return _build(FRAMES[t], obj[1:], FRAMES[t].__name__)  # type: ignore[no-any-return]
+    except ProtocolError:
+        raise
+    except RecursionError:
+        raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply") from None
+    except Exception as e:  # a bug in the checks below must still honour the contract
+        raise ProtocolError(ErrorCode.MALFORMED, f"undecodable: {type(e).__name__}") from None
+
+
+_HINTS: dict[type, list[tuple[str, Any]]] = {}
+
+
+def _fields(cls: type) -> list[dataclasses.Field[Any]]:
+    return list(dataclasses.fields(cls))
+
+
+def _hints(cls: type) -> list[tuple[str, Any]]:
+    if cls not in _HINTS:
+        h = get_type_hints(cls, include_extras=True)
+        _HINTS[cls] = [(x.name, h[x.name]) for x in dataclasses.fields(cls)]
+    return _HINTS[cls]
+
+
+def field_types(cls: type) -> list[tuple[str, Any]]:
+    """``[(name, annotated type)]`` of a frame or record, in wire order (used by tests, SPEC)."""
+    return _hints(cls)
+
+
+def _build(cls: type, values: list[Any], where: str) -> Any:
+    hints = _hints(cls)
+    required = sum(
+        1
+        for x in dataclasses.fields(cls)
+        if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
+    )
+    if not required <= len(values) <= len(hints):
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{where} takes {required}..{len(hints)} fields, not {len(values)}")
+    kwargs = {name: _check(tp, v, f"{where}.{name}") for (name, tp), v in zip(hints, values, strict=False)}
+    return cls(**kwargs)
+
+
+def _check(tp: Any, v: Any, where: str) -> Any:
+    meta: tuple[Any, ...] = ()
+    if get_origin(tp) is Annotated:
+        tp, *m = get_args(tp)
+        meta = tuple(m)
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if v is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _check(inner, v, where)
+    if tp is bool:
+        if type(v) is not bool:
+            raise _bad(where, "a bool", v)
+        return v
+    if tp is int:
+        if type(v) is not int:
+            raise _bad(where, "an int", v)
+        for m in meta:
+            if isinstance(m, Range) and not m.lo <= v <= m.hi:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"{where} = {v} is outside {m.lo}..{m.hi}")
+        return v
+    if tp is str:
+        if type(v) is not str:
+            raise _bad(where, "a string", v)
+        for m in meta:
+            if isinstance(m, MaxLen) and len(v) > m.n:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"{where} is longer than {m.n}")
+        return v
+    if tp is bytes:
+        if type(v) is not bytes:
+            raise _bad(where, "bin", v)
+        for m in meta:
+            if m in (_CardBytes, _ActionBytes):
+                _check_cards(v, m.domain, m.name, where)
+        return v
+    if origin is list:
+        if type(v) is not list:
+            raise _bad(where, "an array", v)
+        (inner,) = get_args(tp)
+        return [_check(inner, i, f"{where}[{k}]") for k, i in enumerate(v)]
+    if origin is dict:
+        return _check_view(v, where, 0)
+    if isinstance(tp, type) and issubclass(tp, Record):
+        if type(v) is not list:
+            raise _bad(where, "an array", v)
+        return _build(tp, v, where)
+    raise ProtocolError(ErrorCode.BAD_FIELD, f"{where}: no rule for {tp!r}")
+
+
+def _check_cards(v: bytes, domain: frozenset[int], name: str, where: str) -> None:
+    for i, b in enumerate(v):
+        if b not in domain:
+            raise ProtocolError(ErrorCode.BAD_CARD, f"{where}[{i}] = 0x{b:02x} is not a {name} byte")
+
+
+def _check_view(v: Any, where: str, depth: int) -> Any:
+    if depth > MAX_VIEW_DEPTH:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{where} nests deeper than {MAX_VIEW_DEPTH}")
+    if type(v) is dict:
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _bad(where, "string keys", k)
+            _check_view(x, f"{where}.{k}", depth + 1)
+        return v
+    if type(v) is list:
+        for i, x in enumerate(v):
+            _check_view(x, f"{where}[{i}]", depth + 1)
+        return v
+    if type(v) is bytes:
+        _check_cards(v, CARD_DOMAIN, "card", where)
+        return v
+    if v is None or type(v) in (bool, str):
+        return v
+    if type(v) is int:
+        if not -(2**63) <= v < 2**64:
+            raise _bad(where, "a 64-bit int", v)
+        return v
+    raise _bad(where, "nil, bool, int, str, bin, array or map", v)
+
+
+def _bad(where: str, expected: str, v: Any) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_FIELD, f"{where} must be {expected}, not {type(v).__name__}")

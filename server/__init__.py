@@ -1,0 +1,1 @@
+"""The asyncio shell around the games: WebSocket connections, lobby, rooms, clocks, bus, storage."""
