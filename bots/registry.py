@@ -1,0 +1,44 @@
+"""Robots by game and name. The baseline ``random`` robot exists for every game."""
+
+from __future__ import annotations
+
+import importlib
+
+import games
+
+from .base import RandomRobot, Robot
+
+# modules that register robots when imported (a game's robots live in bots/<game>/)
+MODULES: list[str] = []
+_ROBOTS: dict[tuple[str, str], type[Robot]] = {}
+_loaded = False
+
+
+def register(cls: type[Robot]) -> type[Robot]:
+    _ROBOTS[(cls.game, cls.name)] = cls
+    return cls
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for game in games.names():
+            if (game, "random") not in _ROBOTS:
+                register(type(f"Random_{game}", (RandomRobot,), {"game": game}))
+        for m in MODULES:
+            importlib.import_module(m)
+
+
+def names(game: str) -> list[str]:
+    """The robots that play ``game``."""
+    _load()
+    return sorted(n for g, n in _ROBOTS if g == game)
+
+
+def get(game: str, name: str) -> Robot:
+    """A new robot ``name`` for ``game``; KeyError naming the known robots if there is none."""
+    _load()
+    if (game, name) not in _ROBOTS:
+        raise KeyError(f"no robot {name!r} for {game}; known: {', '.join(names(game)) or 'none'}")
+    return _ROBOTS[(game, name)]()

@@ -1,0 +1,39 @@
+"""`paiju`: the command line. Each subcommand lives in its own module with
+``add_arguments(parser)`` and ``run(args) -> int``; this table is the only list of them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help); modules are imported only when their command runs
+COMMANDS: dict[str, tuple[str, str]] = {}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paiju",
+        description="paiju (牌局): a WebSocket game server for Niujiu, contract bridge and mahjong, "
+        "with robot players behind a message bus.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, text) in COMMANDS.items():
+        p = sub.add_parser(name, help=text, description=text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help()
+        return 2
+    code: int = importlib.import_module(args._module).run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
