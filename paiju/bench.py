@@ -1,0 +1,23 @@
+"""`paiju bench TARGET`: benchmark commands (timing targets live here, never in unit tests).
+
+Each target is a module ``paiju.bench_<target>`` with ``add_arguments(parser)`` and ``run(args)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+TARGETS: dict[str, str] = {}  # target -> one-line help
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
+    for target, text in TARGETS.items():
+        p = sub.add_parser(target, help=text, description=text)
+        importlib.import_module(f"paiju.bench_{target}").add_arguments(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    code: int = importlib.import_module(f"paiju.bench_{args.target}").run(args)
+    return code
