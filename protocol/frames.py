@@ -127,6 +127,8 @@ class RoomInfo(Record):
 @frame(0x01, CLIENT)
 @dataclass(frozen=True)
 class Hello(Frame):
+    """The first frame of a connection; with a token, resumes an earlier session."""
+
     version: U16
     name: Name
     token: Text | None = None  # resume token from an earlier WELCOME
@@ -136,12 +138,16 @@ class Hello(Frame):
 @frame(0x02, CLIENT)
 @dataclass(frozen=True)
 class ListRooms(Frame):
+    """Ask for the public rooms (of one game, or all)."""
+
     game: Name | None = None
 
 
 @frame(0x03, CLIENT)
 @dataclass(frozen=True)
 class CreateRoom(Frame):
+    """Create a room and take a seat in it (the lowest seat that is not a bot)."""
+
     game: Name
     ruleset: Name | None = None
     hands: U16 | None = None
@@ -155,6 +161,8 @@ class CreateRoom(Frame):
 @frame(0x04, CLIENT)
 @dataclass(frozen=True)
 class Join(Frame):
+    """Take a seat in a room, or watch it."""
+
     room: Name
     seat: Seat | None = None  # nil = watch as a spectator
 
@@ -162,12 +170,16 @@ class Join(Frame):
 @frame(0x05, CLIENT)
 @dataclass(frozen=True)
 class Leave(Frame):
+    """Leave a room (a seat in play is then played by a robot)."""
+
     room: Name
 
 
 @frame(0x06, CLIENT)
 @dataclass(frozen=True)
 class QuickPlay(Frame):
+    """Join a waiting room of the game, or get one that fills with robots after a short wait."""
+
     game: Name
     ruleset: Name | None = None
 
@@ -175,6 +187,8 @@ class QuickPlay(Frame):
 @frame(0x07, CLIENT)
 @dataclass(frozen=True)
 class Action(Frame):
+    """Answer a PROMPT: the prompt's id, an action code and its bytes."""
+
     prompt_id: U32
     code: U8
     cards: ActBytes = b""
@@ -183,6 +197,8 @@ class Action(Frame):
 @frame(0x08, CLIENT)
 @dataclass(frozen=True)
 class Ping(Frame):
+    """Keep-alive and round-trip probe; answered by PONG with the same nonce."""
+
     nonce: U32
 
 
@@ -190,6 +206,8 @@ class Ping(Frame):
 @frame(0x41, SERVER)
 @dataclass(frozen=True)
 class Welcome(Frame):
+    """The answer to HELLO: the player's id and a signed resume token."""
+
     player_id: Name
     token: Text
     version: U16 = VERSION
@@ -198,12 +216,16 @@ class Welcome(Frame):
 @frame(0x42, SERVER)
 @dataclass(frozen=True)
 class RoomList(Frame):
+    """The answer to LIST_ROOMS."""
+
     rooms: list[RoomInfo]
 
 
 @frame(0x43, SERVER)
 @dataclass(frozen=True)
 class RoomState(Frame):
+    """Everything the receiver may know of a room, up to event `seq`."""
+
     room: Name
     game: Name
     ruleset: Name
@@ -218,6 +240,8 @@ class RoomState(Frame):
 @frame(0x44, SERVER)
 @dataclass(frozen=True)
 class Event(Frame):
+    """One thing that happened in a room, as the receiver may see it."""
+
     room: Name
     seq: U32
     code: U8
@@ -229,6 +253,8 @@ class Event(Frame):
 @frame(0x45, SERVER)
 @dataclass(frozen=True)
 class Prompt(Frame):
+    """A decision the receiver must take before the clock runs out."""
+
     room: Name
     prompt_id: U32
     seat: Seat  # the seat the decision is for (bridge: dummy's prompt goes to declarer)
@@ -240,6 +266,8 @@ class Prompt(Frame):
 @frame(0x46, SERVER)
 @dataclass(frozen=True)
 class Result(Frame):
+    """The end of a hand (and, when `final`, of the match)."""
+
     room: Name
     hand: U32
     scores: list[I64]  # this hand, per seat
@@ -252,6 +280,8 @@ class Result(Frame):
 @frame(0x47, SERVER)
 @dataclass(frozen=True)
 class Error(Frame):
+    """A refusal: nothing was changed; the connection stays open (except SLOW_CONSUMER)."""
+
     code: U16
     message: Text
     ref_type: U8 | None = None  # type of the offending frame, nil if undecodable
@@ -261,12 +291,16 @@ class Error(Frame):
 @frame(0x48, SERVER)
 @dataclass(frozen=True)
 class Pong(Frame):
+    """The answer to PING."""
+
     nonce: U32
 
 
 @frame(0x49, SERVER)
 @dataclass(frozen=True)
 class Ack(Frame):
+    """The action for this prompt is accepted (sent again for a retried ACTION)."""
+
     prompt_id: U32  # the action for this prompt is accepted (sent again for a retry)
 
 
@@ -274,6 +308,8 @@ class Ack(Frame):
 @frame(0x81, BUS)
 @dataclass(frozen=True)
 class DecisionRequest(Frame):
+    """A bot seat must decide: everything a human in the seat would see, and the options."""
+
     room: Name
     game: Name
     ruleset: Name
@@ -290,6 +326,8 @@ class DecisionRequest(Frame):
 @frame(0x82, BUS)
 @dataclass(frozen=True)
 class Decision(Frame):
+    """A robot's answer to a DECISION_REQUEST."""
+
     room: Name
     seat: Seat
     prompt_id: U32
@@ -459,3 +497,64 @@ def _check_view(v: Any, where: str, depth: int) -> Any:
 
 def _bad(where: str, expected: str, v: Any) -> ProtocolError:
     return ProtocolError(ErrorCode.BAD_FIELD, f"{where} must be {expected}, not {type(v).__name__}")
+
+
+def type_name(tp: Any) -> str:
+    """The SPEC.md name of a field type: ``u8``, ``seat``, ``name?``, ``[Option]``, ``cards`` ..."""
+    meta: tuple[Any, ...] = ()
+    if get_origin(tp) is Annotated:
+        tp, *m = get_args(tp)
+        meta = tuple(m)
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(tp) if a is not type(None)]
+        return type_name(inner) + "?"
+    if tp is int:
+        (r,) = [m for m in meta if isinstance(m, Range)]
+        return _INT_NAMES[(r.lo, r.hi)]
+    if tp is str:
+        (n,) = [m for m in meta if isinstance(m, MaxLen)]
+        return {64: "name", 1024: "text"}[n.n]
+    if tp is bool:
+        return "bool"
+    if tp is bytes:
+        return "cards" if _CardBytes in meta else "actbytes"
+    if origin is list:
+        return f"[{type_name(get_args(tp)[0])}]"
+    if origin is dict:
+        return "view"
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return tp.__name__
+    raise TypeError(f"no SPEC name for {tp!r}")
+
+
+_INT_NAMES = {
+    (0, 0xFF): "u8",
+    (0, 0xFFFF): "u16",
+    (0, 0xFFFF_FFFF): "u32",
+    (-(2**63), 2**63 - 1): "i64",
+    (0, 2**63 - 1): "u64",
+    (0, 3): "seat",
+}
+
+
+def describe(cls: type) -> list[tuple[str, str, str]]:
+    """``[(field, SPEC type name, default)]`` of a frame or record, as SPEC.md tables list them."""
+    out = []
+    for x, (name, tp) in zip(dataclasses.fields(cls), field_types(cls), strict=True):
+        if x.default is not dataclasses.MISSING:
+            d = x.default
+            if d is None:
+                default = "nil"
+            elif isinstance(d, bool):
+                default = str(d).lower()
+            elif isinstance(d, (bytes, str)) and not d:
+                default = "empty"
+            else:
+                default = repr(d)
+        elif x.default_factory is not dataclasses.MISSING:
+            default = "[]" if x.default_factory is list else "{}"
+        else:
+            default = "required"
+        out.append((name, type_name(tp), default))
+    return out

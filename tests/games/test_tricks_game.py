@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from games import Action, GameError, create
+from games.testing import check_game
+from games.tricks import Tricks, tricks_numbers
+from protocol import ErrorCode
+from protocol.cards import tricks_card
+from protocol.tricks import Act
+
+
+def test_conformance_both_rulesets() -> None:
+    assert check_game("tricks", "standard", seeds=range(2000), sample_every=11).games == 2000
+    assert check_game("tricks", "pack", seeds=range(100)).games == 100
+
+
+def test_higher_card_wins_and_leads_next() -> None:
+    g = Tricks(5, Tricks.ruleset(n=3))
+    a, b = tricks_numbers(g.concealed(0)), tricks_numbers(g.concealed(1))
+    assert sorted(a + b) == [1, 2, 3, 4, 5, 6]
+    lead, follow = max(a), min(b)
+    g.apply(0, Action(Act.PLAY, bytes([tricks_card(lead)])))
+    assert g.to_act() == (1,)
+    g.apply(1, Action(Act.PLAY, bytes([tricks_card(follow)])))
+    winner = 0 if lead > follow else 1
+    assert g.to_act() == (winner,) and g.won[winner] == 1
+
+
+def test_out_of_turn_and_foreign_cards_are_refused() -> None:
+    g = create("tricks", 9)
+    try:
+        g.apply(1, Action(Act.PLAY, g.concealed(1)[:1]))
+    except GameError as e:
+        assert e.code == ErrorCode.NOT_YOUR_TURN
+    else:
+        raise AssertionError("out of turn accepted")
+    try:
+        g.apply(0, Action(Act.PLAY, g.concealed(1)[:1]))
+    except GameError as e:
+        assert e.code == ErrorCode.ILLEGAL_CARDS
+    else:
+        raise AssertionError("a card of the other hand accepted")
+    assert g.log == []

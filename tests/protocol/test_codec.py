@@ -1,0 +1,116 @@
+"""The codec: random valid frames round-trip; decode raises nothing but ProtocolError."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+
+from protocol import MAX_FRAME, Action, ErrorCode, Event, Ping, ProtocolError, RoomState, decode, encode
+
+from .strategies import frames
+
+
+@settings(max_examples=1500, deadline=None)
+@given(frames)
+def test_random_valid_frames_round_trip(frame: object) -> None:
+    data = encode(frame)  # type: ignore[arg-type]
+    if len(data) <= MAX_FRAME:
+        assert decode(data) == frame
+
+
+def test_oversize_is_refused_before_parsing() -> None:
+    big = encode(RoomState("r", "g", "s", 0, 0, 0, [], [], {"pad": "x" * 1000}))
+    data = msgpack.packb([0x44, "r", 1, 1, None, b"", 0, "x" * MAX_FRAME])
+    for d in (data, big + b"\x00" * MAX_FRAME):
+        with pytest.raises(ProtocolError) as e:
+            decode(d)
+        assert e.value.code == ErrorCode.TOO_LARGE
+
+
+def test_trailing_fields_with_defaults_may_be_left_out() -> None:
+    assert decode(msgpack.packb([0x07, 5, 0])) == Action(5, 0, b"")
+    assert decode(msgpack.packb([0x44, "r", 9, 3])) == Event("r", 9, 3)
+
+
+@pytest.mark.parametrize(
+    ("wire", "code"),
+    [
+        ([0x08, True], ErrorCode.BAD_FIELD),  # a bool is not an int
+        ([0x08, 1.5], ErrorCode.BAD_FIELD),
+        ([0x07, 1, 0, "ab"], ErrorCode.BAD_FIELD),  # str where bin is due
+        ([0x07, 1, 0, b"\xff"], ErrorCode.BAD_CARD),
+        ([0x44, "r", 1, 1, None, bytes([0x74])], ErrorCode.BAD_CARD),  # a bid is not a card
+        ([0x43, "r", "g", "s", 0, 0, 0, [], [], {"h": b"\xee"}], ErrorCode.BAD_CARD),  # inside a view
+        ([0x43, "r", "g", "s", 0, 0, 0, [], [], {1: 2}], ErrorCode.MALFORMED),  # non-string map key
+        ([0x43, "r", "g", "s", 0, 0, 0, [], [], {"f": 1.0}], ErrorCode.BAD_FIELD),
+        ([0x01, 1, "x" * 65], ErrorCode.BAD_FIELD),
+        ([0x45, "r", 1, 0, 0, 1, [[0, b"", 0, 9]]], ErrorCode.BAD_FIELD),  # option with an extra field
+        ([0x45, "r", 1, 0, 0, 1, [5]], ErrorCode.BAD_FIELD),  # option not an array
+        ([True], ErrorCode.UNKNOWN_FRAME),
+    ],
+)
+def test_bad_fields_get_their_code(wire: list[object], code: int) -> None:
+    with pytest.raises(ProtocolError) as e:
+        decode(msgpack.packb(wire, use_bin_type=True))
+    assert e.value.code == code
+
+
+def test_deep_nesting_is_refused() -> None:
+    deep: object = 1
+    for _ in range(20):
+        deep = {"a": deep}
+    with pytest.raises(ProtocolError):
+        decode(msgpack.packb([0x43, "r", "g", "s", 0, 0, 0, [], [], deep]))
+    with pytest.raises(ProtocolError):
+        decode(b"\x91" * 5000 + b"\x01")
+
+
+def test_non_bytes_input_is_refused() -> None:
+    with pytest.raises(ProtocolError):
+        decode("hello")  # type: ignore[arg-type]
+
+
+def _mutate(rng: random.Random, data: bytes) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(4)
+        if op == 0 and b:
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        elif op == 1 and b:
+            del b[rng.randrange(len(b)) :]
+        elif op == 2:
+            b.insert(rng.randrange(len(b) + 1), rng.randrange(256))
+        elif b:
+            i = rng.randrange(len(b))
+            b[i] ^= 1 << rng.randrange(8)
+    return bytes(b)
+
+
+SEEDS = [
+    encode(Ping(7)),
+    encode(Action(12, 0, b"\x25")),
+    encode(Event("room-1", 40, 0x20, 2, b"\x01\x02\x03", 5)),
+    encode(RoomState("r", "mahjong", "classic", 1, 9, 0, ["a", None], [0, 3], {"hand": b"\x01\x11", "n": [1, 2]})),
+]
+
+
+def test_fuzz_decode_raises_only_protocol_error() -> None:
+    """100,000 random and mutated byte strings: decode returns a frame or raises ProtocolError."""
+    rng = random.Random(20261121)
+    decoded = refused = 0
+    for i in range(100_000):
+        if i % 2:
+            data = _mutate(rng, rng.choice(SEEDS))
+        else:
+            data = rng.randbytes(rng.randrange(0, 40))
+        try:
+            decode(data)
+            decoded += 1
+        except ProtocolError as e:
+            assert 100 <= e.code < 200
+            refused += 1
+    assert decoded + refused == 100_000
+    assert refused > 50_000 and decoded > 100  # both paths are exercised
