@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# paiju's two set-up commands (see README.md):
+#   ./dev.sh run [paiju serve options]   install paiju and run the server (embedded default, no Redis)
+#   ./dev.sh test [pytest options]       install what the tests need and run the whole suite
+# Works on a fresh Debian/Ubuntu machine that has only python3: as root (or with sudo) it installs
+# the Debian packages it is missing (python3-venv, redis-server, chromium) with apt-get.
+set -euo pipefail
+cd "$(dirname "$0")"
+VENV="${PAIJU_VENV:-.venv}"
+PY="$VENV/bin/python"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'dev.sh: %s\n' "$*" >&2; exit 1; }
+
+apt_install() {  # apt_install PACKAGE... : install Debian packages when we may
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null && sudo -n true 2>/dev/null && sudo="sudo -n" ||
+            die "need the Debian packages '$*': install them (apt-get install $*) or run as root"
+    fi
+    command -v apt-get >/dev/null || die "need '$*' and there is no apt-get here: install them by hand"
+    say "installing Debian packages: $*"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq >/dev/null || true
+    $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+ensure_venv() {
+    command -v python3 >/dev/null || die "python3 is needed"
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "paiju needs Python >= 3.11 ($(python3 -V))"
+    if [ ! -x "$PY" ]; then
+        if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+            apt_install "python3-venv" || true
+            python3 -c 'import ensurepip' 2>/dev/null || apt_install "python3.$(python3 -c 'import sys; print(sys.version_info[1])')-venv"
+        fi
+        say "creating the virtual environment $VENV"
+        python3 -m venv "$VENV"
+        "$PY" -m pip install -q --upgrade pip
+    fi
+}
+
+install_paiju() {  # install_paiju [EXTRA]
+    local spec="."
+    [ -n "${1:-}" ] && spec=".[$1]"
+    say "installing paiju${1:+ with its $1 dependencies}"
+    "$PY" -m pip install -q -e "$spec"
+    "$PY" -m server.webvendor
+}
+
+ensure_test_tools() {
+    command -v redis-server >/dev/null || apt_install redis-server
+    command -v redis-server >/dev/null || die "redis-server is needed by the tests"
+    if [ ! -x /usr/bin/chromium ] && [ -z "${PAIJU_CHROMIUM:-}" ]; then
+        apt_install chromium || die "chromium is needed by the browser test (or set PAIJU_CHROMIUM=/path/to/chrome)"
+    fi
+}
+
+case "${1:-}" in
+run)
+    shift
+    ensure_venv
+    install_paiju
+    say "paiju serve $* (web client at http://127.0.0.1:8765/ unless --host/--port say otherwise)"
+    exec "$VENV/bin/paiju" serve "$@"
+    ;;
+test)
+    shift
+    ensure_venv
+    install_paiju test
+    ensure_test_tools
+    say "ruff (lint and format)"
+    "$VENV/bin/ruff" check .
+    "$VENV/bin/ruff" format --check .
+    say "mypy on protocol/ and games/"
+    "$VENV/bin/mypy"
+    say "pytest"
+    exec "$VENV/bin/pytest" -n 2 "$@"
+    ;;
+*)
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
