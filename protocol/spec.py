@@ -72,7 +72,10 @@ def blocks() -> dict[str, str]:
     out["errors"] = _enum(errors.ErrorCode, False)
     for g in GAMES:
         m = importlib.import_module(f"protocol.{g}")
-        out[f"{g}-codes"] = "\n".join(_enum(getattr(m, n), n == "Event") for n in ("Act", "Event", "Error"))
+        tables = [
+            v for v in vars(m).values() if isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == m.__name__
+        ]
+        out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "Event") for t in tables)
     return out
 
 
