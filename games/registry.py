@@ -5,11 +5,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .base import Game
+from .base import Game, Rules
 
 # name -> module that defines and registers it; imported on first use
 MODULES = {
     "tricks": "games.tricks",
+    "mahjong": "games.mahjong",
+    "niujiu": "games.niujiu",
+    "bridge": "games.bridge",
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
 
@@ -33,6 +36,8 @@ def get(name: str) -> type[Game[Any]]:
     return _GAMES[name]
 
 
-def create(name: str, seed: int, ruleset: str | None = None, *, hand: int = 0, dealer: int | None = None) -> Game[Any]:
+def create(
+    name: str, seed: int, ruleset: str | Rules | None = None, *, hand: int = 0, dealer: int | None = None
+) -> Game[Any]:
     """A new hand of the game ``name``: ``create("mahjong", 7, "classic")``."""
     return get(name)(seed, ruleset, hand=hand, dealer=dealer)

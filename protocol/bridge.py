@@ -20,6 +20,11 @@ class Act(IntEnum):
 
 
 class Event(IntEnum):
+    """Bridge's own events. The echoes (protocol.echo(Act.X)) carry: a call, arg = the call byte
+    (0x00 pass, 0x01 double, 0x02 redouble, else level << 4 | strain) and no cards; PLAY, the card
+    and seat = the hand it came from (dummy's seat for dummy's cards); CLAIM, seat = declarer and
+    arg = the tricks claimed; ACCEPT and REJECT, the defender's seat."""
+
     CONTRACT = 0x30  # seat = declarer, arg = call byte | doubled << 8 (0, 1 = X, 2 = XX)
     PASSED_OUT = 0x31
     DUMMY = 0x32  # seat = dummy, cards = dummy's hand, to everyone, after the opening lead
