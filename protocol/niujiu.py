@@ -1,4 +1,7 @@
-"""Niujiu's wire tables. Cards: suit C D H S << 4 | rank 1 (A), 2, 3, 5..13; no 4s."""
+"""Niujiu's wire tables. Cards: suit C D H S << 4 | rank 1 (A), 2, 3, 5..13; no 4s.
+
+The rules are docs/rules/niujiu.md; the names follow DESIGN.md §8.
+"""
 
 from __future__ import annotations
 
@@ -16,14 +19,36 @@ class Act(IntEnum):
 class Event(IntEnum):
     COVERED = 0x30  # seat covered; cards = its k cards to itself, k times 0x00 to everyone else
     OCCUPY = 0x31  # seat occupies the trick's best pattern; cards = those cards; arg = its total
-    ENOUGH = 0x32  # seat has reached 6 occupied cards (够牌)
+    ENOUGH = 0x32  # seat has reached 6 occupied cards (够牌); arg = its total
     REVEAL = 0x33  # end of hand: cards = the seat's remaining cards
+
+
+class Kind(IntEnum):
+    """Pattern kinds: the ``arg`` of a LEAD or EAT echo event (0x20, 0x21).
+
+    天 (K) and 虎 (Q) are not kinds of their own: they are singles, pairs, triples and
+    liangzi of rank 13 and 12, and the rank is in the cards.
+    """
+
+    SINGLE = 1  # any one card
+    PAIR = 2  # two cards of one number (not 二牛 / 二喜)
+    TRIPLE = 3  # three cards of one number other than 9 and 5
+    LIANGZI = 4  # 亮子: four cards of one number
+    NIU_PAIR = 5  # 二牛: a red 9 and a black 9
+    NIU_TRIPLE = 6  # 三牛: three 9s
+    XI_PAIR = 7  # 二喜: a red 5 and a black 5
+    XI_TRIPLE = 8  # 三喜: three 5s
+    YU = 9  # 鱼 A-2-3, and n鱼: n of each (3n cards)
+    BAI = 10  # 摆 8-10-K, and n摆: n of each (3n cards)
+    YU_LIANG = 11  # 鱼亮: A-2-3 with one of them four times (6 cards)
+    BAI_LIANG = 12  # 摆亮: 8-10-K with one of them four times (6 cards)
+    XI_BAO_LIANG = 13  # 喜包亮: 二喜 + a liangzi of another number (6 cards)
 
 
 class Error(IntEnum):
     """Niujiu refusals (360..379)."""
 
-    NOT_A_PATTERN = 360
-    DOES_NOT_BEAT = 361
-    WRONG_COUNT = 362
-    CARD_NOT_IN_HAND = 363
+    NOT_A_PATTERN = 360  # a lead (or an eat) whose cards form no pattern
+    DOES_NOT_BEAT = 361  # an eat whose pattern does not beat the best so far
+    WRONG_COUNT = 362  # an eat or a cover with other than k cards
+    CARD_NOT_IN_HAND = 363  # a byte that is not one of the seat's cards (or one card twice)

@@ -1,0 +1,36 @@
+"""Niujiu (牛九): the three-seat occupancy game of seed 000, rules in docs/rules/niujiu.md.
+
+Public helpers for clients and robots: :func:`classify` names the pattern of some
+cards (or None), :func:`beats` is the eat relation, :func:`patterns` lists every
+pattern in a hand.
+
+>>> from protocol import parse_cards
+>>> classify(parse_cards("S8 HT DK")).name, classify(parse_cards("S8 HJ DK"))
+('bai', None)
+>>> beats(parse_cards("S8 HT DK"), parse_cards("SA H2 D3", ace=1))
+True
+"""
+
+from protocol.niujiu import Kind
+
+from .game import ENOUGH, HAND_SIZE, SEATS, Niujiu, NiujiuRules, Play
+from .patterns import LEVEL, Pattern, beats, classify, is_red, niu_code, pattern_beats, patterns, rank
+
+__all__ = [
+    "ENOUGH",
+    "HAND_SIZE",
+    "LEVEL",
+    "SEATS",
+    "Kind",
+    "Niujiu",
+    "NiujiuRules",
+    "Pattern",
+    "Play",
+    "beats",
+    "classify",
+    "is_red",
+    "niu_code",
+    "pattern_beats",
+    "patterns",
+    "rank",
+]
