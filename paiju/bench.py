@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import importlib
 
-TARGETS: dict[str, str] = {}  # target -> one-line help
+TARGETS: dict[str, str] = {  # target -> one-line help
+    "mahjong": "hu distance vs the mahjong package's shanten calculator",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,37 @@
+"""Mahjong: the rules engine (championship 108 tiles, classic 136 tiles) and hand analysis.
+
+Hand analysis (seed 003), for robots and users: :func:`hu_distance`, :func:`waits`,
+:func:`useful_draws` (with the unseen copies of each), :func:`discard_options` and
+:func:`information_set` (the needed/discardable tiles of every route at the least
+distance).
+The game itself is :class:`Mahjong` (registered as ``"mahjong"``, rulesets
+``championship`` and ``classic``).
+"""
+
+from .analysis import (
+    InfoItem,
+    InfoSet,
+    discard_options,
+    hu_distance,
+    information_set,
+    is_win,
+    unseen,
+    useful_draws,
+    waits,
+)
+from .game import Mahjong, MahjongRules, Meld
+
+__all__ = [
+    "InfoItem",
+    "InfoSet",
+    "Mahjong",
+    "MahjongRules",
+    "Meld",
+    "discard_options",
+    "hu_distance",
+    "information_set",
+    "is_win",
+    "unseen",
+    "useful_draws",
+    "waits",
+]
