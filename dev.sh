@@ -22,7 +22,7 @@ apt_install() {  # apt_install PACKAGE... : install Debian packages when we may
     say "installing Debian packages: $*"
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq >/dev/null || true
-    $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+    $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >/dev/null
 }
 
 ensure_venv() {

@@ -1,0 +1,19 @@
+"""The mahjong robots (issue 8): seed 004's BDI architecture with a replaceable strategy
+library (``rearrange``: seed 004's out/in pairs; ``hudist``: seed 003's hu distance), and
+the ``greedy`` baseline. docs/robots.md describes them and quotes the arena's figures.
+
+Parts, each its own module: :mod:`.perceptor` (view -> :mod:`.memory`), :mod:`.rulebase`
+(the engine's analysis), :mod:`.stateset` (per suit ``(Ar, p)`` and ``(Ar', p')``),
+:mod:`.goals` (the goal byte and the filter's rule), :mod:`.strategies` (the library:
+state, filter and decomposition methods), :mod:`.intentions`, :mod:`.matcher`,
+:mod:`.executor`; :mod:`.robots` wires them.
+"""
+
+from bots.registry import register
+
+from .robots import BDIHuDist, BDIRearrange, BDIRobot, GreedyRobot
+
+for _cls in (BDIHuDist, BDIRearrange, GreedyRobot):
+    register(_cls)
+
+__all__ = ["BDIHuDist", "BDIRearrange", "BDIRobot", "GreedyRobot"]

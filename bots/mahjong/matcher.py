@@ -1,0 +1,57 @@
+"""The matcher (seed 004 §2.2 匹配器): meets the intentions with the offered action set.
+
+The action set is the one-byte mask (bit ``code`` set = the action may be taken now) and
+the concrete options. The first intention whose code is in the mask and whose tiles one
+option of that code allows is the action; when none fits (a strategy may want what the
+rules do not offer) the matcher falls back to a safe legal action: pass if passing is
+allowed, else the first discard the strategy ranked that is offered, else the first option.
+
+>>> from protocol import Option
+>>> from protocol.mahjong import Act
+>>> opts = [Option.exactly(Act.PONG, b"\\x15\\x15"), Option.exactly(Act.PASS)]
+>>> want = [Intention(Act.CHOW, b"\\x14\\x16"), Intention(Act.PONG, b"\\x15\\x15")]
+>>> match(want, 0b100100, opts)
+(2, b'\\x15\\x15')
+>>> match([Intention(Act.CHOW, b"\\x14\\x16")], 0b100100, opts)
+(5, b'')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from protocol import Option
+from protocol.mahjong import Act
+
+from .intentions import Intention
+
+
+def allows(mask: int, options: Sequence[Option], code: int, tiles: bytes) -> bool:
+    """Whether the action set offers ``code`` with ``tiles`` (a multiset of one option's bytes)."""
+    if not (0 <= code < 8 and mask >> code & 1):
+        return False
+    want = Counter(tiles)
+    return any(o.code == code and o.pick == len(tiles) and not want - Counter(o.cards) for o in options)
+
+
+def match(intentions: Iterable[Intention], mask: int, options: Sequence[Option]) -> tuple[int, bytes]:
+    """The action (code, tiles) to take: the first intention offered, else the fallback."""
+    ranked = list(intentions)
+    for i in ranked:
+        if allows(mask, options, i.code, i.tiles):
+            return i.code, i.tiles
+    return fallback(ranked, mask, options)
+
+
+def fallback(ranked: Sequence[Intention], mask: int, options: Sequence[Option]) -> tuple[int, bytes]:
+    if mask >> Act.PASS & 1:
+        return int(Act.PASS), b""
+    for i in ranked:
+        if i.code in (Act.DISCARD, Act.READY) and allows(mask, options, Act.DISCARD, i.tiles):
+            return int(Act.DISCARD), i.tiles
+    for o in options:
+        if o.code == Act.DISCARD:
+            return int(Act.DISCARD), o.cards[-1:]
+    o = options[0]
+    return o.code, o.cards[: o.pick]

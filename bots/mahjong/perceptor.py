@@ -1,0 +1,70 @@
+"""The perceptor (seed 004 §2.2 感知器): turns the seat's view into memory.
+
+A robot is stateless between requests, so the perceptor rebuilds the memory from the view
+each time: the view (games/mahjong/game.py) lists the own hand (and the tile just drawn),
+every seat's melds and discards, who declared ready, the wall count, and in a claim window
+the seat whose discard is on offer (the last tile of its discards). Nothing else is read.
+
+>>> from protocol.cards import parse_tiles as t
+>>> view = {"ruleset": "championship", "dealer": 0, "phase": "claim", "turn": 3, "wall": 40,
+...         "hand": t("123m 456m 789m 13p 55s"), "drawn": b"", "counts": [13, 13, 13, 13],
+...         "melds": [[], [], [], [{"kind": 1, "tiles": t("999s"), "from": 1}]],
+...         "discards": [t("9p"), t("1s"), b"", t("2p")], "ready": [0, 0, 0, 1], "discarder": 3}
+>>> m = memory_from_view(1 - 1, view)
+>>> m.offer == t("2p")[0], m.offer_from, m.ready, m.unseen[t("9s")[0]], m.unseen[t("2p")[0]]
+(True, 3, [False, False, False, True], 1, 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import DecisionRequest
+
+from .memory import Meld, Memory
+
+KINDS = {0: "chow", 1: "pong", 2: "kong", 3: "concealed kong", 4: "kong"}  # the engine's Meld kinds
+
+
+def memory_from_view(
+    seat: int, view: dict[str, Any], *, honours: bool | None = None, seven_pairs: bool = True
+) -> Memory:
+    """The memory of ``seat`` from its view."""
+    drawn = bytes(view.get("drawn") or b"")
+    hand = bytes(view.get("hand") or b"") + drawn
+    if honours is None:
+        honours = view.get("ruleset") == "classic"
+    m = Memory(seat=seat, hand=hand, honours=honours, seven_pairs=seven_pairs)
+    m.drawn = drawn[0] if drawn else 0
+    m.wall = int(view.get("wall", 0))
+    m.dealer = int(view.get("dealer", 0))
+    m.ready = [bool(r) for r in view.get("ready", [0, 0, 0, 0])]
+    m.discards = [bytes(d) for d in view.get("discards", [b""] * 4)]
+    m.melds = [
+        [Meld(KINDS.get(int(x.get("kind", 0)), "pong"), bytes(x.get("tiles", b"")), int(x.get("from", -1))) for x in ms]
+        for ms in view.get("melds", [[]] * 4)
+    ]
+    for d in m.discards:
+        m.note_seen(d)
+    for ms in m.melds:
+        for x in ms:
+            m.note_seen(x.tiles)  # face-down (0x00) tiles tell nothing
+    if view.get("phase") == "claim" and int(view.get("discarder", -1)) >= 0:
+        who = int(view["discarder"])
+        if m.discards[who]:
+            m.offer = m.discards[who][-1]
+            m.offer_from = who
+    return m
+
+
+def perceive(request: DecisionRequest) -> Memory:
+    """Memory from a decision request: only ``request.view`` and the ruleset's public options."""
+    import games  # the ruleset's options are public rules, not game state
+
+    rules = games.get("mahjong").ruleset(request.ruleset or None)
+    return memory_from_view(
+        request.seat,
+        request.view,
+        honours=bool(getattr(rules, "honours", False)),
+        seven_pairs=bool(getattr(rules, "seven_pairs", True)),
+    )

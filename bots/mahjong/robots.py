@@ -1,0 +1,146 @@
+"""The mahjong robots: the BDI robot (seed 004's architecture with a strategy from the
+library) and the ``greedy`` baseline.
+
+One decision runs the parts in the seed's order (Figure 2): the perceptor turns the
+request into memory; the updater computes the state set (strategy method 1) and the goal
+set; the filter keeps a goal (method 2); the decomposer turns it into intentions (method 3);
+the matcher meets them with the offered action set; the executor packs the action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import games
+from bots.base import Robot
+from games import Action
+from protocol import DecisionRequest, Option
+from protocol.mahjong import Act
+
+from . import executor, matcher
+from .intentions import Intention, Intentions
+from .memory import Memory
+from .perceptor import perceive
+from .rulebase import RuleBase
+from .stateset import StateSet
+from .strategies import STRATEGIES, HuDist, Rearrange, Strategy, remove, useful
+
+
+def rules_of(ruleset: str) -> RuleBase:
+    """The rule base of a mahjong ruleset (its public options: seven pairs, honours)."""
+    r = games.get("mahjong").ruleset(ruleset or None)
+    return RuleBase(seven_pairs=bool(getattr(r, "seven_pairs", True)), honours=bool(getattr(r, "honours", True)))
+
+
+@dataclass
+class Trace:
+    """What each part produced for one decision (for tests and for explaining a choice)."""
+
+    memory: Memory
+    states: StateSet
+    goals: int
+    goal: int
+    intentions: Intentions
+    action: Action
+
+
+class BDIRobot(Robot):
+    """Seed 004's BDI robot with a replaceable strategy."""
+
+    game = "mahjong"
+    name: ClassVar[str] = "bdi"
+    strategy_name: ClassVar[str] = "hudist"
+
+    def __init__(self, strategy: Strategy | None = None) -> None:
+        self.strategy = strategy or STRATEGIES[self.strategy_name]()
+
+    def think(self, request: DecisionRequest) -> Trace:
+        memory = perceive(request)
+        rules = rules_of(request.ruleset)
+        return self.think_memory(memory, rules, request.mask, request.options)
+
+    def think_memory(self, memory: Memory, rules: RuleBase, mask: int, options: Sequence[Option]) -> Trace:
+        s = self.strategy
+        states = s.states(memory, rules)  # the updater: state set ...
+        goals = s.goals(memory, rules, states)  # ... and goal set
+        goal = s.filter(goals, memory, rules, states)  # the filter
+        intentions = s.decompose(goal, memory, rules, states)  # the decomposer
+        code, tiles = matcher.match(intentions.ranked, mask, options)  # the matcher
+        return Trace(memory, states, goals, goal, intentions, executor.pack(code, tiles))  # the executor
+
+    def decide(self, request: DecisionRequest) -> Action:
+        return self.think(request).action
+
+
+class BDIHuDist(BDIRobot):
+    name = "bdi-hudist"
+    strategy_name = "hudist"
+
+
+class BDIRearrange(BDIRobot):
+    name = "bdi-rearrange"
+    strategy_name = "rearrange"
+
+
+class GreedyRobot(Robot):
+    """The baseline: discard to minimise the hu distance (ties broken at random, seeded
+    from the room and prompt), claim (chow, pong, kong) whenever the distance drops, win
+    whenever it can; it never declares ready and never kongs at its own turn."""
+
+    game = "mahjong"
+    name = "greedy"
+
+    def decide(self, request: DecisionRequest) -> Action:
+        memory = perceive(request)
+        rules = rules_of(request.ruleset)
+        rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
+        return self.decide_memory(memory, rules, request.mask, request.options, rng)
+
+    def decide_memory(
+        self,
+        memory: Memory,
+        rules: RuleBase,
+        mask: int,
+        options: Sequence[Option],
+        rng: random.Random,
+    ) -> Action:
+        hand = memory.hand
+        k = memory.own_melds
+        ranked: list[Intention] = []
+        if memory.offer:
+            t = memory.offer
+            if rules.is_win(hand + bytes([t]), k):
+                ranked.append(Intention(Act.HU))
+            d_now = rules.distance(hand, k)
+            for code, pair in Strategy._claims(memory, t) + (
+                [(Act.KONG, bytes([t] * 3))] if hand.count(t) >= 3 else []
+            ):
+                if k >= 4:
+                    break
+                part = remove(hand, *pair)
+                if code == Act.KONG:
+                    d = rules.distance(part, k + 1)
+                else:
+                    d = min(rules.distance(remove(part, x), k + 1) for x in set(part))
+                if d < d_now:
+                    ranked.append(Intention(code, pair))
+            ranked.append(Intention(Act.PASS))
+        else:
+            if rules.is_win(hand, k):
+                ranked.append(Intention(Act.HU))
+            dist = {t: rules.distance(remove(hand, t), k) for t in sorted(set(hand))}
+            best = min(dist.values())
+            ties = [t for t, d in dist.items() if d == best]
+            rng.shuffle(ties)
+            ranked += [Intention(Act.DISCARD, bytes([t])) for t in ties]
+            ranked += [
+                Intention(Act.DISCARD, bytes([t])) for t, d in sorted(dist.items(), key=lambda x: x[1]) if d > best
+            ]
+        code, tiles = matcher.match(ranked, mask, options)
+        return executor.pack(code, tiles)
+
+
+__all__ = ["BDIHuDist", "BDIRearrange", "BDIRobot", "GreedyRobot", "HuDist", "Rearrange", "Trace", "useful"]

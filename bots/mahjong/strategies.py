@@ -1,0 +1,386 @@
+"""The strategy library (seed 004 §3.4 策略库): replaceable methods for the BDI parts.
+
+A strategy supplies the three methods the seed lists -- how the state set is computed
+(for the updater), how the filter picks among the goals, how the decomposer turns the
+chosen goal into intentions -- plus the goal set itself. Two strategies:
+
+- :class:`Rearrange` (``rearrange``): seed 004's out/in pairs. Goal: the pair suit ``i``
+  of least ``out + in`` of ``pwin_i``; throw the last ``out`` tiles of ``Ar`` (``Ar'``).
+- :class:`HuDist` (``hudist``): seed 003. Goal: every form at the least hu distance;
+  intentions ranked by ``E = alpha * P_D + beta * P_Q`` over the information set, from the
+  tiles unseen from this seat; chow and pong judged as "take a known tile, then discard"
+  and passed when the best discard after the claim would be the claimed tile (the hand
+  would be no nearer a win than without the claim).
+
+The policies for a win, kongs and declaring ready are shared (:class:`Policies`,
+docs/robots.md), so the strategies differ only where the seeds differ.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+from collections import Counter
+from dataclasses import dataclass
+
+from protocol.mahjong import Act
+
+from .goals import SEVEN_PAIRS, goal_byte, lowest, suits_of
+from .intentions import Intention, Intentions
+from .memory import Memory
+from .rulebase import NO_WAY, RuleBase
+from .stateset import MAX, StateSet, state_set, weight
+
+
+def remove(tiles: bytes, *take: int) -> bytes:
+    """``tiles`` less one copy of each of ``take``."""
+    rest = bytearray(tiles)
+    for t in take:
+        rest.remove(t)
+    return bytes(rest)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tuple[int, bytes]:
+    """The hu distance of a part waiting for a draw, and the draws that lower it (the union
+    of the needed tiles ``Q_i`` of its information set).
+
+    Only tiles near the hand (same tile, or a number within two ranks) are tried one by
+    one; the others are all alike -- a tile with no neighbour can only start a fresh set or
+    pair, which any other such tile starts as well -- so one of them stands for all.
+    """
+    d = rb.distance(part, melds)
+    have = Counter(part)
+    near = set()
+    for t in have:
+        if t >> 4 == 3:
+            near.add(t)
+        else:
+            near.update(x for x in range(t - 2, t + 3) if x >> 4 == t >> 4 and 1 <= x & 0xF <= 9)
+    good = [t for t in domain if t in near and have[t] < 4 and rb.distance(part + bytes([t]), melds) < d]
+    far = [t for t in domain if t not in near]
+    if far and rb.distance(part + bytes(far[:1]), melds) < d:
+        good += far
+    return d, bytes(sorted(good))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to end the turn: the discard ``x`` and what the hand is then."""
+
+    tile: int
+    distance: int
+    needed: bytes  # the union of Q_i over the routes that throw ``tile``
+    p_q: float  # the chance the next tile (drawn or claimed) is one of them
+    p_d: float  # the chance that throwing ``tile`` gives no opponent a win
+    value: float  # E
+
+
+@dataclass(frozen=True)
+class Policies:
+    """Shared policies for a win, kongs and declaring ready (docs/robots.md).
+
+    - win: always, on a discard or a self-draw (the hand ends at the first win);
+    - kong: concealed or added when it leaves the hu distance as low as the best discard
+      would, exposed (on a discard) when the hand without the three tiles is as near a win;
+      the replacement draw is a free tile;
+    - declare ready: when the discard leaves the hand ready with at least ``ready_min``
+      winning tiles unseen (the wait is then locked, so a thin wait is not worth the bonus).
+    """
+
+    ready_min: int = 3
+
+
+class Strategy(ABC):
+    """The three replaceable methods of seed 004 §3.4, plus the goal set."""
+
+    name: str
+    policies = Policies()
+
+    @abstractmethod
+    def states(self, memory: Memory, rules: RuleBase) -> StateSet:
+        """Method 1 (for the updater): the state set."""
+
+    @abstractmethod
+    def goals(self, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        """The goal set as one byte."""
+
+    @abstractmethod
+    def filter(self, goals: int, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        """Method 2 (for the filter): the goal(s) kept, as a byte."""
+
+    @abstractmethod
+    def decompose(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
+        """Method 3 (for the decomposer): the intentions, best first."""
+
+    # ------------------------------------------------------------------ shared helpers
+    def turn_prefix(self, memory: Memory, rules: RuleBase, best: int) -> list[Intention]:
+        """Win and kong intentions at one's own turn (``best``: the least distance a discard leaves)."""
+        out: list[Intention] = []
+        k = memory.own_melds
+        hand = memory.hand
+        if rules.is_win(hand, k):
+            out.append(Intention(Act.HU, b"", 100.0))
+        counts = Counter(hand)
+        for t, c in counts.items():
+            if c == 4 and rules.distance(remove(hand, t, t, t, t), k + 1) <= best:
+                out.append(Intention(Act.KONG, bytes([t] * 4), 50.0))
+        pongs = {m.tiles[0] for m in memory.melds[memory.seat] if m.kind == "pong" and m.tiles}
+        for t in pongs:
+            if counts[t] and rules.distance(remove(hand, t), k) <= best:
+                out.append(Intention(Act.KONG, bytes([t]), 49.0))
+        return out
+
+    def claim_prefix(self, memory: Memory, rules: RuleBase) -> list[Intention]:
+        """Win and exposed-kong intentions on another seat's discard."""
+        out: list[Intention] = []
+        t = memory.offer
+        if not t:
+            return out
+        k = memory.own_melds
+        hand = memory.hand
+        if rules.is_win(hand + bytes([t]), k):
+            out.append(Intention(Act.HU, b"", 100.0))
+        if hand.count(t) >= 3 and k < 4:
+            rest = remove(hand, t, t, t)
+            if rules.distance(rest, k + 1) <= rules.distance(hand, k):
+                out.append(Intention(Act.KONG, bytes([t] * 3), 50.0))
+        return out
+
+    @staticmethod
+    def _claims(memory: Memory, t: int) -> list[tuple[int, bytes]]:
+        hand = memory.hand
+        out: list[tuple[int, bytes]] = []
+        if hand.count(t) >= 2:
+            out.append((Act.PONG, bytes([t, t])))
+        left = memory.offer_from is not None and (memory.offer_from + 1) % 4 == memory.seat
+        if left and t >> 4 < 3:
+            r = t & 0xF
+            for lo in (r - 2, r - 1, r):
+                run = [lo, lo + 1, lo + 2]
+                if lo < 1 or lo + 2 > 9:
+                    continue
+                others = [(t & 0xF0) | x for x in run if x != r]
+                if all(o in hand for o in others):
+                    out.append((Act.CHOW, bytes(others)))
+        return out
+
+    def ready_wanted(self, memory: Memory, rules: RuleBase, part: bytes) -> bool:
+        """Whether to declare ready leaving ``part`` (the hand after the discard)."""
+        if memory.ready[memory.seat]:
+            return False
+        k = memory.own_melds
+        if rules.distance(part, k) != 1:
+            return False
+        return sum(memory.unseen[w] for w in rules.waits(part, k)) >= self.policies.ready_min
+
+
+# ====================================================================== seed 003
+class HuDist(Strategy):
+    """Seed 003: the least hu distance, the information set, the action of highest E."""
+
+    name = "hudist"
+
+    def __init__(self, alpha: float = 0.15, beta: float = 1.0, defend: float = 1.5, pong: float = 0.0) -> None:
+        self.alpha = alpha  # weight of P_D, the safety of the discard
+        self.beta = beta  # weight of P_Q, the chance of the needed tiles
+        self.defend = defend  # alpha when an opponent has declared ready and we are far
+        self.pong = pong  # extra weight of a needed tile that any seat's discard gives (a pong)
+
+    def states(self, memory: Memory, rules: RuleBase) -> StateSet:
+        return state_set(memory.hand, memory.unseen, honours=memory.honours)
+
+    def goals(self, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        # a hand after a draw has the least distance of its discards, form by form
+        dist = rules.pair_distances(memory.hand, memory.own_melds)
+        return goal_byte(i for i, d in enumerate(dist) if d < NO_WAY)
+
+    def filter(self, goals: int, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        """Keep every form at the least hu distance (the information set spans them all)."""
+        dist = rules.pair_distances(memory.hand, memory.own_melds)
+        return lowest(goals, [(i, (d,)) for i, d in enumerate(dist)])
+
+    # ------------------------------------------------------------------ E = a P_D + b P_Q
+    def safety(self, memory: Memory, tile: int) -> float:
+        """P_D: the chance that throwing ``tile`` hands no opponent a win, from public facts
+        only: who has declared ready, how many sets each has laid down, how many copies of
+        the tile are unseen (none unseen: nobody can wait on it as a pair or pung), and
+        whether the seat passed it before."""
+        danger = 0.0
+        u = memory.unseen[tile]
+        suit, rank = tile >> 4, tile & 0xF
+        if suit == 3:
+            base = 0.15 * u
+        else:
+            base = (0.25 if 3 <= rank <= 7 else 0.15) + 0.05 * u
+        for o in range(4):
+            if o == memory.seat:
+                continue
+            threat = 1.0 if memory.ready[o] else 0.08 * len(memory.melds[o])
+            if tile in memory.discards[o]:
+                threat *= 0.3
+            danger += threat * base
+        return max(0.0, 1.0 - danger)
+
+    def options(self, memory: Memory, rules: RuleBase, hand: bytes, melds: int) -> list[Option]:
+        """Every discard of ``hand`` (after a draw) with its distance and E, best first."""
+        domain = memory.tiles()
+        total = max(1, memory.total_unseen)
+        dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}
+        best = min(dist.values())
+        far = best >= 2 and any(memory.ready[o] for o in range(4) if o != memory.seat)
+        alpha = self.defend if far else self.alpha
+        opts = []
+        for t, d in dist.items():
+            if d > best + (1 if far else 0):
+                continue
+            part = remove(hand, t)
+            _, needed = useful(rules, part, melds, domain)
+            if self.pong and d >= 2:  # a pair's third tile comes from any seat's discard
+                p_q = sum(memory.unseen[x] * (1 + self.pong * (part.count(x) >= 2)) for x in needed) / total
+            else:
+                p_q = sum(memory.unseen[x] for x in needed) / total
+            p_d = self.safety(memory, t)
+            value = alpha * p_d + self.beta * p_q - 10.0 * (d - best)
+            opts.append(Option(t, d, needed, p_q, p_d, value))
+        opts.sort(key=lambda o: (-o.value, o.tile))
+        return opts
+
+    def decompose(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
+        hand = memory.hand
+        k = memory.own_melds
+        if memory.offer:
+            return self._claim(memory, rules)
+        opts = self.options(memory, rules, hand, k)
+        best = min(o.distance for o in opts)
+        ranked = self.turn_prefix(memory, rules, best)
+        top = opts[0]
+        if self.ready_wanted(memory, rules, remove(hand, top.tile)):
+            ranked.append(Intention(Act.READY, bytes([top.tile]), 20.0))
+        ranked += [Intention(Act.DISCARD, bytes([o.tile]), o.value) for o in opts]
+        return Intentions(tuple(ranked), top.needed, {"goal": goal, "distance": best})
+
+    def _claim(self, memory: Memory, rules: RuleBase) -> Intentions:
+        """Chow and pong as "take a known tile, then discard"; pass when that is no better."""
+        t = memory.offer
+        hand = memory.hand
+        k = memory.own_melds
+        ranked = self.claim_prefix(memory, rules)
+        d_now, needed_now = useful(rules, hand, k, memory.tiles())
+        # claims that bring the hand nearer a win (a cheap distance test first) ...
+        nearer = []
+        for code, pair in self._claims(memory, t) if k < 4 else []:
+            part = remove(hand, *pair)
+            if min(rules.distance(remove(part, x), k + 1) for x in set(part)) < d_now:
+                nearer.append((code, pair, part))
+        # ... and the seed's test: with the offered tile in hand, is the best discard the tile itself?
+        if nearer and self.options(memory, rules, hand + bytes([t]), k)[0].tile != t:
+            for code, pair, part in nearer:
+                a = self.options(memory, rules, part, k + 1)[0]
+                ranked.append(Intention(code, pair, 10.0 - a.distance + a.value))
+        ranked.sort(key=lambda i: -i.value)
+        ranked.append(Intention(Act.PASS, b"", -100.0))
+        return Intentions(tuple(ranked), needed_now, {"distance": d_now})
+
+
+# ====================================================================== seed 004
+class Rearrange(Strategy):
+    """Seed 004: out/in pairs per suit; the goal suit of least ``out + in``; throw the
+    last ``out`` tiles of ``Ar``. Uses the documented partial-chow extension of
+    :func:`~bots.mahjong.stateset.rearrange` (seed 003's 搭子)."""
+
+    name = "rearrange"
+
+    def __init__(self, partials: bool = True, checked: bool = True) -> None:
+        self.partials = partials
+        self.checked = checked
+
+    def states(self, memory: Memory, rules: RuleBase) -> StateSet:
+        return state_set(memory.hand, memory.unseen, honours=memory.honours, partials=self.partials)
+
+    def goals(self, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        g = goal_byte(i for i in range(4) if states.pwin(i) != MAX)
+        if rules.seven_pairs and memory.own_melds == 0 and rules.pair_distances(memory.hand, 0)[SEVEN_PAIRS] <= 2:
+            g |= 1 << SEVEN_PAIRS  # paiju's extension: seven pairs when it is this close
+        return g
+
+    @staticmethod
+    def cost(states: StateSet, i: int) -> tuple[int, int]:
+        p = states.pwin(i)
+        return (p[0] + p[1], weight(p))
+
+    def filter(self, goals: int, memory: Memory, rules: RuleBase, states: StateSet) -> int:
+        if goals >> SEVEN_PAIRS & 1:
+            return 1 << SEVEN_PAIRS
+        kept = lowest(goals, [(i, self.cost(states, i)) for i in range(4)])
+        bits = suits_of(kept)
+        return 1 << bits[0] if bits else 0
+
+    def outs(self, goal: int, memory: Memory, states: StateSet) -> tuple[list[int], bytes]:
+        """The tiles to throw, first to go first, and the tiles wanted, for the goal."""
+        if goal >> SEVEN_PAIRS & 1:
+            counts = Counter(memory.hand)
+            singles = sorted((t for t, c in counts.items() if c % 2), key=lambda t: memory.unseen[t])
+            return singles, bytes(singles)
+        gi = suits_of(goal)[0] if goal else -1
+        outs: list[tuple[int, int, int]] = []
+        wants = b""
+        for s in states.suits:
+            r = s.paired if s.suit == gi else s.plain
+            wants += r.wants
+            for pos, t in enumerate(r.outs):
+                outs.append((memory.unseen[t], pos, t))
+        outs.sort()
+        ranked = [t for _, _, t in outs]
+        # too many blocks and nothing to throw: break the weakest block, from the ends of Ar
+        rest = []
+        for s in states.suits:
+            r = s.paired if s.suit == gi else s.plain
+            rest += [t for t in reversed(r.ar) if t not in ranked]
+        return ranked + rest, wants
+
+    def decompose(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
+        hand = memory.hand
+        k = memory.own_melds
+        if memory.offer:
+            return self._claim_rearranged(goal, memory, rules, states)
+        order, wants = self.outs(goal, memory, states)
+        dist = {t: rules.distance(remove(hand, t), k) for t in set(hand)}
+        best = min(dist.values())
+        if self.checked:  # the rule base vetoes a throw that takes the hand further from a win
+            order = sorted(order, key=lambda t: dist[t] > best)
+        ranked = self.turn_prefix(memory, rules, best)
+        if order and self.ready_wanted(memory, rules, remove(hand, order[0])):
+            ranked.append(Intention(Act.READY, bytes([order[0]]), 20.0))
+        n = len(order)
+        ranked += [Intention(Act.DISCARD, bytes([t]), float(n - i)) for i, t in enumerate(order)]
+        return Intentions(tuple(ranked), wants, {"goal": goal})
+
+    def _claim_rearranged(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
+        """Claim the offered tile when it is one the intentions want and the claim lowers the
+        least ``out + in`` over the goals."""
+        t = memory.offer
+        k = memory.own_melds
+        ranked = self.claim_prefix(memory, rules)
+        _, wants = self.outs(goal, memory, states)
+        now = min(self.cost(states, i)[0] for i in range(4))
+        if t in wants and k < 4:
+            for code, pair in self._claims(memory, t):
+                part = remove(memory.hand, *pair)
+                order_mem = Memory(seat=memory.seat, hand=part, honours=memory.honours, unseen=list(memory.unseen))
+                after = state_set(part, memory.unseen, honours=memory.honours, partials=self.partials)
+                g = self.filter(self.goals(order_mem, rules, after), order_mem, rules, after)
+                order, _ = self.outs(g, order_mem, after)
+                if not order:
+                    continue
+                throw = remove(part, order[0])
+                s2 = state_set(throw, memory.unseen, honours=memory.honours, partials=self.partials)
+                cost = min(self.cost(s2, i)[0] for i in range(4))
+                if cost < now:
+                    ranked.append(Intention(code, pair, 10.0 - cost))
+        ranked.sort(key=lambda i: -i.value)
+        ranked.append(Intention(Act.PASS, b"", -100.0))
+        return Intentions(tuple(ranked), wants, {"goal": goal})
+
+
+STRATEGIES: dict[str, type[Strategy]] = {"hudist": HuDist, "rearrange": Rearrange}

@@ -1,0 +1,117 @@
+"""Seed 003 on hand-picked positions: the hu distance, the information set {Q : D} of the
+23345 bamboo example, the expected value of each discard, and the claim test."""
+
+from __future__ import annotations
+
+from bots.mahjong.memory import Meld, Memory
+from bots.mahjong.robots import BDIHuDist
+from bots.mahjong.rulebase import RuleBase
+from bots.mahjong.strategies import HuDist, useful
+from games.mahjong import information_set
+from protocol import Option
+from protocol.cards import format_tiles as f
+from protocol.cards import parse_tiles as t
+from protocol.mahjong import Act
+
+RB = RuleBase(seven_pairs=False, honours=False)
+
+
+def memory_23345(offer: str = "", offer_from: int | None = None) -> Memory:
+    """23345 bamboo with three sets already down (the seed's 5-tile example)."""
+    m = Memory(seat=0, hand=t("23345s"), honours=False)
+    m.melds[0] = [Meld("pong", t("111m")), Meld("pong", t("999p")), Meld("pong", t("555m"))]
+    for meld in m.melds[0]:
+        m.note_seen(meld.tiles)
+    if offer:
+        m.offer = t(offer)[0]
+        m.offer_from = offer_from
+        m.note_seen(t(offer))
+    return m
+
+
+def test_information_set_of_23345() -> None:
+    # the seed: five routes at d = 1; Q1 = {3B, 6B} with D = {2B}, Q2 = {2B, 5B} with D = {3B}
+    s = information_set(t("23345s"), melds=3, seven_pairs=False)
+    assert s.distance == 1
+    routes = sorted((f(i.needed), f(i.discardable)) for i in s.items)
+    assert routes == [("2s", "3s"), ("3s", "2s"), ("3s", "5s"), ("5s", "3s"), ("6s", "2s")]
+    # the strategy's per-discard view of it: for each D tile, the union of the Q tiles
+    m = memory_23345()
+    opts = {o.tile: o for o in HuDist().options(m, RB, m.hand, 3)}
+    assert {f(bytes([x])) for x in opts} == {"2s", "3s", "5s"}  # exactly the D tiles of the set
+    for x, o in opts.items():
+        q = {n for i in s.items if i.discardable == bytes([x]) for n in i.needed}
+        assert set(o.needed) == q
+    assert f(opts[t("2s")[0]].needed) == "36s" and f(opts[t("3s")[0]].needed) == "25s"
+
+
+def test_expected_value_prefers_more_unseen_needed_tiles() -> None:
+    m = memory_23345()
+    best = HuDist(alpha=0.0).options(m, RB, m.hand, 3)
+    # throwing 5s waits on 3s only (two unseen); 2s and 3s each wait on two ranks
+    assert f(bytes([best[-1].tile])) == "5s"
+    m.note_seen(t("6s 6s 6s 6s"))  # all 6s gone: throwing 2s now needs 3s only
+    best = HuDist(alpha=0.0).options(m, RB, m.hand, 3)
+    assert f(bytes([best[0].tile])) == "3s"
+
+
+def test_useful_draws_are_the_union_of_needed_tiles() -> None:
+    d, good = useful(RB, t("123m 456m 789m 1235p"), 0, tuple(sorted(t("123456789m 123456789p 123456789s"))))
+    assert d == 1 and f(good) == "5p"  # 123p + 5p waiting for its pair; 4p makes 12345p, no pair
+
+
+def test_claim_is_taken_when_it_brings_the_hand_nearer() -> None:
+    # three sets down, 2335s in hand (two from a win); 4s from the left neighbour: chow 345s
+    # (or 234s) and one discard leave a single tile waiting for its pair (one from a win)
+    robot = BDIHuDist()
+    m = memory_for_claim("2335s", "4s", 3)
+    assert RB.distance(m.hand, 3) == 2
+    opts = [Option.exactly(Act.CHOW, t("35s")), Option.exactly(Act.CHOW, t("23s")), Option.exactly(Act.PASS)]
+    trace = robot.think_memory(m, RB, 1 << Act.CHOW | 1 << Act.PASS, opts)
+    assert trace.action.code == Act.CHOW
+    # from across the table a chow is not offered, and nothing else helps: pass
+    m = memory_for_claim("2335s", "4s", 2)
+    trace = robot.think_memory(m, RB, 1 << Act.PASS, [Option.exactly(Act.PASS)])
+    assert trace.action.code == Act.PASS
+
+
+def memory_for_claim(hand: str, offer: str, offer_from: int) -> Memory:
+    m = Memory(seat=0, hand=t(hand), honours=False)
+    m.melds[0] = [Meld("pong", t("111m")), Meld("pong", t("999p")), Meld("pong", t("555m"))]
+    m.hand = t(hand)
+    m.offer = t(offer)[0]
+    m.offer_from = offer_from
+    m.note_seen(t(offer))
+    return m
+
+
+def test_pass_when_the_best_discard_after_the_claim_is_the_claimed_tile() -> None:
+    # seed 003's test: take the offered tile into the hand; if the best discard is then the
+    # tile itself, pass. 123m 456m 789m 55p 78s is ready; a 1p from the left could be chowed
+    # with nothing, and with 1p in hand the best discard is 1p: pass
+    robot = BDIHuDist()
+    m = Memory(seat=0, hand=t("123m 456m 789m 23p 78s"), honours=False)
+    m.offer, m.offer_from = t("9s")[0], 3
+    assert robot.strategy.options(m, RB, m.hand + t("9s"), 0)[0].tile != t("9s")[0]  # 9s would be kept
+    m.offer = t("1s")[0]
+    assert robot.strategy.options(m, RB, m.hand + t("1s"), 0)[0].tile == t("1s")[0]
+    trace = robot.think_memory(m, RB, 1 << Act.PASS, [Option.exactly(Act.PASS)])
+    assert trace.action.code == Act.PASS
+    # a hand one tile away takes the win at once
+    m = memory_for_claim("5s", "5s", 2)
+    m.melds[0].append(Meld("pong", t("222p")))
+    opts = [Option.exactly(Act.HU), Option.exactly(Act.PASS)]
+    trace = robot.think_memory(m, RB, 1 << Act.HU | 1 << Act.PASS, opts)
+    assert trace.action.code == Act.HU
+
+
+def test_pong_passed_when_it_does_not_lower_the_distance() -> None:
+    robot = BDIHuDist()
+    # 123m 456m 789m 55p 78s: ready (waits 6s 9s); ponging 5p loses the pair: not nearer
+    m = Memory(seat=0, hand=t("123m 456m 789m 55p 78s"), honours=False)
+    m.offer = t("5p")[0]
+    m.offer_from = 2
+    m.note_seen(t("5p"))
+    opts = [Option.exactly(Act.PONG, t("55p")), Option.exactly(Act.PASS)]
+    trace = robot.think_memory(m, RB, 1 << Act.PONG | 1 << Act.PASS, opts)
+    assert trace.action.code == Act.PASS
