@@ -31,6 +31,7 @@ class ErrorCode(IntEnum):
     RATE_LIMITED = 207
     ALREADY_IN_ROOM = 208
     SLOW_CONSUMER = 209  # send queue overflowed: the connection is closed
+    WRONG_STATE = 210  # a frame that makes no sense now (a second HELLO on one connection)
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one

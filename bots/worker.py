@@ -1,0 +1,127 @@
+"""The worker that serves robots from the bus: take a request, ask the robot, reply.
+
+Robots are stateless, so one worker serves any number of rooms and seats. A request
+whose deadline has passed is dropped unanswered (the room has already played the default
+action). A robot that raises, or answers with something that is not one of the request's
+options, is logged and the request dropped: the room's clock then plays the default
+action, so a failing robot never stalls a room. Robots marked ``cpu_heavy`` run in a
+process pool, off the event loop; the others run inline (they are quick by contract).
+
+The embedded ``paiju serve`` runs a :class:`Worker` in its own process, on the in-memory
+bus; ``paiju bots`` (another issue) runs the same class on Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import time
+from collections.abc import Callable, Collection
+
+import games
+from games import Action, ActionSet
+from protocol import Decision, DecisionRequest, decode, encode
+from protocol.bus import Delivery, WorkerBus
+
+from . import registry
+from .base import Robot
+
+log = logging.getLogger("paiju.bots")
+
+
+def _decide_encoded(cls: type[Robot], data: bytes) -> tuple[int, bytes]:
+    """Run in a pool process: decode the request, ask a new robot (module-level: picklable)."""
+    req = decode(data)
+    assert isinstance(req, DecisionRequest)
+    a = cls().decide(req)
+    return a.code, a.cards
+
+
+class Worker:
+    """Serves the robots of ``games`` (default: every game) from ``bus``.
+
+    ``concurrency`` requests are handled at once; ``pool`` runs cpu-heavy robots (a
+    process pool of ``os.cpu_count()`` workers is made on first need when None);
+    ``robots(game, name)`` makes a robot (default: bots.registry.get).
+    """
+
+    def __init__(
+        self,
+        bus: WorkerBus,
+        games_: Collection[str] | None = None,
+        *,
+        name: str = "worker",
+        concurrency: int = 8,
+        pool: concurrent.futures.Executor | None = None,
+        robots: Callable[[str, str], Robot] = registry.get,
+    ) -> None:
+        self.bus = bus
+        self.games = list(games_) if games_ is not None else games.names()
+        self.name = name
+        self.concurrency = concurrency
+        self._pool = pool
+        self._own_pool = False
+        self._lookup = robots
+        self._robots: dict[tuple[str, str], Robot] = {}
+        self.answered = 0
+        self.dropped = 0
+        self.failed = 0
+
+    def robot(self, game: str, name: str) -> Robot:
+        key = (game, name)
+        if key not in self._robots:
+            self._robots[key] = self._lookup(game, name)
+        return self._robots[key]
+
+    async def run(self) -> None:
+        """Serve until cancelled."""
+        tasks = [asyncio.create_task(self._loop(i)) for i in range(self.concurrency)]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if self._own_pool and self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _loop(self, i: int) -> None:
+        while True:
+            d = await self.bus.take(self.games, f"{self.name}-{i}")
+            await self.handle(d)
+
+    async def handle(self, d: Delivery) -> None:
+        """Answer one delivery (or drop it); never raises for a robot's fault."""
+        req = d.request
+        if req.deadline_ms and time.time() * 1000 > req.deadline_ms:
+            self.dropped += 1
+            await self.bus.drop(d)
+            return
+        try:
+            robot = self.robot(req.game, req.robot)
+            if robot.cpu_heavy:
+                code, cards = await asyncio.get_running_loop().run_in_executor(
+                    self._executor(), _decide_encoded, type(robot), encode(req)
+                )
+                action = Action(code, cards)
+            else:
+                action = robot.decide(req)
+            if not ActionSet.of(req.options).allows(action):
+                raise ValueError(f"robot {req.robot!r} chose {action} outside the options")
+        except Exception:
+            log.exception(
+                "robot %s/%s failed on %s seat %d prompt %d", req.game, req.robot, req.room, req.seat, req.prompt_id
+            )
+            self.failed += 1
+            await self.bus.drop(d)
+            return
+        self.answered += 1
+        await self.bus.reply(d, Decision(req.room, req.seat, req.prompt_id, action.code, action.cards))
+
+    def _executor(self) -> concurrent.futures.Executor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+            self._own_pool = True
+        return self._pool

@@ -1,0 +1,145 @@
+"""One client connection: a bounded send queue drained by a writer task, a rate limit,
+and the player it speaks for once HELLO is done.
+
+Frames are encoded when queued, so every room broadcast costs the room one encode per
+distinct view and never waits for a slow socket. A reader that falls ``send_queue``
+frames behind is disconnected (close code 1008, reason "slow consumer") instead of
+making the server hold an ever-growing backlog for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import Error, ErrorCode, Frame, encode
+
+from .config import Limits
+
+if TYPE_CHECKING:
+    from .room import Room
+
+log = logging.getLogger("paiju.server")
+_ids = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Player:
+    """A person (or a client program) known by its player id across connections."""
+
+    id: str
+    name: str
+    conn: Connection | None = None
+    room: Room | None = None
+    seat: int | None = None  # None with a room: watching
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Connection:
+    def __init__(self, ws: ServerConnection, limits: Limits) -> None:
+        self.id = next(_ids)
+        self.ws = ws
+        self.limits = limits
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=limits.send_queue)
+        self.player: Player | None = None
+        self.closed = False
+        self.close_reason = ""
+        self._tokens = float(limits.burst)
+        self._stamp = time.monotonic()
+        self.strikes = 0
+        self._final = (1000, "")
+        self._closer: asyncio.Task[None] | None = None
+        self.sent = 0
+        if limits.sndbuf:
+            # A bounded kernel buffer, so that a reader that stops reading fills the send
+            # queue (and is disconnected) rather than megabytes of socket memory.
+            sock = ws.transport.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.sndbuf)
+        self.writer = asyncio.create_task(self._write(), name=f"writer-{self.id}")
+
+    def send(self, frame: Frame) -> bool:
+        """Queue ``frame``; False (and the connection closing) when the reader is too slow."""
+        return self.send_bytes(encode(frame))
+
+    def send_bytes(self, data: bytes) -> bool:
+        if self.closed:
+            return False
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
+            return False
+        return True
+
+    def error(self, code: int, message: str, ref: Frame | None = None, ref_id: int | None = None) -> None:
+        self.send(Error(int(code), message[:1024], ref.TYPE if ref is not None else None, ref_id))
+
+    def allow(self) -> bool:
+        """Token bucket: True when one more incoming frame is within the rate limit."""
+        now = time.monotonic()
+        self._tokens = min(float(self.limits.burst), self._tokens + (now - self._stamp) * self.limits.rate)
+        self._stamp = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.strikes += 1
+        return False
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close soon: frames already queued are dropped for a slow consumer, sent otherwise."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        self._final = (code, reason)
+        if code != 1008:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)  # the writer sends what is queued, then closes
+                return
+        # A slow consumer (or a full queue): drop what is queued and close now.
+        self.writer.cancel()
+        self._closer = asyncio.create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        try:
+            # close() itself waits for the socket to drain: a reader that reads nothing
+            # never lets it finish, so after a while the transport is aborted.
+            await asyncio.wait_for(self.ws.close(code, reason[:120]), 2.0)
+        except Exception:
+            self.ws.transport.abort()
+        if code == 1008:
+            log.info("connection %d closed: %s", self.id, reason)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    await self._close(*self._final)
+                    return
+                await self.ws.send(data)
+                self.sent += 1
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("writer of connection %d failed", self.id)
+
+    async def finish(self) -> None:
+        """After the reader ended: stop the writer."""
+        self.closed = True
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.writer

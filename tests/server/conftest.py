@@ -1,0 +1,81 @@
+"""A real `paiju serve` subprocess on a free loopback port, shared by the server tests,
+and helpers to play through the client library."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Served:
+    proc: subprocess.Popen[str]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def start_server(*extra: str) -> Served:
+    """Start `paiju serve --port 0 ...` and wait for the line that names its port."""
+    cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *extra]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    seen = []
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            m = re.search(r"paiju serving on http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                os.set_blocking(proc.stdout.fileno(), False)
+                return Served(proc, int(m.group(1)))
+    proc.kill()
+    raise RuntimeError("paiju serve did not start:\n" + "".join(seen))
+
+
+def stop_server(s: Served) -> str:
+    s.proc.terminate()
+    try:
+        out, _ = s.proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        s.proc.kill()
+        out, _ = s.proc.communicate()
+    return out or ""
+
+
+# Fast settings for tests: no pause between hands, short grace and quick-play wait, a rate
+# limit that a fast test client stays under but a flood does not.
+TEST_OPTIONS = ("--hand-pause", "0", "--grace", "4", "--quickplay-wait", "0.5", "--rate", "300", "--burst", "300")
+
+
+@pytest.fixture(scope="session")
+def served() -> Iterator[Served]:
+    s = start_server(*TEST_OPTIONS)
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        # The server must not have logged a traceback during the whole session.
+        assert "Traceback" not in out, out[-4000:]

@@ -1,0 +1,156 @@
+"""Drop and resume: a player's connection dies mid-hand, a robot (or the clock) keeps the
+game going, the player comes back with its token and the last sequence number it saw,
+receives every missed event exactly once and in order, then finishes the hand."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from paiju.client import Client, ServerError
+from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
+
+from .conftest import Served, start_server, stop_server
+
+
+def events(c: Client) -> list[Event]:
+    return [f for f in c.log if isinstance(f, Event)]
+
+
+def same_event(mine: Event, public: Event) -> bool:
+    """``mine`` (as a seat sees it) matches the spectator's copy, cards aside where hidden."""
+    if (mine.seq, mine.code, mine.seat, mine.arg) != (public.seq, public.code, public.seat, public.arg):
+        return False
+    return mine.cards == public.cards or set(public.cards) <= {0}
+
+
+async def play_some(c: Client, actions: int, rng: random.Random) -> None:
+    async with asyncio.timeout(20):
+        while actions > 0:
+            f = await c.recv()
+            if isinstance(f, Prompt) and f.prompt_id in c.prompts:
+                await c.act_random(f, rng)
+                actions -= 1
+
+
+async def check_resume(url: str, away: float, *, opponent_pace: float) -> tuple[int, int, set[int]]:
+    """Ann (seat 0) plays tricks against Bob (seat 1, a slow human) while Eve watches.
+    Returns (events Ann missed, prompts Ann answered after coming back)."""
+    rng = random.Random(7)
+    ann = await Client.connect(url, "ann", record=True)
+    bob = await Client.connect(url, "bob", record=True)
+    eve = await Client.connect(url, "eve", record=True)
+    try:
+        st = await ann.create("tricks", seed=99, clock_ms=300, hands=1)
+        await eve.watch(st.room)
+        await bob.join(st.room, 1)
+
+        async def bob_plays() -> None:
+            async for f in bob:
+                if isinstance(f, Prompt) and f.prompt_id in bob.prompts:
+                    await asyncio.sleep(opponent_pace)
+                    if f.prompt_id in bob.prompts:
+                        with contextlib.suppress(ServerError):  # the clock answered first
+                            await bob.act_random(f, rng)
+                elif isinstance(f, Result) and f.final:
+                    return
+
+        bob_task = asyncio.create_task(bob_plays())
+        await play_some(ann, 1, rng)
+        before = events(ann)
+        last_seq, token = ann.seq, ann.token
+        await ann.abort()  # no closing handshake: the network just went away
+        await asyncio.sleep(away)
+        back = await Client.connect(url, "ann", token=token, last_seq=last_seq, record=True)
+        assert isinstance(back.log[0], Welcome) and back.player_id == ann.player_id
+        answered = 0
+        async with asyncio.timeout(30):
+            async for f in back:
+                if isinstance(f, Prompt) and f.prompt_id in back.prompts:
+                    await back.act_random(f, rng)
+                    answered += 1
+                elif isinstance(f, Result) and f.final:
+                    break
+        await asyncio.wait_for(bob_task, 30)
+        for c in (back, eve):  # MATCH_END follows the final RESULT
+            async with asyncio.timeout(10):
+                while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in c.log):
+                    await c.recv()
+        after = events(back)
+        assert not any(isinstance(f, RoomState) for f in back.log), "the events were buffered: no snapshot"
+        mine = before + after
+        seqs = [e.seq for e in mine]
+        assert seqs == list(range(1, len(seqs) + 1)), f"every event once, in order: {seqs} {last_seq}"
+        public = events(eve)  # Eve came in after Ann's own SEAT event
+        assert [e.seq for e in public] == seqs[seqs.index(public[0].seq) :]
+        assert all(same_event(a, b) for a, b in zip(mine[-len(public) :], public, strict=True))
+        marks = [e for e in after if e.code == RoomEvent.SEAT and e.seat == 0]
+        assert [e.arg for e in marks] == [SeatKind.AWAY, SeatKind.HUMAN]
+        missed = [e for e in after if e.seq < marks[1].seq]  # what happened while Ann was away
+        kept_by = {e.code for e in missed if e.seat == 0} & {RoomEvent.ROBOT, RoomEvent.TIMEOUT}
+        return len(missed), answered, kept_by
+    finally:
+        for c in (ann, bob, eve):
+            await c.close()
+
+
+async def test_drop_robot_plays_then_resume(served: Served) -> None:
+    missed, answered, kept_by = await check_resume(served.url, away=0.6, opponent_pace=0.15)
+    print(f"robot kept the seat: {missed} events missed and replayed, {answered} prompts answered after resume")
+    assert missed >= 3 and answered >= 1 and kept_by == {RoomEvent.ROBOT}
+
+
+@pytest.fixture(scope="module")
+def clock_only() -> Iterator[Served]:
+    s = start_server("--hand-pause", "0", "--no-robot-on-drop", "--takeover-after", "1000", "--grace", "5")
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        assert "Traceback" not in out, out[-4000:]
+
+
+async def test_drop_clock_plays_then_resume(clock_only: Served) -> None:
+    missed, answered, kept_by = await check_resume(clock_only.url, away=1.0, opponent_pace=0.05)
+    print(f"clock kept the seat: {missed} events missed and replayed, {answered} prompts answered after resume")
+    assert missed >= 3 and answered >= 1 and kept_by == {RoomEvent.TIMEOUT}
+
+
+async def test_resume_without_last_seq_gets_room_state(served: Served) -> None:
+    a = await Client.connect(served.url, "ann")
+    b = await Client.connect(served.url, "bob")
+    try:
+        st = await a.create("tricks", seed=5, clock_ms=60_000)
+        await b.join(st.room, 1)
+        token = a.token
+        await a.abort()
+        for last_seq in (None, 10**6):  # no position, or one the room never reached
+            c = await Client.connect(served.url, "ann", token=token, last_seq=last_seq, record=True)
+            async with asyncio.timeout(5):
+                f = await c.recv()
+                while not isinstance(f, RoomState):
+                    f = await c.recv()
+            assert f.room == st.room and f.seat == 0 and f.view["hand"]
+            token = c.token
+            await c.abort()
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_bad_token_is_refused(served: Served) -> None:
+    a = await Client.connect(served.url, "ann")
+    forged = a.token[:-1] + ("0" if a.token[-1] != "0" else "1")
+    await a.close()
+    c = await Client.connect(served.url, "x", hello=False)
+    try:
+        with pytest.raises(Exception, match="201"):
+            await c.hello(token=forged, last_seq=0)
+        await c.hello()  # the connection carries on
+        assert c.player_id
+    finally:
+        await c.close()
