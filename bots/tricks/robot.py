@@ -1,0 +1,40 @@
+"""``perfect``: the robot that plays an optimal card of the simple trick-taking game.
+
+The game hides nothing that matters: every card is in the seat's hand, on the table,
+already played, or therefore in the other hand, so the view alone gives the exact
+position and the solver an optimal card.
+"""
+
+from __future__ import annotations
+
+from games import Action
+from protocol import DecisionRequest
+from protocol.cards import tricks_card, tricks_number
+from protocol.tricks import Act
+
+from ..base import Robot
+from ..registry import register
+from .graph import key_of
+from .solver import default_solver
+
+
+@register
+class PerfectRobot(Robot):
+    game = "tricks"
+    name = "perfect"
+
+    def decide(self, request: DecisionRequest) -> Action:
+        view = request.view
+        mine = sorted(tricks_number(b) for b in view["hand"])
+        trick = [tricks_number(b) for b in view["trick"]]
+        gone = {tricks_number(b) for b in view["played"]} | set(trick) | set(mine)
+        theirs = [k for k in range(1, 2 * int(view["n"]) + 1) if k not in gone]
+        solver = default_solver()
+        if not trick:  # we lead
+            cards = sorted(mine + theirs)
+            card = cards[solver.best_lead(key_of(mine, theirs))]
+        else:  # we answer the led card
+            lead = trick[0]
+            cards = sorted([*theirs, lead, *mine])
+            card = cards[solver.best_answer(key_of([*theirs, lead], mine), cards.index(lead))]
+        return Action(Act.PLAY, bytes([tricks_card(card)]))
