@@ -1,0 +1,627 @@
+// The paiju web client: one WebSocket to /ws speaking protocol/SPEC.md, a lobby and a table.
+//
+// Stable hooks for tests and scripts: body[data-screen] is "lobby" or "table";
+// #prompt[data-state] is "none", "open" or "sent" with data-prompt-id and data-prompt-n (the
+// number of PROMPT frames so far: a prompt sent again after a resume counts anew); each choice is a
+// button.choice with data-option-index, data-code and data-cards (hex); an option with
+// pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
+// and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
+
+import { C, ERRORS, decode, frames } from "./proto.js";
+import { ECHO, GAMES, SEAT_KINDS, eventName, gameInfo } from "./codes.js";
+import { cardEl, cardsEl, cardsText, hex } from "./cards.js";
+import { BRIDGE_SEATS, h, makeModel, optionFace, positions, showView } from "./games.js";
+
+const $ = (sel) => document.querySelector(sel);
+const params = new URLSearchParams(location.search);
+const WS_URL = params.get("ws") || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+const LOG_MAX = 400;
+
+const state = {
+  ws: null,
+  connected: false,
+  playerId: null,
+  token: sessionStorage.getItem("paiju.token"),
+  lastSeq: null,
+  name: localStorage.getItem("paiju.name") || `guest-${Math.floor(Math.random() * 9000 + 1000)}`,
+  room: null, // {room, game, ruleset, seat, seats, scores, hand}
+  model: null,
+  prompt: null, // {prompt_id, seat, mask, options, deadline}
+  promptState: "none",
+  picks: new Set(),
+  rooms: [],
+  seatKinds: {},
+  retry: 0,
+  sessions: 0, // WELCOMEs received on this page (more than one: it reconnected)
+  gaps: 0, // events missed (a sequence number skipped), which a correct resume never causes
+  dups: 0, // events received twice (dropped), which a correct resume never causes either
+  pingNonce: 1,
+  pingSent: 0,
+};
+
+// ------------------------------------------------------------------ connection
+function connect(resume = false) {
+  setStatus("connecting");
+  const ws = new WebSocket(WS_URL);
+  ws.binaryType = "arraybuffer";
+  state.ws = ws;
+  ws.onopen = () => {
+    state.connected = true;
+    state.retry = 0;
+    // a page that already shows a table resumes from the last event it saw; a fresh page
+    // asks for the whole state (last_seq nil) of whatever room the token holds a seat in
+    const last = resume && state.room ? state.lastSeq : null;
+    send(frames.hello(state.name, state.token, last));
+  };
+  ws.onmessage = (msg) => {
+    if (typeof msg.data === "string") return;
+    let f;
+    try {
+      f = decode(msg.data);
+    } catch (e) {
+      logLine(`undecodable frame: ${e.message}`, "error");
+      return;
+    }
+    handle(f);
+  };
+  ws.onclose = (e) => {
+    state.connected = false;
+    setStatus(`disconnected${e.reason ? ": " + e.reason : ""}`);
+    if (state.ws !== ws) return;
+    // at once the first time (a seat left away is played by a robot meanwhile), then backing off
+    const delay = state.retry === 0 ? 50 : Math.min(10000, 250 * 2 ** state.retry);
+    state.retry += 1;
+    setTimeout(() => connect(true), delay);
+  };
+}
+
+function send(bytes) {
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(bytes);
+}
+
+function setStatus(text) {
+  $("#status").textContent = text;
+  $("#status").dataset.connected = state.connected ? "1" : "0";
+}
+
+// ------------------------------------------------------------------ frames from the server
+const trace = []; // the last frames in and out, for debugging (window.paiju.trace)
+function traced(dir, f) {
+  trace.push([Math.round(performance.now()), dir, f.name, f.seq ?? f.prompt_id ?? f.code ?? "", f.seat ?? ""]);
+  if (trace.length > 3000) trace.splice(0, 1000);
+}
+
+function handle(f) {
+  traced("in", f);
+  if (f.room !== undefined) state.heard = true;
+  switch (f.name) {
+    case "WELCOME":
+      state.sessions += 1;
+      document.body.dataset.sessions = String(state.sessions);
+      if (state.sessions > 1) logLine(state.room ? `reconnected: resuming after event ${state.lastSeq}` : "reconnected");
+      if (state.sessions > 1 && state.room && state.room.seat !== null) watchResume(state.room.room);
+      state.playerId = f.player_id;
+      state.token = f.token;
+      sessionStorage.setItem("paiju.token", f.token);
+      setStatus(`connected as ${state.name}`);
+      $("#player-id").textContent = f.player_id;
+      document.body.dataset.connected = "1";
+      send(frames.listRooms());
+      break;
+    case "ROOM_LIST":
+      state.rooms = f.rooms;
+      renderRooms();
+      break;
+    case "ROOM_STATE":
+      enterRoom(f);
+      break;
+    case "EVENT":
+      onEvent(f);
+      break;
+    case "PROMPT":
+      onPrompt(f);
+      break;
+    case "RESULT":
+      onResult(f);
+      break;
+    case "ACK":
+      if (state.prompt && state.prompt.prompt_id === f.prompt_id) clearPrompt();
+      break;
+    case "ERROR":
+      onError(f);
+      break;
+    case "PONG":
+      $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ms`;
+      break;
+  }
+}
+
+// A seat that resumes hears from its room at once (at least its own return, a SEAT event).
+// Silence means the room is gone: the match ended, or the seat was given up, while away.
+function watchResume(room) {
+  state.heard = false;
+  setTimeout(() => {
+    if (state.heard || !state.room || state.room.room !== room) return;
+    logLine("the room did not answer the resume: it has closed while this page was away", "error");
+    $("#result").replaceChildren(
+      h("h3", {}, "The room has closed"),
+      h("p", {}, "The match ended or the seat was given up while the connection was down."),
+      h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby"),
+    );
+    $("#result").dataset.closed = "1";
+    $("#result").hidden = false;
+  }, 3000);
+}
+
+function onError(f) {
+  const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
+  showError(`${f.code} ${name}: ${f.message}`);
+  if (f.code === 201) {
+    // an expired or foreign resume token: start a new session instead
+    state.token = null;
+    sessionStorage.removeItem("paiju.token");
+    send(frames.hello(state.name));
+    return;
+  }
+  if (f.ref_type === C.ACTION && state.prompt && f.ref_id === state.prompt.prompt_id) {
+    // a prompt that is gone (answered by the clock, closed window) is dropped; otherwise
+    // the prompt stays open and the player may choose again
+    if ([205, 300, 301, 304].includes(f.code) || (gameInfo(state.room.game).gone || []).includes(f.code)) clearPrompt();
+    else setPromptState("open");
+  }
+}
+
+function showError(text) {
+  const box = $("#errors");
+  const el = h("div", { class: "error" }, text);
+  box.prepend(el);
+  while (box.children.length > 4) box.lastChild.remove();
+  setTimeout(() => el.remove(), 8000);
+}
+
+// ------------------------------------------------------------------ the table
+function enterRoom(f) {
+  state.room = { room: f.room, game: f.game, ruleset: f.ruleset, seat: f.seat, seats: f.seats, scores: f.scores, hand: f.hand };
+  state.lastSeq = f.seq;
+  state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
+  state.model.hand = f.hand;
+  state.seatKinds = {};
+  clearPrompt();
+  $("#result").hidden = true;
+  $("#result").removeAttribute("data-hand");
+  $("#log").replaceChildren();
+  showScreen("table");
+  logLine(`${f.seat === null ? "watching" : "seated as " + seatLabel(f.seat, true)} in room ${f.room} (${f.game} ${f.ruleset}), event ${f.seq}`);
+  renderTable();
+}
+
+function onEvent(f) {
+  if (!state.room || f.room !== state.room.room) return;
+  if (state.lastSeq !== null && f.seq <= state.lastSeq) {
+    state.dups += 1; // already seen
+    document.body.dataset.dups = String(state.dups);
+    return;
+  }
+  if (state.lastSeq !== null && f.seq !== state.lastSeq + 1) {
+    state.gaps += f.seq - state.lastSeq - 1;
+    document.body.dataset.gaps = String(state.gaps);
+  }
+  state.lastSeq = f.seq;
+  const m = state.model;
+  if (f.code === 0x01) {
+    // a new hand: the result of the last one goes away
+    $("#result").hidden = true;
+    state.room.hand = f.arg;
+  } else if (f.code === 0x04 && f.seat !== null) {
+    state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
+  } else if (f.code === 0x07 && f.seat !== null) {
+    state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
+  }
+  m.onEvent(f);
+  // the prompt's seat has acted (or its clock ran out): that prompt is over
+  if (state.prompt && f.seat === state.prompt.seat && (f.code === 0x05 || (f.code >= ECHO && f.code < ECHO + 8))) clearPrompt();
+  if (f.code === 0x03 || f.code === 0x06) clearPrompt();
+  logEvent(f);
+  renderTable();
+}
+
+function onPrompt(f) {
+  if (!state.room || f.room !== state.room.room) return;
+  state.prompt = { ...f, deadline: performance.now() + f.ms_left };
+  // counts PROMPT frames: after a resume the same prompt may come again (its answer was lost)
+  state.prompts = (state.prompts || 0) + 1;
+  $("#prompt").dataset.promptN = String(state.prompts);
+  state.picks = new Set();
+  setPromptState("open");
+  renderPrompt();
+  renderTable();
+  tickClock();
+}
+
+function onResult(f) {
+  if (!state.room || f.room !== state.room.room) return;
+  clearPrompt();
+  state.room.scores = f.totals;
+  const g = state.room.game;
+  const n = f.scores.length;
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    rows.push(
+      h(
+        "tr",
+        { "data-seat": s },
+        h("td", {}, seatLabel(s)),
+        h("td", { class: "num" }, signed(f.scores[s])),
+        h("td", { class: "num" }, signed(f.totals[s])),
+        h("td", {}, f.hands[s] && f.hands[s].length ? cardsEl(g, f.hands[s], { small: true }) : ""),
+      ),
+    );
+  }
+  const detail = Object.keys(f.detail || {}).length ? h("pre", { class: "detail" }, showView(g, f.detail)) : null;
+  const box = $("#result");
+  box.replaceChildren(
+    h("h3", {}, f.final ? `Match over after hand ${f.hand + 1}` : `Hand ${f.hand + 1} over`),
+    h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "hand"), h("th", {}, "total"), h("th", {}, "cards")), ...rows),
+    detail,
+    f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby") : h("p", {}, "The next hand starts in a moment."),
+  );
+  box.dataset.hand = String(f.hand);
+  box.dataset.final = f.final ? "1" : "0";
+  box.hidden = false;
+  logLine(`RESULT hand ${f.hand + 1}: ${f.scores.map(signed).join(" / ")}${f.final ? " (final)" : ""}`, "result");
+  renderTable();
+}
+
+const signed = (x) => (x > 0 ? `+${x}` : String(x));
+
+function seatLabel(s, short = false) {
+  if (s === null || s === undefined) return "—";
+  const g = state.room ? state.room.game : "";
+  const base = g === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
+  if (short) return s === state.room?.seat ? `${base} (you)` : base;
+  return `${base} ${playerName(s)}`;
+}
+
+function playerName(s) {
+  const name = state.room && state.room.seats[s];
+  const you = state.room && s === state.room.seat ? " (you)" : "";
+  return `${name ?? (isBot(s) ? "robot" : "empty")}${you}`;
+}
+
+function isBot(s) {
+  return state.seatKinds[s] === "BOT";
+}
+
+function renderTable() {
+  if (!state.room || !state.model) return;
+  const r = state.room;
+  const info = gameInfo(r.game);
+  $("#table-title").textContent = `${info.title} · room ${r.room} · ${r.ruleset} · hand ${r.hand + 1}`;
+  $("#table-scores").replaceChildren(
+    ...r.scores.map((x, s) => h("span", { class: "score", "data-seat": s }, `${seatLabel(s, true)}: ${signed(x)}`)),
+  );
+  const p = state.prompt && state.promptState === "open" ? state.prompt : null;
+  const ctx = {
+    me: r.seat,
+    pos: positions(state.model.n, r.seat, r.game),
+    seatLabel,
+    playerName,
+    isBot,
+    isAway: (s) => state.seatKinds[s] === "AWAY",
+    promptSeat: p ? p.seat : null,
+    // a hand card that answers the open prompt by itself (an option of pick 1 holding it)
+    direct: (seat, b) => {
+      if (!p || p.seat !== seat) return null;
+      const i = p.options.findIndex((o) => o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
+      if (i < 0) return null;
+      const code = p.options[i].code;
+      return () => act(code, new Uint8Array([b]));
+    },
+  };
+  $("#board").replaceChildren(state.model.render(ctx));
+}
+
+// ------------------------------------------------------------------ prompts and actions
+function setPromptState(s) {
+  state.promptState = s;
+  const box = $("#prompt");
+  box.dataset.state = s;
+  for (const b of box.querySelectorAll("button")) b.disabled = s !== "open" || b.classList.contains("confirm");
+  if (s === "open") updateConfirm();
+}
+
+function clearPrompt() {
+  state.prompt = null;
+  state.picks = new Set();
+  const box = $("#prompt");
+  box.dataset.state = "none";
+  box.removeAttribute("data-prompt-id");
+  box.removeAttribute("data-seat");
+  $("#prompt-options").replaceChildren();
+  $("#prompt-who").textContent = state.room && state.room.seat === null ? "watching" : "waiting for the others…";
+  renderTable();
+}
+
+function act(code, bytes) {
+  const p = state.prompt;
+  if (!p || state.promptState !== "open") return;
+  send(frames.action(p.prompt_id, code, bytes));
+  traced("out", { name: "ACTION", prompt_id: p.prompt_id, seat: code });
+  setPromptState("sent");
+  const g = state.room.game;
+  const name = gameInfo(g).act[code] ?? code;
+  const what = g === "bridge" && code === 0 ? callText(bytes[0]) : cardsText(g, bytes);
+  logLine(`you: ${name} ${what}`, "mine");
+}
+
+function renderPrompt() {
+  const p = state.prompt;
+  const g = state.room.game;
+  const info = gameInfo(g);
+  const box = $("#prompt");
+  box.dataset.promptId = String(p.prompt_id);
+  box.dataset.seat = String(p.seat);
+  const forDummy = p.seat !== state.room.seat;
+  $("#prompt-who").textContent = forDummy ? `Your decision for ${seatLabel(p.seat, true)} (dummy)` : "Your decision";
+  const list = [];
+  let choiceIndex = 0;
+  p.options.forEach((o, i) => {
+    const name = info.act[o.code] ?? `action ${o.code}`;
+    const opt = h("div", { class: "option", "data-option-index": i, "data-code": o.code, "data-pick": o.pick });
+    if (o.pick === o.cards.length) {
+      opt.appendChild(
+        h(
+          "button",
+          { class: "choice", "data-option-index": i, "data-choice-index": choiceIndex++, "data-code": o.code, "data-cards": hex(o.cards), onclick: () => act(o.code, o.cards) },
+          h("span", { class: "act-name" }, name),
+          o.cards.length ? optionFace(g, o.code, o.cards) : null,
+        ),
+      );
+    } else if (o.pick === 1) {
+      opt.appendChild(h("span", { class: "act-name" }, `${name}:`));
+      for (const b of [...new Set(o.cards)]) {
+        const one = new Uint8Array([b]);
+        opt.appendChild(
+          h(
+            "button",
+            { class: "choice", "data-option-index": i, "data-choice-index": choiceIndex++, "data-code": o.code, "data-cards": hex(one), onclick: () => act(o.code, one) },
+            optionFace(g, o.code, one),
+          ),
+        );
+      }
+    } else {
+      // any `pick` of these cards (Niujiu's cover): toggle them, then confirm
+      opt.dataset.multi = String(o.pick);
+      opt.appendChild(h("span", { class: "act-name" }, `${name} ${o.pick} of:`));
+      Array.from(o.cards).forEach((b, j) => {
+        opt.appendChild(
+          h(
+            "button",
+            { class: "pick", "data-option-index": i, "data-pick-index": j, "data-card": b.toString(16).padStart(2, "0"), onclick: (e) => togglePick(i, j, e.currentTarget) },
+            cardEl(g, b, { small: true }),
+          ),
+        );
+      });
+      opt.appendChild(
+        h(
+          "button",
+          { class: "confirm", "data-option-index": i, "data-code": o.code, onclick: () => confirmPick(i) },
+          `${name} ${o.pick}`,
+        ),
+      );
+    }
+    list.push(opt);
+  });
+  $("#prompt-options").replaceChildren(...list);
+  setPromptState("open");
+}
+
+function togglePick(i, j, el) {
+  if (state.promptState !== "open") return;
+  const key = `${i}:${j}`;
+  for (const k of [...state.picks]) if (!k.startsWith(`${i}:`)) state.picks.delete(k); // one option at a time
+  if (state.picks.has(key)) state.picks.delete(key);
+  else state.picks.add(key);
+  for (const b of document.querySelectorAll("#prompt button.pick")) {
+    b.classList.toggle("selected", state.picks.has(`${b.dataset.optionIndex}:${b.dataset.pickIndex}`));
+  }
+  updateConfirm();
+  void el;
+}
+
+function updateConfirm() {
+  if (!state.prompt) return;
+  for (const c of document.querySelectorAll("#prompt button.confirm")) {
+    const i = Number(c.dataset.optionIndex);
+    const n = [...state.picks].filter((k) => k.startsWith(`${i}:`)).length;
+    c.disabled = state.promptState !== "open" || n !== state.prompt.options[i].pick;
+  }
+}
+
+function confirmPick(i) {
+  const o = state.prompt.options[i];
+  const idx = [...state.picks].filter((k) => k.startsWith(`${i}:`)).map((k) => Number(k.split(":")[1]));
+  if (idx.length !== o.pick) return;
+  act(o.code, new Uint8Array(idx.map((j) => o.cards[j])));
+}
+
+function tickClock() {
+  const clock = $("#clock");
+  const p = state.prompt;
+  if (!p) {
+    clock.hidden = true;
+    return;
+  }
+  const left = Math.max(0, p.deadline - performance.now());
+  clock.hidden = false;
+  clock.dataset.msLeft = String(Math.round(left));
+  $("#clock-text").textContent = left > 0 ? `${(left / 1000).toFixed(1)} s` : "time! the default action is played";
+  $("#clock-bar").style.width = `${Math.min(100, (100 * left) / Math.max(1, p.ms_left))}%`;
+  clock.classList.toggle("urgent", left < 1500);
+}
+
+// ------------------------------------------------------------------ the event log
+function logEvent(f) {
+  const g = state.room.game;
+  const name = eventName(g, f.code);
+  let what = "";
+  if (f.code >= ECHO && f.code < ECHO + 8 && g === "bridge" && f.code <= ECHO + 3) {
+    what = f.code === ECHO ? callText(f.arg) : "";
+  } else if (f.code === 0x04) {
+    what = SEAT_KINDS[f.arg] || f.arg;
+  } else if (f.code === 0x07) {
+    what = f.arg ? "on" : "off";
+  } else if (g === "bridge" && f.code === 0x30) {
+    what = `${callText(f.arg & 0xff)}${["", "X", "XX"][f.arg >> 8]}`;
+  } else {
+    what = f.cards.length ? cardsText(g, f.cards) : "";
+    if (f.arg && f.code !== 0x02) what += ` (${g === "niujiu" && f.code <= ECHO + 1 && f.code >= ECHO ? gameInfo(g).kinds[f.arg] || f.arg : f.arg})`;
+  }
+  const who = f.seat === null ? "" : seatLabel(f.seat, true);
+  logLine(`#${f.seq} ${who} ${name} ${what}`.replace(/\s+/g, " ").trim(), "event", f.seq);
+}
+
+function callText(b) {
+  if (b < 3) return ["Pass", "X", "XX"][b];
+  return `${b >> 4}${["♣", "♦", "♥", "♠", "NT"][b & 15]}`;
+}
+
+function logLine(text, kind = "info", seq = null) {
+  const log = $("#log");
+  log.prepend(h("li", { class: kind, "data-seq": seq }, text));
+  while (log.children.length > LOG_MAX) log.lastChild.remove();
+}
+
+// ------------------------------------------------------------------ the lobby
+function showScreen(name) {
+  document.body.dataset.screen = name;
+  $("#lobby").hidden = name !== "lobby";
+  $("#table").hidden = name !== "table";
+}
+
+function leaveRoom() {
+  if (state.room) send(frames.leave(state.room.room));
+  state.room = null;
+  state.model = null;
+  state.lastSeq = null;
+  clearPrompt();
+  $("#result").hidden = true;
+  showScreen("lobby");
+  send(frames.listRooms());
+}
+
+function fillCreateForm() {
+  const game = $("#create-game").value;
+  const info = gameInfo(game);
+  $("#create-ruleset").replaceChildren(h("option", { value: "" }, "default"), ...info.rulesets.map((r) => h("option", { value: r }, r)));
+  const bots = $("#create-bots");
+  bots.replaceChildren();
+  for (let s = 0; s < info.seats; s++) {
+    const label = game === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
+    bots.appendChild(h("label", {}, h("input", { type: "checkbox", "data-seat": s, checked: s !== 0 ? "checked" : null }), ` ${label}`));
+  }
+}
+
+function createRoom() {
+  const game = $("#create-game").value;
+  const bots = [...document.querySelectorAll("#create-bots input:checked")].map((e) => Number(e.dataset.seat));
+  const clock = parseFloat($("#create-clock").value);
+  const seed = $("#create-seed").value.trim();
+  send(
+    frames.createRoom({
+      game,
+      ruleset: $("#create-ruleset").value || null,
+      hands: Number($("#create-hands").value) || null,
+      clockMs: Number.isFinite(clock) && clock > 0 ? Math.round(clock * 1000) : null,
+      bots,
+      robot: $("#create-robot").value.trim() || null,
+      priv: $("#create-private").checked,
+      seed: seed ? Number(seed) : null,
+    }),
+  );
+}
+
+function renderRooms() {
+  const tbody = $("#rooms tbody");
+  const filter = $("#rooms-game").value;
+  const rooms = state.rooms.filter((r) => !filter || r.game === filter);
+  $("#rooms").dataset.count = String(rooms.length);
+  if (!rooms.length) {
+    tbody.replaceChildren(h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No public rooms yet: create one, or quick play.")));
+    return;
+  }
+  tbody.replaceChildren(
+    ...rooms.map((r) => {
+      const seats = r.seats.map((name, s) => {
+        const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s;
+        if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: robot`);
+        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${name}`);
+        return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, `sit ${label}`);
+      });
+      return h(
+        "tr",
+        { "data-room": r.room },
+        h("td", {}, r.room),
+        h("td", {}, `${gameInfo(r.game).title} (${r.ruleset})`),
+        h("td", {}, ...seats),
+        h("td", {}, r.status),
+        h("td", {}, `${r.hand}/${r.hands} played · ${r.spectators} watching`),
+        h("td", {}, h("button", { class: "watch", "data-room": r.room, onclick: () => send(frames.join(r.room)) }, "watch")),
+      );
+    }),
+  );
+}
+
+// ------------------------------------------------------------------ start
+async function serverGames() {
+  // the games this server runs (its /healthz lists them); every game this page knows otherwise
+  try {
+    const r = await fetch("healthz", { cache: "no-store" });
+    const body = await r.json();
+    if (Array.isArray(body.games) && body.games.length) return body.games;
+  } catch (e) {
+    void e;
+  }
+  return Object.keys(GAMES);
+}
+
+async function init() {
+  const games = await serverGames();
+  for (const sel of ["#create-game", "#rooms-game"]) {
+    for (const g of games) $(sel).appendChild(h("option", { value: g }, gameInfo(g).title));
+  }
+  fillCreateForm();
+  $("#create-game").addEventListener("change", fillCreateForm);
+  $("#create-room").addEventListener("click", createRoom);
+  $("#quick-play").addEventListener("click", () => send(frames.quickPlay($("#create-game").value, $("#create-ruleset").value || null)));
+  $("#refresh-rooms").addEventListener("click", () => send(frames.listRooms()));
+  $("#rooms-game").addEventListener("change", renderRooms);
+  $("#leave").addEventListener("click", leaveRoom);
+  $("#player-name").value = state.name;
+  $("#player-name").addEventListener("change", (e) => {
+    state.name = e.target.value.trim().slice(0, 64) || state.name;
+    localStorage.setItem("paiju.name", state.name);
+    // a new name takes effect on a new session
+    state.token = null;
+    sessionStorage.removeItem("paiju.token");
+    const old = state.ws;
+    state.ws = null;
+    if (old) old.close();
+    connect(false);
+  });
+  showScreen("lobby");
+  clearPrompt();
+  setInterval(tickClock, 100);
+  setInterval(() => {
+    if (!state.connected) return;
+    state.pingSent = performance.now();
+    send(frames.ping(state.pingNonce++ & 0xffffffff));
+    if (document.body.dataset.screen === "lobby") send(frames.listRooms());
+  }, 5000);
+  connect(false);
+}
+
+// for scripts and tests: drop the connection as a network failure would (the page resumes)
+window.paiju = { drop: () => state.ws && state.ws.close(), state, handle, trace };
+
+init();

@@ -1,0 +1,719 @@
+// One model per game: built from a ROOM_STATE view (the game's view() in games/<game>/),
+// kept current by the EVENTs that follow (SPEC.md §5), and drawn as a table. A game this
+// page does not know gets the generic model: its hand, the last thing each seat did, and
+// the raw view with cards in notation. Models only ever show what the frames carried: a
+// card the server sent as 0x00 stays face down.
+
+import { ECHO, ROOM_EVENTS, gameInfo } from "./codes.js";
+import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
+
+const HAND_START = 0x01;
+const DEAL = 0x02;
+const HAND_END = 0x03;
+
+// ------------------------------------------------------------------ small DOM helpers
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return e;
+}
+
+const arr = (b) => Array.from(b || []);
+function removeCards(list, cards) {
+  for (const c of cards) {
+    const i = list.indexOf(c);
+    if (i >= 0) list.splice(i, 1);
+    else if (list.indexOf(HIDDEN) >= 0) list.splice(list.indexOf(HIDDEN), 1);
+  }
+}
+const backs = (n) => new Uint8Array(Math.max(0, n));
+
+/**
+ * Where each seat sits on screen, the receiver at the bottom (spectators: seat 0 there).
+ * Bridge turns clockwise (the next seat on the left); the Chinese games turn
+ * counterclockwise (the next seat on the right, the one a mahjong chow takes from on the left).
+ */
+export function positions(n, me, game = "") {
+  const base = me ?? 0;
+  const four = game === "bridge" ? ["bottom", "left", "top", "right"] : ["bottom", "right", "top", "left"];
+  const places = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: four }[n] || [];
+  const out = {};
+  for (let i = 0; i < n; i++) out[(base + i) % n] = places[i] || `extra${i}`;
+  return out;
+}
+
+// ------------------------------------------------------------------ the shared part
+class Model {
+  constructor(game, me, nseats) {
+    this.game = game;
+    this.me = me;
+    this.n = nseats;
+    this.info = gameInfo(game);
+    this.reset(0, 0);
+  }
+
+  reset(hand, dealer) {
+    this.hand = hand;
+    this.dealer = dealer;
+    this.mine = [];
+    this.counts = Array(this.n).fill(0);
+    this.last = Array(this.n).fill(null); // the last thing each seat did, as text
+    this.turn = null;
+  }
+
+  fromView(view) {
+    this.view = view;
+    if (view.hand instanceof Uint8Array) this.mine = arr(view.hand);
+    if (Array.isArray(view.counts)) this.counts = [...view.counts];
+  }
+
+  /** Update from one event; returns nothing. Subclasses handle their own codes first. */
+  onEvent(ev) {
+    if (ev.code === HAND_START) {
+      this.reset(ev.arg, ev.seat ?? 0);
+      this.turn = ev.seat;
+    } else if (ev.code === HAND_END) {
+      this.turn = null;
+    } else if (ev.code === DEAL) {
+      if (ev.seat === this.me) this.mine = arr(ev.cards);
+      if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
+    } else if (ev.code >= ECHO && ev.code < ECHO + 8 && ev.seat !== null) {
+      this.last[ev.seat] = `${this.info.act[ev.code - ECHO] || ev.code - ECHO} ${cardsText(this.game, ev.cards)}`.trim();
+    }
+  }
+
+  seatName(s, ctx) {
+    return ctx.seatLabel(s);
+  }
+
+  /** The seat panel: name, badges, and what the seat holds. */
+  seatPanel(s, ctx, body) {
+    const badges = [];
+    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: "dealer / head / leader of the hand" }, "D"));
+    if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, "to act"));
+    if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, "robot"));
+    if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, "away"));
+    return h(
+      "div",
+      { class: `seat ${ctx.pos[s]}${s === this.me ? " me" : ""}`, "data-seat": s },
+      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.seatName(s, ctx)), ...badges),
+      body,
+    );
+  }
+
+  /** The receiver's hand; cards that answer the open prompt directly are clickable. */
+  handRow(cards, ctx, { seat = this.me } = {}) {
+    const row = h("div", { class: "hand", "data-hand-seat": seat });
+    for (const b of handOrder(this.game, cards)) {
+      const el = cardEl(this.game, b);
+      const choice = ctx.direct(seat, b);
+      if (choice) {
+        el.classList.add("playable");
+        el.addEventListener("click", () => choice());
+      }
+      row.appendChild(el);
+    }
+    return row;
+  }
+
+  hiddenRow(n) {
+    if (!n) return null;
+    return h("div", { class: "hand hidden-hand" }, cardsEl(this.game, backs(n), { small: true }), h("span", { class: "count" }, `${n}`));
+  }
+
+  render(ctx) {
+    const seats = [];
+    for (let s = 0; s < this.n; s++) {
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
+      seats.push(this.seatPanel(s, ctx, h("div", {}, body, this.last[s] ? h("div", { class: "last" }, this.last[s]) : null)));
+    }
+    return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, this.center(ctx)));
+  }
+
+  center() {
+    return h("pre", { class: "raw-view" }, this.view ? showView(this.game, this.view) : "");
+  }
+}
+
+/** A view as text, card bytes in the game's notation (the generic fallback). */
+export function showView(game, v, depth = 0) {
+  if (v instanceof Uint8Array) return `[${cardsText(game, v)}]`;
+  if (Array.isArray(v)) return `[${v.map((x) => showView(game, x, depth + 1)).join(", ")}]`;
+  if (v && typeof v === "object") {
+    const pad = "  ".repeat(depth);
+    return Object.entries(v)
+      .map(([k, x]) => `${depth ? "\n" + pad : ""}${k}: ${showView(game, x, depth + 1)}`)
+      .join(depth ? "" : "\n");
+  }
+  return String(v);
+}
+
+// ------------------------------------------------------------------ the simple trick-taking game
+class TricksModel extends Model {
+  reset(hand, dealer) {
+    super.reset(hand, dealer);
+    this.leader = dealer;
+    this.trick = []; // [seat, card]
+    this.lastTrick = [];
+    this.won = Array(this.n).fill(0);
+    this.played = [];
+  }
+
+  fromView(v) {
+    super.fromView(v);
+    this.leader = v.leader ?? 0;
+    this.trick = arr(v.trick).map((c, i) => [(this.leader + i) % this.n, c]);
+    this.won = [...(v.won || this.won)];
+    this.played = arr(v.played);
+    this.turn = (this.leader + this.trick.length) % this.n;
+  }
+
+  onEvent(ev) {
+    super.onEvent(ev);
+    if (ev.code === HAND_START) {
+      this.leader = ev.seat ?? 0;
+    } else if (ev.code === ECHO + 0) {
+      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.counts[ev.seat] -= ev.cards.length;
+      for (const c of ev.cards) this.trick.push([ev.seat, c]);
+      this.turn = (ev.seat + 1) % this.n;
+    } else if (ev.code === 0x30) {
+      this.played.push(...this.trick.map(([, c]) => c));
+      this.lastTrick = this.trick;
+      this.trick = [];
+      this.won[ev.seat] = ev.arg;
+      this.leader = ev.seat;
+      this.turn = ev.seat;
+    }
+  }
+
+  render(ctx) {
+    const seats = [];
+    for (let s = 0; s < this.n; s++) {
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
+      seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `tricks won: ${this.won[s]}`))));
+    }
+    return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, trickArea(this, ctx, this.trick, this.lastTrick)));
+  }
+}
+
+/** The trick in progress (or, faded, the last one) with each card at its player's side. */
+function trickArea(model, ctx, trick, lastTrick, { label = null } = {}) {
+  const shown = trick.length ? trick : lastTrick;
+  const area = h("div", { class: "trick" + (trick.length ? "" : " done"), "data-trick-cards": shown.length });
+  for (const [s, c] of shown) {
+    area.appendChild(h("div", { class: `played ${ctx.pos[s]}` }, cardEl(model.game, c), h("small", {}, ctx.seatLabel(s, true))));
+  }
+  if (label) area.appendChild(h("div", { class: "trick-label" }, label));
+  return area;
+}
+
+// ------------------------------------------------------------------ contract bridge
+const BRIDGE_SEATS = ["North", "East", "South", "West"];
+
+function boardVulnerability(board) {
+  // the standard rotation of 16 boards
+  const table = ["None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW"];
+  return table[(board - 1) % 16];
+}
+
+class BridgeModel extends Model {
+  reset(hand, dealer) {
+    super.reset(hand, dealer);
+    this.board = hand + 1;
+    this.vulnerable = boardVulnerability(this.board);
+    this.phase = "auction";
+    this.auction = [];
+    this.contract = null;
+    this.doubled = 0;
+    this.declarer = null;
+    this.dummy = null;
+    this.hands = [[], [], [], []];
+    this.counts = [13, 13, 13, 13];
+    this.leader = null;
+    this.trick = [];
+    this.lastTrick = [];
+    this.won = [0, 0];
+    this.claim = 0;
+    this.turn = dealer;
+  }
+
+  fromView(v) {
+    super.fromView(v);
+    this.board = v.board;
+    this.dealer = v.dealer;
+    this.vulnerable = v.vulnerable;
+    this.phase = v.phase;
+    this.auction = [...v.auction];
+    this.contract = v.contract;
+    this.doubled = v.doubled;
+    this.declarer = v.declarer;
+    this.dummy = v.dummy;
+    this.hands = v.hands.map(arr);
+    this.counts = [...v.counts];
+    this.leader = v.leader;
+    this.trick = arr(v.trick).map((c, i) => [(v.leader + i) % 4, c]);
+    const tricks = v.tricks || [];
+    if (tricks.length) {
+      const i = tricks.length - 1;
+      this.lastTrick = arr(tricks[i]).map((c, j) => [(v.leaders[i] + j) % 4, c]);
+    }
+    this.won = [...v.won];
+    this.claim = v.claim;
+    this.turn = (v.to_act || [])[0] ?? null;
+    if (this.me !== null) this.mine = this.hands[this.me];
+  }
+
+  onEvent(ev) {
+    const code = ev.code;
+    if (code === HAND_START) {
+      super.onEvent(ev);
+      return;
+    }
+    if (code === DEAL) {
+      if (ev.cards.length && ev.cards[0] !== HIDDEN) this.hands[ev.seat] = arr(ev.cards);
+      this.counts[ev.seat] = ev.cards.length;
+      if (ev.seat === this.me) this.mine = this.hands[ev.seat];
+      return;
+    }
+    super.onEvent(ev);
+    const act = code - ECHO;
+    if (act >= 0 && act <= 3) {
+      this.auction.push(act === 0 ? ev.arg : [0, 0, 1, 2][act]);
+      this.turn = (ev.seat + 1) % 4;
+    } else if (act === 4) {
+      const c = ev.cards[0];
+      removeCards(this.hands[ev.seat], [c]);
+      this.counts[ev.seat] -= 1;
+      if (!this.trick.length) this.leader = ev.seat;
+      this.trick.push([ev.seat, c]);
+      this.turn = (ev.seat + 1) % 4;
+    } else if (act === 5) {
+      this.phase = "claim";
+      this.claim = ev.arg;
+    } else if (act === 7) {
+      this.phase = "play";
+      this.claim = 0;
+    } else if (code === 0x30) {
+      this.declarer = ev.seat;
+      this.contract = ev.arg & 0xff;
+      this.doubled = ev.arg >> 8;
+      this.dummy = (ev.seat + 2) % 4;
+      this.leader = (ev.seat + 1) % 4;
+      this.turn = this.leader;
+      this.phase = "play";
+    } else if (code === 0x31) {
+      this.phase = "over";
+    } else if (code === 0x32) {
+      this.hands[ev.seat] = arr(ev.cards);
+    } else if (code === 0x33) {
+      this.won[ev.seat % 2] += 1;
+      this.lastTrick = this.trick;
+      this.trick = [];
+      this.leader = ev.seat;
+      this.turn = ev.seat;
+    } else if (code === 0x34) {
+      this.hands[ev.seat] = arr(ev.cards);
+      this.counts[ev.seat] = ev.cards.length;
+      this.phase = "over";
+    }
+  }
+
+  seatName(s, ctx) {
+    let role = "";
+    if (s === this.declarer) role = " · declarer";
+    else if (s === this.dummy) role = " · dummy";
+    return `${BRIDGE_SEATS[s]} ${ctx.playerName(s)}${role}`;
+  }
+
+  contractText() {
+    if (this.contract === null || this.contract === undefined) return this.phase === "over" ? "passed out" : "auction";
+    return `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]} by ${BRIDGE_SEATS[this.declarer]}`;
+  }
+
+  render(ctx) {
+    const seats = [];
+    for (let s = 0; s < 4; s++) {
+      const cards = this.hands[s];
+      let body;
+      if (cards.length) {
+        // the declarer plays dummy's cards: they are clickable for the prompt of dummy's seat
+        body = suitRows(this, cards, ctx, s);
+      } else {
+        body = this.hiddenRow(this.counts[s]);
+      }
+      seats.push(this.seatPanel(s, ctx, body));
+    }
+    const vul = h("span", { class: "vul" }, `Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable ${this.vulnerable}`);
+    const center = h("div", { class: "bridge-center" }, vul, h("div", { class: "contract", "data-phase": this.phase }, this.contractText()));
+    if (this.phase === "auction" || this.trick.length + this.lastTrick.length === 0) {
+      center.appendChild(auctionTable(this));
+    } else {
+      center.appendChild(trickArea(this, ctx, this.trick, this.lastTrick));
+      center.appendChild(h("div", { class: "stat" }, `tricks NS ${this.won[0]} · EW ${this.won[1]}`));
+      if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, `declarer claims ${this.claim}`));
+    }
+    return h("div", { class: "board seats-4 bridge" }, ...seats, h("div", { class: "center" }, center));
+  }
+}
+
+function suitRows(model, cards, ctx, seat) {
+  const box = h("div", { class: "hand suits", "data-hand-seat": seat });
+  for (const suit of [3, 2, 0, 1]) {
+    const inSuit = handOrder("bridge", cards.filter((c) => c >> 4 === suit));
+    const row = h("div", { class: "suit-row" }, h("span", { class: `suit-sym ${suit === 1 || suit === 2 ? "red" : "black"}` }, "♣♦♥♠"[suit]));
+    for (const b of inSuit) {
+      const el = cardEl("bridge", b, { small: true });
+      const choice = ctx.direct(seat, b);
+      if (choice) {
+        el.classList.add("playable");
+        el.addEventListener("click", () => choice());
+      }
+      row.appendChild(el);
+    }
+    if (!inSuit.length) row.appendChild(h("span", { class: "void" }, "—"));
+    box.appendChild(row);
+  }
+  return box;
+}
+
+function auctionTable(model) {
+  const t = h("table", { class: "auction" });
+  t.appendChild(h("tr", {}, ...BRIDGE_SEATS.map((s) => h("th", {}, s[0]))));
+  const cells = Array(model.dealer).fill(null).concat(model.auction);
+  for (let i = 0; i < cells.length; i += 4) {
+    const tr = h("tr", {});
+    for (let j = i; j < i + 4; j++) tr.appendChild(h("td", {}, j < cells.length && cells[j] !== null ? callEl(cells[j]) : ""));
+    t.appendChild(tr);
+  }
+  return t;
+}
+
+// ------------------------------------------------------------------ Niujiu
+class NiujiuModel extends Model {
+  reset(hand, dealer) {
+    super.reset(hand, dealer);
+    this.head = dealer;
+    this.leader = dealer;
+    this.myCovered = [];
+    this.trick = []; // [seat, code, face-up cards, covered count]
+    this.lastTrick = [];
+    this.best = null;
+    this.beaten = [];
+    this.occupied = Array.from({ length: this.n }, () => []);
+    this.enough = Array(this.n).fill(false);
+    this.covered = Array(this.n).fill(0);
+    this.revealed = Array.from({ length: this.n }, () => []);
+    this.lastWinner = null;
+  }
+
+  fromView(v) {
+    super.fromView(v);
+    this.myCovered = arr(v.my_covered);
+    this.head = v.head;
+    this.dealer = v.head;
+    this.leader = v.leader;
+    this.turn = v.turn;
+    this.trick = (v.trick || []).map(([s, code, cards, k]) => [s, code, arr(cards), k]);
+    this.best = v.best;
+    this.beaten = arr(v.beaten);
+    this.occupied = v.occupied.map(arr);
+    this.enough = [...v.enough];
+    this.covered = [...v.covered_count];
+    this.counts = [...v.hand_size];
+    this.revealed = (v.revealed || []).map(arr);
+  }
+
+  onEvent(ev) {
+    super.onEvent(ev);
+    const code = ev.code;
+    if (code === HAND_START) {
+      this.head = ev.seat;
+      this.leader = ev.seat;
+    } else if (code === ECHO + 0 || code === ECHO + 1) {
+      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.counts[ev.seat] -= ev.cards.length;
+      this.trick.push([ev.seat, code - ECHO, arr(ev.cards), 0, ev.arg]);
+      this.best = ev.seat;
+      const kind = this.info.kinds[ev.arg];
+      this.last[ev.seat] = `${code === ECHO ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
+      this.turn = (ev.seat + 1) % this.n;
+    } else if (code === 0x30) {
+      if (ev.seat === this.me) {
+        removeCards(this.mine, ev.cards);
+        this.myCovered.push(...ev.cards);
+      }
+      this.counts[ev.seat] -= ev.cards.length;
+      this.covered[ev.seat] += ev.cards.length;
+      this.trick.push([ev.seat, 2, [], ev.cards.length]);
+      this.last[ev.seat] = `covers ${ev.cards.length}`;
+      this.turn = (ev.seat + 1) % this.n;
+    } else if (code === 0x31) {
+      for (const [s, c, cards] of this.trick) if (c !== 2 && s !== ev.seat) this.beaten.push(...cards);
+      this.occupied[ev.seat].push(...ev.cards);
+      this.lastTrick = this.trick;
+      this.lastWinner = ev.seat;
+      this.trick = [];
+      this.best = null;
+      this.leader = ev.seat;
+      this.turn = ev.seat;
+    } else if (code === 0x32) {
+      this.enough[ev.seat] = true;
+    } else if (code === 0x33) {
+      this.revealed[ev.seat] = arr(ev.cards);
+      this.counts[ev.seat] = 0;
+      if (ev.seat === this.me) this.mine = [];
+      this.turn = null;
+    }
+  }
+
+  render(ctx) {
+    const seats = [];
+    for (let s = 0; s < this.n; s++) {
+      const parts = [];
+      if (s === this.me) parts.push(this.handRow(this.mine, ctx));
+      else if (this.counts[s]) parts.push(this.hiddenRow(this.counts[s]));
+      if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, "revealed ", cardsEl("niujiu", this.revealed[s], { small: true })));
+      const occ = h(
+        "div",
+        { class: "occupied", "data-occupied": this.occupied[s].length },
+        h("span", { class: "label" }, `occupied ${this.occupied[s].length}`),
+        this.enough[s] ? h("span", { class: "badge enough" }, "enough 够") : null,
+        cardsEl("niujiu", this.occupied[s], { small: true }),
+      );
+      parts.push(occ);
+      if (this.covered[s]) {
+        const mine = s === this.me && this.myCovered.length ? cardsEl("niujiu", this.myCovered, { small: true }) : null;
+        parts.push(h("div", { class: "stat covered" }, `covered ${this.covered[s]} `, mine));
+      }
+      if (this.last[s]) parts.push(h("div", { class: "last" }, this.last[s]));
+      seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
+    }
+    const shown = this.trick.length ? this.trick : this.lastTrick;
+    const area = h("div", { class: "trick niujiu-trick" + (this.trick.length ? "" : " done"), "data-trick-plays": shown.length });
+    for (const [s, code, cards, k] of shown) {
+      const face = code === 2 ? cardsEl("niujiu", backs(k), { small: true }) : cardsEl("niujiu", cards, { small: true });
+      const winner = this.trick.length ? s === this.best : s === this.lastWinner;
+      area.appendChild(h("div", { class: `played ${ctx.pos[s]}${winner ? " best" : ""}` }, face, h("small", {}, ctx.seatLabel(s, true))));
+    }
+    const center = h(
+      "div",
+      { class: "niujiu-center" },
+      h("div", { class: "stat" }, `head ${ctx.seatLabel(this.head, true)} · beaten ${this.beaten.length}`),
+      area,
+    );
+    return h("div", { class: `board seats-${this.n} niujiu` }, ...seats, h("div", { class: "center" }, center));
+  }
+}
+
+// ------------------------------------------------------------------ mahjong
+const WINDS = ["East", "South", "West", "North"];
+
+// meld kinds of the view (games/mahjong Meld): the echo of a claim carries the whole meld
+const MELD_NAMES = ["chow", "pong", "kong", "concealed kong", "added kong"];
+
+class MahjongModel extends Model {
+  reset(hand, dealer) {
+    super.reset(hand, dealer);
+    this.discards = Array.from({ length: this.n }, () => []);
+    this.melds = Array.from({ length: this.n }, () => []); // {kind, tiles, from}
+    this.ready = Array(this.n).fill(false);
+    this.revealed = Array.from({ length: this.n }, () => []);
+    this.lastDiscard = null; // [seat, tile] while it may be claimed
+    this.drawn = null;
+    this.wall = null;
+    this.winner = null;
+    this.drawnHand = false;
+  }
+
+  fromView(v) {
+    super.fromView(v);
+    this.dealer = v.dealer;
+    this.mine = arr(v.hand).concat(arr(v.drawn)); // the view keeps the drawn tile apart
+    this.drawn = v.drawn && v.drawn.length ? v.drawn[0] : null;
+    this.counts = [...v.counts];
+    this.discards = v.discards.map(arr);
+    this.melds = v.melds.map((list) => list.map((m) => ({ kind: m.kind, tiles: arr(m.tiles), from: m.from })));
+    this.wall = v.wall;
+    this.ready = v.ready.map(Boolean);
+    this.turn = v.phase === "turn" ? v.turn : null;
+    if (v.discarder >= 0) {
+      const river = this.discards[v.discarder];
+      this.lastDiscard = [v.discarder, river[river.length - 1]];
+    }
+    if (Array.isArray(v.hands)) this.revealed = v.hands.map(arr);
+  }
+
+  /** A tile leaves a river: it was claimed. */
+  takeDiscard(from, tile) {
+    const river = this.discards[from];
+    if (river && river.length && river[river.length - 1] === tile) river.pop();
+    this.lastDiscard = null;
+  }
+
+  onEvent(ev) {
+    super.onEvent(ev);
+    const code = ev.code;
+    const s = ev.seat;
+    const tiles = arr(ev.cards);
+    if (code === 0x30 || code === 0x31) {
+      // a draw or a kong's replacement: arg = tiles left in the wall
+      this.counts[s] += tiles.length;
+      if (s === this.me) this.mine.push(...tiles);
+      this.drawn = s === this.me ? tiles[0] : null;
+      this.wall = ev.arg;
+      this.turn = s;
+      this.lastDiscard = null;
+      this.last[s] = code === 0x30 ? "draws" : "draws a replacement";
+    } else if (code === ECHO + 0 || code === ECHO + 6) {
+      if (s === this.me) removeCards(this.mine, tiles);
+      this.counts[s] -= 1;
+      this.discards[s].push(...tiles);
+      this.lastDiscard = [s, tiles[0]];
+      if (code === ECHO + 6) this.ready[s] = true;
+      this.drawn = null;
+      this.turn = null; // a claim window may be open
+    } else if (code === ECHO + 1 || code === ECHO + 2 || (code === ECHO + 3 && tiles.length === 4 && ev.arg !== s)) {
+      // chow, pong, exposed kong: the meld with the discard (arg = the discarder)
+      const claimed = this.lastDiscard ? this.lastDiscard[1] : tiles[0];
+      const fromHand = [...tiles];
+      fromHand.splice(fromHand.indexOf(claimed), 1);
+      if (s === this.me) removeCards(this.mine, fromHand);
+      this.counts[s] -= fromHand.length;
+      this.takeDiscard(ev.arg, claimed);
+      this.melds[s].push({ kind: { 1: 0, 2: 1, 3: 2 }[code - ECHO], tiles, from: ev.arg });
+      this.turn = s;
+    } else if (code === ECHO + 3 && tiles.length === 4) {
+      // a concealed kong: its tiles reach only the seat itself (0x00 for everyone else)
+      if (s === this.me) removeCards(this.mine, tiles);
+      this.counts[s] -= 4;
+      this.melds[s].push({ kind: 3, tiles, from: s });
+      this.turn = s;
+    } else if (code === ECHO + 3 && tiles.length === 1) {
+      if (s === this.me) removeCards(this.mine, tiles);
+      this.counts[s] -= 1;
+      const pong = this.melds[s].find((m) => m.kind === 1 && m.tiles[0] === tiles[0]);
+      if (pong) {
+        pong.tiles.push(tiles[0]);
+        pong.kind = 4;
+      } else this.melds[s].push({ kind: 4, tiles, from: s });
+      this.turn = s;
+    } else if (code === ECHO + 4) {
+      // hu: the winning tile, arg = the seat it came from (the winner itself on a self-draw)
+      if (ev.arg !== s) this.takeDiscard(ev.arg, tiles[0]);
+      this.winner = s;
+      this.winTile = tiles[0];
+      this.turn = null;
+    } else if (code === 0x32) {
+      this.wall = ev.arg;
+    } else if (code === 0x33) {
+      this.revealed[s] = tiles;
+      this.turn = null;
+    } else if (code === 0x34) {
+      this.drawnHand = true;
+      this.turn = null;
+    }
+    if (code >= ECHO + 1 && code <= ECHO + 3) {
+      const m = this.melds[s][this.melds[s].length - 1];
+      this.last[s] = m ? MELD_NAMES[m.kind] : this.last[s];
+    }
+  }
+
+  seatName(s, ctx) {
+    const wind = WINDS[(s - this.dealer + 4) % 4];
+    return `${ctx.playerName(s)} · ${wind}${this.ready[s] ? " · ready 听" : ""}`;
+  }
+
+  render(ctx) {
+    const seats = [];
+    for (let s = 0; s < this.n; s++) {
+      const parts = [];
+      if (s === this.me) {
+        const row = this.handRow(this.mine, ctx);
+        if (this.drawn !== null && this.turn === this.me) {
+          // the tile just drawn stands apart, at the end
+          const key = this.drawn.toString(16).padStart(2, "0");
+          const el = [...row.children].reverse().find((e) => e.dataset.card === key);
+          if (el) {
+            el.classList.add("drawn");
+            row.appendChild(el);
+          }
+        }
+        parts.push(row);
+      } else if (this.revealed[s].length) {
+        parts.push(h("div", { class: "hand revealed" }, cardsEl("mahjong", this.revealed[s], { small: true })));
+      } else {
+        parts.push(this.hiddenRow(this.counts[s]));
+      }
+      if (this.melds[s].length) {
+        parts.push(
+          h(
+            "div",
+            { class: "melds" },
+            ...this.melds[s].map((m) => h("span", { class: "meld", "data-kind": m.kind, title: MELD_NAMES[m.kind] }, cardsEl("mahjong", m.tiles, { small: true }))),
+          ),
+        );
+      }
+      const river = h("div", { class: "river", "data-discards": this.discards[s].length });
+      this.discards[s].forEach((t, i) => {
+        const el = cardEl("mahjong", t, { small: true });
+        if (this.lastDiscard && this.lastDiscard[0] === s && i === this.discards[s].length - 1) el.classList.add("last-discard");
+        river.appendChild(el);
+      });
+      parts.push(river);
+      if (this.last[s]) parts.push(h("div", { class: "last" }, this.last[s]));
+      seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
+    }
+    const status = [];
+    if (this.wall !== null) status.push(`wall ${this.wall}`);
+    if (this.winner !== null) status.push(`${ctx.seatLabel(this.winner, true)} wins (hu 胡)`);
+    if (this.drawn !== null && this.turn === this.me) status.push("you drew");
+    if (this.drawnHand) status.push("drawn hand: the wall is empty");
+    const center = h(
+      "div",
+      { class: "mahjong-center" },
+      h("div", { class: "stat" }, status.join(" · ") || "mahjong"),
+      this.lastDiscard ? h("div", { class: "claimable" }, `${ctx.seatLabel(this.lastDiscard[0], true)} discarded `, cardEl("mahjong", this.lastDiscard[1])) : null,
+    );
+    return h("div", { class: "board seats-4 mahjong" }, ...seats, h("div", { class: "center" }, center));
+  }
+}
+
+const MODELS = { tricks: TricksModel, bridge: BridgeModel, niujiu: NiujiuModel, mahjong: MahjongModel };
+
+/** The model of ``game`` for the receiver ``me`` (null: a spectator) from a ROOM_STATE view. */
+export function makeModel(game, me, nseats, view) {
+  const Cls = MODELS[game] || Model;
+  const m = new Cls(game, me, nseats);
+  // a room still waiting for players sends an empty view: the events of the deal fill it
+  if (!view || !Object.keys(view).length) return m;
+  try {
+    m.fromView(view);
+  } catch (e) {
+    // a view of a shape this page does not expect: fall back to the generic model
+    console.warn(`paiju: ${game} view not understood, using the generic table`, e);
+    const g = new Model(game, me, nseats);
+    g.fromView(view || {});
+    return g;
+  }
+  return m;
+}
+
+/** How an option's bytes read on a button (bridge bids are calls, not cards). */
+export function optionFace(game, code, bytes) {
+  if (game === "bridge" && code === 0) return h("span", {}, ...Array.from(bytes, (b) => callEl(b)));
+  return cardsEl(game, bytes, { small: bytes.length > 3 });
+}
+
+export { BRIDGE_SEATS, ROOM_EVENTS, hex };

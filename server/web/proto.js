@@ -1,0 +1,90 @@
+// The paiju wire protocol (protocol/SPEC.md) for the browser: frame tables and the codec.
+//
+// Encoding and decoding are done by @msgpack/msgpack (vendor/msgpack.min.js, fetched by
+// `python -m server.webvendor`, loaded as the global `MessagePack`); this module only names
+// the fields of each frame. A frame is a msgpack array [type, field1, field2, ...]; card
+// bytes are msgpack bin, which the library gives and takes as Uint8Array.
+
+const MP = globalThis.MessagePack;
+if (!MP) {
+  throw new Error("vendor/msgpack.min.js is missing: run `python -m server.webvendor`");
+}
+
+export const VERSION = 1;
+export const MAX_FRAME = 65536;
+
+// client -> server: type and field names in wire order (SPEC §3.1)
+export const C = {
+  HELLO: 0x01,
+  LIST_ROOMS: 0x02,
+  CREATE_ROOM: 0x03,
+  JOIN: 0x04,
+  LEAVE: 0x05,
+  QUICK_PLAY: 0x06,
+  ACTION: 0x07,
+  PING: 0x08,
+};
+
+// server -> client: name, fields, and the defaults of trailing fields that may be left out
+export const S = {
+  0x41: ["WELCOME", ["player_id", "token", "version"], { version: 1 }],
+  0x42: ["ROOM_LIST", ["rooms"], {}],
+  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
+  0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg"], { seat: null, cards: new Uint8Array(0), arg: 0 }],
+  0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options"], {}],
+  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],
+  0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
+  0x48: ["PONG", ["nonce"], {}],
+  0x49: ["ACK", ["prompt_id"], {}],
+};
+
+const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
+
+export const ERRORS = {
+  100: "MALFORMED", 101: "UNKNOWN_FRAME", 102: "BAD_FIELD", 103: "BAD_CARD", 104: "TOO_LARGE",
+  105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST",
+  201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM",
+  206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE",
+  300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS",
+  304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN",
+};
+
+const bin = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b || []));
+
+/** Encode a client frame: encode(C.JOIN, "r1", 2). */
+export function encode(type, ...fields) {
+  return MP.encode([type, ...fields]);
+}
+
+/** Decode a server frame into {type, name, ...fields}; throws on anything else. */
+export function decode(data) {
+  const arr = MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data));
+  if (!Array.isArray(arr) || arr.length === 0) throw new Error("a frame is a non-empty array");
+  const spec = S[arr[0]];
+  if (!spec) throw new Error(`unknown frame type 0x${Number(arr[0]).toString(16)}`);
+  const [name, fields, defaults] = spec;
+  const out = { type: arr[0], name };
+  fields.forEach((f, i) => {
+    out[f] = i + 1 < arr.length ? arr[i + 1] : defaults[f];
+  });
+  if (name === "EVENT") out.cards = bin(out.cards);
+  if (name === "PROMPT") out.options = out.options.map(([code, cards, pick]) => ({ code, cards: bin(cards), pick }));
+  if (name === "RESULT") out.hands = out.hands.map(bin);
+  if (name === "ROOM_LIST") {
+    out.rooms = out.rooms.map((r) => Object.fromEntries(ROOM_INFO.map((f, i) => [f, r[i]])));
+  }
+  return out;
+}
+
+// Frames the client sends, with every field in wire order (SPEC §3.1).
+export const frames = {
+  hello: (name, token = null, lastSeq = null) => encode(C.HELLO, VERSION, name, token, lastSeq),
+  listRooms: (game = null) => encode(C.LIST_ROOMS, game),
+  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null }) =>
+    encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed),
+  join: (room, seat = null) => encode(C.JOIN, room, seat),
+  leave: (room) => encode(C.LEAVE, room),
+  quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),
+  action: (promptId, code, cards) => encode(C.ACTION, promptId, code, bin(cards)),
+  ping: (nonce) => encode(C.PING, nonce),
+};
