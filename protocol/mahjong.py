@@ -21,9 +21,14 @@ class Act(IntEnum):
 
 
 class Event(IntEnum):
-    """Mahjong's own events (besides RoomEvent and the echo of each action)."""
+    """Mahjong's own events. The echoes (protocol.echo(Act.X)) carry: DISCARD and READY, the
+    tile; CHOW, PONG and an exposed KONG, the whole meld with the claimed tile, arg = the seat
+    that discarded it; an added KONG, the added tile, arg = the seat the pong came from; a
+    concealed KONG, the four tiles to the seat itself and four 0x00 to everyone else, arg = the
+    seat; HU, the winning tile, arg = the seat it came from (the winner's own seat on a
+    self-draw)."""
 
-    DRAW = 0x30  # seat drew; cards = the tile for the drawer, 0x00 for everyone else
+    DRAW = 0x30  # seat drew; cards = the tile for the drawer, 0x00 for everyone else; arg = wall left
     REPLACEMENT = 0x31  # a kong's replacement draw, masked like DRAW
     WALL = 0x32  # arg = tiles left in the wall (sent when it changes by other than a draw)
     REVEAL = 0x33  # end of hand: cards = the seat's concealed tiles

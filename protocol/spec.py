@@ -52,7 +52,11 @@ def _enum(cls: type[IntEnum], hexa: bool) -> str:
         m = re.match(r"\s+([A-Z_0-9]+)\s*=\s*[^#]+#\s*(.*)", line)
         if m:
             comments[m.group(1)] = m.group(2).strip().replace("|", "\\|")
-    rows = [f"`{cls.__module__}.{cls.__qualname__}`", "", "| value | name | meaning |", "|---|---|---|"]
+    rows = [f"`{cls.__module__}.{cls.__qualname__}`", ""]
+    doc = inspect.getdoc(cls)
+    if doc and doc != inspect.getdoc(IntEnum):
+        rows += [" ".join(doc.split()), ""]
+    rows += ["| value | name | meaning |", "|---|---|---|"]
     for e in cls:
         rows.append(f"| {f'0x{int(e):02x}' if hexa else int(e)} | {e.name} | {comments.get(e.name, '')} |")
     return "\n".join(rows) + "\n"
