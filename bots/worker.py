@@ -8,13 +8,15 @@ action, so a failing robot never stalls a room. Robots marked ``cpu_heavy`` run 
 process pool, off the event loop; the others run inline (they are quick by contract).
 
 The embedded ``paiju serve`` runs a :class:`Worker` in its own process, on the in-memory
-bus; ``paiju bots`` (another issue) runs the same class on Redis.
+bus; ``paiju bots`` runs the same class on Redis (bots/redis_bus.py). ``run(stop)`` stops
+gracefully when ``stop`` is set: no new request is taken, the ones in hand are finished.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
 import time
@@ -68,6 +70,8 @@ class Worker:
         self.answered = 0
         self.dropped = 0
         self.failed = 0
+        self.by_game: dict[str, int] = {}  # answered, per game
+        self.in_hand = 0  # requests being handled now
 
     def robot(self, game: str, name: str) -> Robot:
         key = (game, name)
@@ -75,9 +79,10 @@ class Worker:
             self._robots[key] = self._lookup(game, name)
         return self._robots[key]
 
-    async def run(self) -> None:
-        """Serve until cancelled."""
-        tasks = [asyncio.create_task(self._loop(i)) for i in range(self.concurrency)]
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Serve until cancelled, or until ``stop`` is set: then take nothing more, finish
+        the requests in hand and return."""
+        tasks = [asyncio.create_task(self._loop(i, stop)) for i in range(self.concurrency)]
         try:
             await asyncio.gather(*tasks)
         finally:
@@ -87,10 +92,30 @@ class Worker:
             if self._own_pool and self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _loop(self, i: int) -> None:
+    async def _loop(self, i: int, stop: asyncio.Event | None) -> None:
         while True:
-            d = await self.bus.take(self.games, f"{self.name}-{i}")
-            await self.handle(d)
+            if stop is None:
+                d = await self.bus.take(self.games, f"{self.name}-{i}")
+            else:
+                if stop.is_set():
+                    return
+                take = asyncio.ensure_future(self.bus.take(self.games, f"{self.name}-{i}"))
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({take, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+                if not take.done():
+                    # Whatever the bus had half-delivered stays unacknowledged: another
+                    # worker claims it when the lease runs out.
+                    take.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await take
+                    return
+                d = take.result()
+            self.in_hand += 1
+            try:
+                await self.handle(d)
+            finally:
+                self.in_hand -= 1
 
     async def handle(self, d: Delivery) -> None:
         """Answer one delivery (or drop it); never raises for a robot's fault."""
@@ -118,6 +143,7 @@ class Worker:
             await self.bus.drop(d)
             return
         self.answered += 1
+        self.by_game[req.game] = self.by_game.get(req.game, 0) + 1
         await self.bus.reply(d, Decision(req.room, req.seat, req.prompt_id, action.code, action.cards))
 
     def _executor(self) -> concurrent.futures.Executor:

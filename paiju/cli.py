@@ -10,6 +10,7 @@ import sys
 # name -> (module, one-line help); modules are imported only when their command runs
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("paiju.serve", "run the game server (embedded default: no Redis, in-process robots)"),
+    "bots": ("paiju.bots", "a robot worker on the Redis bus (serves the robots of the chosen games)"),
     "bench": ("paiju.bench", "benchmarks (timing targets live here, never in unit tests)"),
     "solve": ("paiju.solve", "solve a game position exactly (the simple trick-taking game)"),
     "arena": ("paiju.arena", "play robots against each other headless, duplicate style, and report"),

@@ -45,6 +45,7 @@ from protocol import (
     ProtocolError,
     QuickPlay,
     RoomList,
+    SeatKind,
     Welcome,
     decode,
 )
@@ -55,6 +56,7 @@ from . import tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
 from .connection import Connection, Player
 from .room import Room
+from .storage import LogError, RoomStore, replay
 
 log = logging.getLogger("paiju.server")
 
@@ -84,12 +86,14 @@ class Server:
         bus: RoomBus,
         robots: Callable[[str], Sequence[str]] | None = None,
         web_dir: Path = WEB_DIR,
+        store: RoomStore | None = None,
     ) -> None:
         self.config = config
         self.limits = config.limits
         self.bus = bus
         self.robots = robots
         self.web_dir = web_dir
+        self.store = store  # room logs in Redis (paiju serve --redis), else None
         self.secret = config.secret or secrets.token_bytes(32)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
@@ -140,6 +144,38 @@ class Server:
             if room is not None:
                 room.post("decision", d)
 
+    async def restore(self) -> list[Room]:
+        """Rebuild the rooms in play that this server process owned, from their logs."""
+        if self.store is None:
+            return []
+        rebuilt = []
+        for rid, entries in await self.store.load():
+            try:
+                r = replay(rid, entries)
+            except LogError as e:
+                log.error("room %s not rebuilt: %s", rid, e)
+                await self.store.forget(rid)
+                continue
+            if r.status != "playing" or not any(k in (SeatKind.HUMAN, SeatKind.AWAY) for k, *_ in r.seats):
+                why = "its match is over" if r.status == "over" else "no human holds a seat"
+                if r.status == "waiting":
+                    why = "its match had not started"
+                log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
+                await self.store.forget(rid)
+                continue
+            room = Room.restore(self, r, self.store.open(rid, entries))
+            self.rooms[rid] = room
+            rebuilt.append(room)
+            log.info(
+                "room %s (%s) rebuilt from its log at seq %d, hand %d, %d actions replayed",
+                rid,
+                r.game_name,
+                r.seq,
+                r.hand,
+                r.actions,
+            )
+        return rebuilt
+
     def forget_room(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
@@ -156,6 +192,7 @@ class Server:
                 "connections": len(self.connections),
                 "players": len(self.players),
                 "uptime_s": round(time.time() - self.started, 1),
+                "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
                 "games": games.names(),
             }
             return _response(connection, http.HTTPStatus.OK, json.dumps(body).encode(), "application/json")
@@ -361,7 +398,7 @@ class Server:
             return None
         while True:
             rid = secrets.token_hex(8) if f.private else "r" + secrets.token_hex(3)
-            if rid not in self.rooms:
+            if rid not in self.rooms and (self.store is None or rid not in self.store.journals):
                 break
         room = Room(
             self,
@@ -375,6 +412,7 @@ class Server:
             private=f.private,
             seed=f.seed if f.seed is not None else secrets.randbits(63),
             quickplay=quickplay,
+            journal=self.store.open(rid) if self.store is not None else None,
         )
         self.rooms[rid] = room
         self.counts["rooms"] += 1

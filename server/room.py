@@ -23,6 +23,12 @@ whose seat leaves ``to_act()``, or whose legal set changes, is withdrawn with a 
 of mask 0 and no options. When a deadline passes the room emits TIMEOUT and applies
 ``game.default_action(seat)``; after ``takeover_after`` consecutive timeouts of a human a
 robot plays the seat until its owner sends an ACTION again.
+
+With a :class:`~server.storage.Journal` (``paiju serve --redis``) the room appends its log
+(the deal of each hand, every action applied, every event, the seats) as it plays, and
+the frames a message produces reach the clients only once its entries are written
+(:meth:`Journal.sync`, bounded): a room rebuilt from its log after a restart
+(:meth:`Room.restore`) is never behind what its players saw.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from protocol import Decision as DecisionFrame
 from protocol import Event as EventFrame
 
 from .connection import Connection, Player
+from .storage import Journal, Replayed, event_entry
 
 if TYPE_CHECKING:
     from .app import Server
@@ -109,6 +116,7 @@ class Room:
         private: bool,
         seed: int,
         quickplay: bool = False,
+        journal: Journal | None = None,
     ) -> None:
         self.server = server
         self.limits = server.config.limits
@@ -141,7 +149,55 @@ class Room:
         self.next_hand_at: float | None = None
         self.closed = False
         self.created = time.time()
+        self.journal = journal
+        self._holding = False  # frames wait in _outbox until the log is written
+        self._outbox: list[tuple[Connection, Frame]] = []
+        self._shutdown = False
+        if journal is not None:
+            journal.append(
+                ["room", 1, game, self.ruleset, seed, hands, clock_ms, robot, private, quickplay, self.created]
+            )
         self.task = asyncio.create_task(self._run(), name=f"room-{room_id}")
+
+    @classmethod
+    def restore(cls, server: Server, r: Replayed, journal: Journal) -> Room:
+        """The room that log ``r`` describes, at the same event sequence number, its players
+        known to the server again (their tokens resume them); a message then makes its task
+        mark the absent players AWAY and prompt whoever must act."""
+        room = cls(
+            server,
+            r.room_id,
+            r.game_name,
+            r.ruleset,
+            hands=r.hands,
+            clock_ms=r.clock_ms,
+            bots=[],
+            robot=r.robot,
+            private=r.private,
+            seed=r.seed,
+            quickplay=r.quickplay,
+        )
+        room.created = r.created
+        room.start_at = None
+        room.game = r.game
+        room.status = r.status
+        room.hand = r.hand
+        room.seq = r.seq
+        room.totals = list(r.totals)
+        room.log.extend(r.events)
+        room._prompt_ids = itertools.count(r.prompt_id + 1)
+        for i, (kind, pid, name, robot) in enumerate(r.seats):
+            st = room.seats[i]
+            st.kind, st.robot = SeatKind(kind), robot
+            if pid is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
+                player = server.players.get(pid)
+                if player is None:
+                    player = server.players[pid] = Player(pid, name or "player")
+                player.room, player.seat = room, i
+                st.player = player
+        room.journal = journal
+        room.post("restored")
+        return room
 
     # ------------------------------------------------------------------ outside the task
     def post(self, *msg: Any) -> None:
@@ -185,6 +241,7 @@ class Room:
             "resume": self._resume,
             "action": self._action,
             "decision": self._decision,
+            "restored": self._restored,
         }
         try:
             while not self.closed:
@@ -196,8 +253,13 @@ class Room:
                         async with asyncio.timeout_at(deadline):
                             msg = await self.inbox.get()
                 except TimeoutError:
-                    await self._clock()
+                    self._holding = self.journal is not None
+                    try:
+                        await self._clock()
+                    finally:
+                        await self._deliver()
                     continue
+                self._holding = self.journal is not None
                 try:
                     await handlers[msg[0]](*msg[1:])
                 except Exception:
@@ -205,8 +267,30 @@ class Room:
                     conn = next((m for m in msg if isinstance(m, Connection)), None)
                     if conn is not None:
                         conn.error(ErrorCode.INTERNAL, "internal error")
+                finally:
+                    await self._deliver()
+        except asyncio.CancelledError:
+            self._shutdown = True  # the server is stopping: the room stays in the store
+            raise
         finally:
             self._release()
+
+    def _send(self, conn: Connection, frame: Frame) -> None:
+        if self._holding:
+            self._outbox.append((conn, frame))
+        else:
+            conn.send(frame)
+
+    async def _deliver(self) -> None:
+        """Send the frames held for the log to be written (see the module's docstring)."""
+        if self._holding and self.journal is not None:
+            try:
+                await self.journal.sync()
+            finally:
+                self._holding = False
+                out, self._outbox = self._outbox, []
+                for conn, frame in out:
+                    conn.send(frame)
 
     def _next_deadline(self) -> float | None:
         times = [p.deadline for p in self.pending.values()]
@@ -246,6 +330,28 @@ class Room:
                 return
         self._maybe_close()
 
+    async def _restored(self) -> None:
+        """First message of a room rebuilt from its log: nobody is connected yet, so the
+        seated players are AWAY for the grace period (a robot plays for them unless
+        ``--no-robot-on-drop``); then the room carries on where the log stops."""
+        now = self.loop.time()
+        for i, st in enumerate(self.seats):
+            if st.kind in (SeatKind.HUMAN, SeatKind.AWAY) and st.player is not None:
+                st.away_until = now + self.limits.grace
+                if st.kind != SeatKind.AWAY:
+                    st.kind = SeatKind.AWAY
+                    self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
+                if self.limits.robot_on_drop and not st.robot:
+                    await self._set_robot(i, True)
+        self._maybe_close()  # no human seated (robots only): nobody is left to play for
+        if self.closed or self.status != "playing":
+            return
+        if self.game.is_over:
+            if self.hand < self.hands:  # between two hands
+                self.next_hand_at = now + max(self.limits.hand_pause, 0.0)
+        else:
+            await self._sync_prompts()
+
     # ------------------------------------------------------------------ seats and people
     async def _join(self, player: Player, conn: Connection, seat: int | str | None, ref: Frame) -> None:
         """Seat ``player`` (``seat`` "any": the first free seat, else watch; quick play: else
@@ -268,7 +374,7 @@ class Room:
         if not isinstance(seat, int):
             self.spectators[player.id] = player
             player.room, player.seat = self, None
-            conn.send(self._state(None))
+            self._send(conn, self._state(None))
             if self.status == "waiting" and not self.free_seats():
                 await self._start()  # robots only: the match starts with its first watcher
             return
@@ -282,7 +388,7 @@ class Room:
         st.kind, st.player, st.robot, st.timeouts = SeatKind.HUMAN, player, False, 0
         player.room, player.seat = self, seat
         self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
-        conn.send(self._state(seat))
+        self._send(conn, self._state(seat))
         if self.status == "waiting" and not self.free_seats():
             await self._start()
 
@@ -347,13 +453,13 @@ class Room:
         """The events after ``last_seq`` as ``seat`` sees them, or a ROOM_STATE."""
         first = self.log[0][0] if self.log else self.seq + 1
         if last_seq is None or last_seq > self.seq or last_seq + 1 < first:
-            conn.send(self._state(seat))
+            self._send(conn, self._state(seat))
             return
         for seq, ev, result in self.log:
             if seq > last_seq:
-                conn.send(self._event_frame(seq, ev, seat))
+                self._send(conn, self._event_frame(seq, ev, seat))
                 if result is not None:
-                    conn.send(result)
+                    self._send(conn, result)
 
     async def _set_robot(self, i: int, on: bool) -> None:
         st = self.seats[i]
@@ -379,7 +485,7 @@ class Room:
         if p is None or p.controller != me:
             done = self.answered.get(frame.prompt_id)
             if done is not None and done[0] == me and done[1] == action:
-                conn.send(_ack(frame.prompt_id))  # a retry: acknowledged, not applied twice
+                self._send(conn, _ack(frame.prompt_id))  # a retry: acknowledged, not applied twice
             elif done is not None and done[0] == me:
                 conn.error(
                     ErrorCode.NO_SUCH_PROMPT, f"prompt {frame.prompt_id} was already answered", frame, frame.prompt_id
@@ -411,12 +517,14 @@ class Room:
     async def _apply(self, p: Pending, action: Action, conn: Connection | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
+        if self.journal is not None:
+            self.journal.append(["act", p.seat, action.code, bytes(action.cards), p.id])
         self.answered[p.id] = (p.controller, action)
         while len(self.answered) > 256:
             self.answered.popitem(last=False)
         del self.pending[p.seat]
         if conn is not None:
-            conn.send(_ack(p.id))
+            self._send(conn, _ack(p.id))
         for ev in events:
             self._emit(ev)
         if self.game.is_over:
@@ -472,7 +580,7 @@ class Room:
             )
         conn = st.conn
         if conn is not None:
-            conn.send(self._prompt_frame(p))
+            self._send(conn, self._prompt_frame(p))
 
     def _prompt_frame(self, p: Pending) -> Prompt:
         ms = max(0, int((p.deadline - self.loop.time()) * 1000))
@@ -487,7 +595,7 @@ class Room:
     def _withdraw(self, p: Pending) -> None:
         conn = self.seats[p.controller].conn
         if conn is not None:
-            conn.send(Prompt(self.id, p.id, p.seat, 0, 0, []))
+            self._send(conn, Prompt(self.id, p.id, p.seat, 0, 0, []))
 
     # ------------------------------------------------------------------ the match
     async def _start(self) -> None:
@@ -498,6 +606,8 @@ class Room:
     async def _begin_hand(self) -> None:
         if self.hand > 0:
             self.game = games.create(self.game_name, self.seed, self.ruleset, hand=self.hand)
+        if self.journal is not None:
+            self.journal.append(["hand", self.hand])
         for ev in self.game.events:
             self._emit(ev)
         if self.game.is_over:  # a hand over at the deal (possible in some games)
@@ -529,19 +639,28 @@ class Room:
     def _emit(self, ev: GameEvent, result: Result | None = None) -> None:
         self.seq += 1
         self.log.append((self.seq, ev, result))
+        if self.journal is not None:
+            self.journal.append(event_entry(self.seq, ev, result))
+            if ev.code in (RoomEvent.SEAT, RoomEvent.ROBOT):
+                self.journal.append(["seats", [self._seat_entry(s) for s in self.seats]])
         for i, st in enumerate(self.seats):
             conn = st.conn
             if conn is not None:
-                conn.send(self._event_frame(self.seq, ev, i))
+                self._send(conn, self._event_frame(self.seq, ev, i))
                 if result is not None:
-                    conn.send(result)
+                    self._send(conn, result)
         if self.spectators:
             frame = self._event_frame(self.seq, ev, None)
             for sp in self.spectators.values():
                 if sp.conn is not None:
-                    sp.conn.send(frame)
+                    self._send(sp.conn, frame)
                     if result is not None:
-                        sp.conn.send(result)
+                        self._send(sp.conn, result)
+
+    @staticmethod
+    def _seat_entry(s: SeatState) -> list[Any]:
+        p = s.player
+        return [int(s.kind), p.id if p is not None else None, p.name if p is not None else None, s.robot]
 
     def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> EventFrame:
         e = ev.seen_by(seat)
@@ -562,6 +681,8 @@ class Room:
             self.closed = True
 
     def _release(self) -> None:
+        if self.journal is not None and not self._shutdown:
+            self.journal.close()
         self.closed = True
         if self.status != "over":
             self.status = "over"

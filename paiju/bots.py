@@ -1,0 +1,172 @@
+"""`paiju bots --redis URL [--games ...] [--concurrency N]`: a robot worker process.
+
+It serves the registered robots of the chosen games from the Redis bus (bots/redis_bus.py):
+requests are shared between every worker of the consumer group, cpu-heavy robots run in a
+process pool, a dead worker's requests are claimed by a live one after the lease.
+
+- SIGTERM / SIGINT: stop taking requests, finish the ones in hand (their answers are sent
+  and acknowledged; nothing unanswered is acknowledged), then exit 0.
+- Redis unreachable while running: reconnect with backoff, one log line per state change.
+- Redis unreachable or URL malformed at start-up: one clear line on stderr, exit 1 or 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import games
+from protocol.redislink import Link
+
+log = logging.getLogger("paiju.bots")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--redis",
+        default=os.environ.get("PAIJU_REDIS"),
+        metavar="URL",
+        help="the Redis server, e.g. redis://127.0.0.1:6379/0 (default: env PAIJU_REDIS)",
+    )
+    p.add_argument(
+        "--games",
+        nargs="+",
+        default=None,
+        metavar="GAME",
+        help=f"games to serve (default: all: {' '.join(games.names())})",
+    )
+    p.add_argument("--concurrency", type=int, default=8, help="requests handled at once (default %(default)s)")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="process pool size for cpu-heavy robots (default 0: one per core)",
+    )
+    p.add_argument("--name", default=None, help="consumer name in the group (default: HOSTNAME-PID)")
+    p.add_argument(
+        "--lease-ms",
+        type=int,
+        default=1_000,
+        help="a request held this long without renewal is claimed by another worker (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-deliveries",
+        type=int,
+        default=3,
+        help="deliveries of one request before it is given up and dead-lettered (default %(default)s)",
+    )
+    p.add_argument(
+        "--robots-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (it registers extra robots with bots.registry.register)",
+    )
+    p.add_argument(
+        "--health-file",
+        default=None,
+        metavar="PATH",
+        help="touched every 5 s while Redis answers (for container health checks)",
+    )
+    p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
+
+
+def fail(msg: str, code: int) -> int:
+    print(f"paiju bots: {msg}", file=sys.stderr, flush=True)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from protocol.redislink import BadRedisUrl, check_url
+
+    if not args.redis:
+        return fail("--redis URL (or env PAIJU_REDIS) is required", 2)
+    try:
+        check_url(args.redis)
+    except BadRedisUrl as e:
+        return fail(str(e), 2)
+    chosen = args.games or games.names()
+    unknown = [g for g in chosen if g not in games.names()]
+    if unknown:
+        return fail(f"no game {', '.join(unknown)}; known: {', '.join(games.names())}", 2)
+    if args.concurrency < 1 or args.lease_ms < 50 or args.max_deliveries < 1:
+        return fail("--concurrency >= 1, --lease-ms >= 50 and --max-deliveries >= 1 are needed", 2)
+    for m in args.robots_module:
+        try:
+            importlib.import_module(m)
+        except ImportError as e:
+            return fail(f"cannot import robots module {m!r}: {e}", 2)
+    name = args.name or f"{socket.gethostname()}-{os.getpid()}"
+    return asyncio.run(main(args.redis, chosen, name, args))
+
+
+async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace) -> int:
+    import concurrent.futures
+
+    from bots.redis_bus import RedisWorkerBus
+    from bots.worker import Worker
+    from protocol.redislink import Link, client, redacted
+
+    r = client(url)
+    link = Link(r, url, f"bots:{name}", log)
+    try:
+        await link.start()
+    except Exception as e:  # refused, timed out, wrong password, ...
+        await r.aclose()
+        return fail(f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+    bus = RedisWorkerBus(link, name, lease_ms=args.lease_ms, max_deliveries=args.max_deliveries)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.processes or os.cpu_count() or 1)
+    worker = Worker(bus, chosen, name=name, concurrency=args.concurrency, pool=pool)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def on_signal(sig: signal.Signals) -> None:
+        if not stop.is_set():
+            log.info("%s: finishing the %d requests in hand, taking no more", sig.name, worker.in_hand)
+            stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, on_signal, sig)
+    health = asyncio.create_task(_health(link, Path(args.health_file))) if args.health_file else None
+    # One line that scripts (and the tests) read: the worker is in the group and serving.
+    log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)
+    try:
+        await worker.run(stop)
+    finally:
+        if health is not None:
+            health.cancel()
+        await bus.close()
+        pool.shutdown(wait=True, cancel_futures=True)
+        per_game = " ".join(f"{g}={n}" for g, n in sorted(worker.by_game.items())) or "none"
+        log.info(
+            "stopped: answered %d (%s), dropped %d late, failed %d, claimed %d, gave up %d, Redis outages %d",
+            worker.answered,
+            per_game,
+            worker.dropped,
+            worker.failed,
+            bus.claimed,
+            bus.gave_up,
+            link.outages,
+        )
+        await link.close()
+    return 0
+
+
+async def _health(link: Link, path: Path) -> None:
+    while True:
+        if link.up:
+            with contextlib.suppress(OSError):
+                path.touch()
+                os.utime(path, (time.time(), time.time()))
+        await asyncio.sleep(5)

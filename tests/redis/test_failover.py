@@ -1,0 +1,87 @@
+"""Fault tolerance of the bus: a worker killed with SIGKILL while it holds a request loses
+it to another worker well before the deadline (no default action is applied), and a
+request that keeps failing is given up after a bounded number of deliveries."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import time
+
+import pytest
+import redis.asyncio as aioredis
+
+from paiju.client import Client
+from protocol import DecisionRequest, Event, Result, RoomEvent, decode
+from protocol.redislink import FIELD, GROUP, request_stream
+
+from .conftest import SLOW, RedisServer, answered, start_bots, start_serve
+
+LEASE_MS = 300
+CLOCK_MS = 5_000
+
+
+async def held_by(r: aioredis.Redis, consumer: str) -> tuple[str, DecisionRequest] | None:
+    """A request of the tricks stream pending for ``consumer`` (taken, not answered)."""
+    stream = request_stream("tricks")
+    for p in await r.xpending_range(stream, GROUP, "-", "+", 50):
+        if p["consumer"].decode() == consumer:
+            eid = p["message_id"].decode()
+            entries = await r.xrange(stream, eid, eid)
+            if entries:
+                req = decode(entries[0][1][FIELD])
+                assert isinstance(req, DecisionRequest)
+                return eid, req
+    return None
+
+
+async def test_sigkilled_worker_loses_its_request_to_another(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served, server = start_serve(redis_server.url, "--robots-module", SLOW)
+    opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "1", "--lease-ms", str(LEASE_MS))
+    monkeypatch.setenv("PAIJU_SLOW_MS", "2000")  # the victim is still thinking when it is killed
+    victim = start_bots(redis_server.url, "victim", *opts)
+    monkeypatch.setenv("PAIJU_SLOW_MS", "100")
+    other = start_bots(redis_server.url, "survivor", *opts)
+    r = aioredis.from_url(redis_server.url)
+    c = await Client.connect(served.url, "watcher", record=True)
+    try:
+        await c.create("tricks", bots=[0, 1], hands=1, robot="slow", clock_ms=CLOCK_MS)
+        taken = None
+        async with asyncio.timeout(20):
+            while taken is None:
+                taken = await held_by(r, "victim")
+                await asyncio.sleep(0.01)
+        eid, req = taken
+        killed_at = time.monotonic()
+        os.kill(victim.proc.pid, signal.SIGKILL)
+        victim.proc.wait(5)
+        line = other.wait_for(rf"claimed request {re.escape(eid)} \(room \S+ seat \d+ prompt (\d+)", timeout=10)
+        claim_ms = (time.monotonic() - killed_at) * 1000
+        assert int(line.group(1)) == req.prompt_id
+        async with asyncio.timeout(60):
+            async for f in c:
+                if isinstance(f, Result) and f.final:
+                    break
+        events = [f for f in c.log if isinstance(f, Event)]
+        assert RoomEvent.MATCH_END in [e.code for e in events]
+        timeouts = [e for e in events if e.code == RoomEvent.TIMEOUT]
+        assert not timeouts, f"default actions were applied: {timeouts}"
+        assert claim_ms < CLOCK_MS / 2, claim_ms
+        left = await r.xpending(request_stream("tricks"), GROUP)
+        assert left["pending"] == 0
+        survivor = other.stop()
+        print(
+            f"worker SIGKILLed holding {eid} (prompt {req.prompt_id}); claimed by the survivor after "
+            f"{claim_ms:.0f} ms (lease {LEASE_MS} ms, deadline {CLOCK_MS} ms); match over with 0 timeouts; "
+            f"survivor answered {sum(answered(survivor).values())}"
+        )
+        assert "claimed 1," in survivor or re.search(r"claimed [1-9]\d*,", survivor)
+    finally:
+        await c.close()
+        await r.aclose()
+        for p in (victim, other, server):
+            p.stop()
