@@ -49,9 +49,10 @@ install_paiju() {  # install_paiju [EXTRA]
 
 ensure_test_tools() {
     command -v redis-server >/dev/null || apt_install redis-server
+    command -v docker-compose >/dev/null || apt_install docker-compose  # `docker-compose config` checks deploy/
     command -v redis-server >/dev/null || die "redis-server is needed by the tests"
     if [ ! -x /usr/bin/chromium ] && [ -z "${PAIJU_CHROMIUM:-}" ]; then
-        apt_install chromium || die "chromium is needed by the browser test (or set PAIJU_CHROMIUM=/path/to/chrome)"
+        apt_install chromium fonts-wqy-microhei || die "chromium is needed by the browser test (or set PAIJU_CHROMIUM=/path/to/chrome)"
     fi
 }
 

@@ -8,7 +8,7 @@ action, so a failing robot never stalls a room. Robots marked ``cpu_heavy`` run 
 process pool, off the event loop; the others run inline (they are quick by contract).
 
 The embedded ``paiju serve`` runs a :class:`Worker` in its own process, on the in-memory
-bus; ``paiju bots`` runs the same class on Redis (bots/redis_bus.py). ``run(stop)`` stops
+bus; ``paiju bots`` runs the same class on Redis (redisbus/workers.py). ``run(stop)`` stops
 gracefully when ``stop`` is set: no new request is taken, the ones in hand are finished.
 """
 

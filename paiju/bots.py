@@ -1,6 +1,6 @@
 """`paiju bots --redis URL [--games ...] [--concurrency N]`: a robot worker process.
 
-It serves the registered robots of the chosen games from the Redis bus (bots/redis_bus.py):
+It serves the registered robots of the chosen games from the Redis bus (redisbus/workers.py):
 requests are shared between every worker of the consumer group, cpu-heavy robots run in a
 process pool, a dead worker's requests are claimed by a live one after the lease.
 
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import games
-from protocol.redislink import Link
+from redisbus.link import Link
 
 log = logging.getLogger("paiju.bots")
 
@@ -87,7 +87,7 @@ def fail(msg: str, code: int) -> int:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from protocol.redislink import BadRedisUrl, check_url
+    from redisbus.link import BadRedisUrl, check_url
 
     if not args.redis:
         return fail("--redis URL (or env PAIJU_REDIS) is required", 2)
@@ -113,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
 async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace) -> int:
     import concurrent.futures
 
-    from bots.redis_bus import RedisWorkerBus
     from bots.worker import Worker
-    from protocol.redislink import Link, client, redacted
+    from redisbus.link import Link, client, redacted
+    from redisbus.workers import RedisWorkerBus
 
     r = client(url)
     link = Link(r, url, f"bots:{name}", log)

@@ -133,9 +133,9 @@ async def main(cfg: Config, workers: int = 8) -> None:
 
 async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
     from bots import registry
-    from protocol.redislink import Link, client, redacted
+    from redisbus.link import Link, client, redacted
+    from redisbus.rooms import RedisRoomBus
     from server.app import Server
-    from server.redis_bus import RedisRoomBus
     from server.storage import RoomStore
 
     log = logging.getLogger("paiju.server")
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"paiju serve: cannot import robots module {m!r}: {e}", file=sys.stderr)
             return 2
     if args.redis:
-        from protocol.redislink import BadRedisUrl, check_url
+        from redisbus.link import BadRedisUrl, check_url
 
         try:
             check_url(args.redis)

@@ -53,7 +53,7 @@ import games
 from games import Action, Game, GameError
 from games import Event as GameEvent
 from protocol import Result, RoomEvent, decode, encode
-from protocol.redislink import ROOMS, TRANSIENT, Link, room_log
+from redisbus.link import ROOMS, TRANSIENT, Link, room_log
 
 log = logging.getLogger("paiju.server")
 VERSION = 1

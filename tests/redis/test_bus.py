@@ -11,11 +11,11 @@ import time
 import pytest
 
 import games
-from bots.redis_bus import RedisWorkerBus
 from bots.worker import Worker
 from protocol import Decision, DecisionRequest
-from protocol.redislink import DEAD_LETTERS, GROUP, Link, client, request_stream
-from server.redis_bus import RedisRoomBus
+from redisbus.link import DEAD_LETTERS, GROUP, Link, client, request_stream
+from redisbus.rooms import RedisRoomBus
+from redisbus.workers import RedisWorkerBus
 
 from .conftest import RedisServer
 

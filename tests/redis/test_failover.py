@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 
 from paiju.client import Client
 from protocol import DecisionRequest, Event, Result, RoomEvent, decode
-from protocol.redislink import FIELD, GROUP, request_stream
+from redisbus.link import FIELD, GROUP, request_stream
 
 from .conftest import SLOW, RedisServer, answered, start_bots, start_serve
 

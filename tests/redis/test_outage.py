@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from paiju.client import Client
 from protocol import Event, Result, RoomEvent
 from protocol.actions import ECHO
-from protocol.redislink import room_log
+from redisbus.link import room_log
 from server.storage import replay
 
 from .conftest import SLOW, RedisServer, start_bots, start_serve

@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 import games
 from paiju.client import Client
 from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
-from protocol.redislink import ROOMS, room_log
+from redisbus.link import ROOMS, room_log
 from server.storage import replay
 
 from .conftest import RedisServer, start_bots, start_serve

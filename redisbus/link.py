@@ -20,7 +20,7 @@ not been maintained since 2020 and has no streams.
 >>> check_url("http://127.0.0.1:6379")
 Traceback (most recent call last):
 ...
-protocol.redislink.BadRedisUrl: malformed Redis URL 'http://127.0.0.1:6379': the scheme must be redis://, rediss:// or unix://
+redisbus.link.BadRedisUrl: malformed Redis URL 'http://127.0.0.1:6379': the scheme must be redis://, rediss:// or unix://
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import redis.exceptions
 
 from protocol import Decision, DecisionRequest, ProtocolError, decode, encode
 from protocol.bus import RoomBus
-from protocol.redislink import (
+from redisbus.link import (
     FIELD,
     REQUEST_MAXLEN,
     TRANSIENT,

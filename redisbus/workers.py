@@ -15,7 +15,7 @@ pending list under this worker's consumer name; in the manner of fishnet's job l
   one MULTI/EXEC, so only answered requests are acknowledged (``drop``: XACK + XDEL alone).
 
 Redis going away is survived: every command that fails with a connection error waits
-on the :class:`~protocol.redislink.Link`, which reconnects with backoff; a consumer group
+on the :class:`~redisbus.link.Link`, which reconnects with backoff; a consumer group
 lost with the data (a Redis restarted without persistence) is created again from the
 start of its stream.
 """
@@ -34,7 +34,7 @@ import redis.exceptions
 
 from protocol import Decision, DecisionRequest, ProtocolError, decode, encode
 from protocol.bus import Delivery, WorkerBus
-from protocol.redislink import (
+from redisbus.link import (
     DEAD_LETTERS,
     DEAD_MAXLEN,
     DECISION_MAXLEN,
