@@ -69,6 +69,10 @@ async def test_hostile_client(served: Served) -> None:
         st = await host.create("tricks", seed=4, clock_ms=60_000)
         await eve.watch(st.room)
         await bad.join(st.room, 1)
+        # the deal's events reach everyone before the first prompt; a PING round trip makes sure
+        # the watcher has them too, so that what follows the mark is only this test's doing
+        await my_prompt(host)
+        await eve.ping()
         mark = (len(host.log), len(eve.log))
 
         # the wire
