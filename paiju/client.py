@@ -245,9 +245,11 @@ class Client:
         robot: str | None = None,
         private: bool = False,
         seed: int | None = None,
+        pbn: str | None = None,
     ) -> RoomState:
-        """Create a room; the creator takes the first seat that is not a robot's (or watches)."""
-        f = CreateRoom(game, ruleset, hands, clock_ms, list(bots or []), robot, private, seed)
+        """Create a room; the creator takes the first seat that is not a robot's (or watches).
+        ``pbn``: a bridge room plays the deals of this PBN text (hands: one per deal by default)."""
+        f = CreateRoom(game, ruleset, hands, clock_ms, list(bots or []), robot, private, seed, pbn)
         s = await self.request(f, lambda x: isinstance(x, RoomState))
         assert isinstance(s, RoomState)
         return s

@@ -62,6 +62,8 @@ U64 = Annotated[int, Range(0, 2**63 - 1)]
 Seat = Annotated[int, Range(0, 3)]
 Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
+LongText = Annotated[str, MaxLen(60_000)]
+"""The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
 View = dict[str, Any]
 """A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps."""
 
@@ -156,6 +158,7 @@ class CreateRoom(Frame):
     robot: Name | None = None  # robot for those seats (default: the game's best)
     private: bool = False  # private rooms are not listed; join by id
     seed: U64 | None = None
+    pbn: LongText | None = None  # bridge: a PBN file whose deals the room plays, in order
 
 
 @frame(0x04, CLIENT)
@@ -514,7 +517,7 @@ def type_name(tp: Any) -> str:
         return _INT_NAMES[(r.lo, r.hi)]
     if tp is str:
         (n,) = [m for m in meta if isinstance(m, MaxLen)]
-        return {64: "name", 1024: "text"}[n.n]
+        return {64: "name", 1024: "text", 60_000: "longtext"}[n.n]
     if tp is bool:
         return "bool"
     if tp is bytes:

@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 import games
+from games import Rules
 from protocol import (
     VERSION,
     Action,
@@ -290,7 +291,7 @@ class Server:
             rooms = [
                 r.info()
                 for r in self.rooms.values()
-                if not r.private and not r.closed and (f.game is None or r.game_name == f.game)
+                if not r.private and not r.closed and r.status != "over" and (f.game is None or r.game_name == f.game)
             ]
             conn.send(RoomList(rooms[:200]))
         elif isinstance(f, CreateRoom):
@@ -377,7 +378,15 @@ class Server:
             bad(str(e).strip("\"'"))
             return None
         n = probe.num_seats
-        hands = f.hands if f.hands is not None else 1
+        rules = probe.rules
+        boards = 1
+        if f.pbn is not None:
+            try:
+                rules, boards = pbn_rules(f.game, rules, f.pbn)
+            except ValueError as e:
+                bad(str(e))
+                return None
+        hands = f.hands if f.hands is not None else min(boards, self.limits.max_hands)
         if not 1 <= hands <= self.limits.max_hands:
             bad(f"hands must be 1..{self.limits.max_hands}")
             return None
@@ -404,7 +413,7 @@ class Server:
             self,
             rid,
             f.game,
-            probe.rules.name,
+            rules,
             hands=hands,
             clock_ms=clock,
             bots=bots,
@@ -445,6 +454,33 @@ class Server:
 
 
 CLIENT_FRAMES = frozenset(c for c in FRAMES.values() if c.SENDER == CLIENT)
+
+
+def pbn_rules(game: str, base: Rules, text: str) -> tuple[Rules, int]:
+    """CREATE_ROOM's ``pbn``: the rules that play the file's deals (hand h plays deal h mod
+    their number) and the number of deals; ValueError with the message for BAD_ROOM_OPTIONS.
+
+    >>> pbn_rules("niujiu", games.get("niujiu").ruleset(), "")
+    Traceback (most recent call last):
+    ...
+    ValueError: pbn: PBN deals are for bridge rooms only, not niujiu
+    >>> pbn_rules("bridge", games.get("bridge").ruleset(), '[Board "1"] [Deal "N:AKQ"]')
+    Traceback (most recent call last):
+    ...
+    ValueError: pbn: line 1: Deal: a deal has four hands, not 1
+    """
+    if game != "bridge":
+        raise ValueError(f"pbn: PBN deals are for bridge rooms only, not {game}")
+    from games.bridge import BridgeRules
+    from games.bridge.pbn import read_pbn, rules_from_pbn
+
+    assert isinstance(base, BridgeRules)
+    try:
+        boards = read_pbn(text)
+        rules = rules_from_pbn(boards, base)
+    except ValueError as e:  # PbnError, whose message starts with "line N:"
+        raise ValueError(f"pbn: {e}") from None
+    return rules, len(boards)
 
 
 def _peek_type(msg: bytes) -> int | None:

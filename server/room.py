@@ -5,8 +5,12 @@ The life of a room: created by the lobby (CREATE_ROOM or QUICK_PLAY) in status
 ``waiting``; seats fill with humans (JOIN) and robots (the seats named at creation, or
 all free seats when quick play's wait runs out); when no seat is free the match starts
 (``playing``): hand ``h`` is ``create(game, seed, ruleset, hand=h)``, so the dealer
-rotates; after the last hand it is ``over`` and the room closes. It also closes when
-no human holds a seat and nobody watches.
+rotates; after the last hand it is ``over``. The players at the table and the spectators
+then go free at once, but a seated player whose connection is down keeps the room: its
+event buffer and the final RESULT wait for that player's resume (which gets exactly the
+missed events, MATCH_END included, and no event is ever added after MATCH_END) until its
+grace period runs out; then the room closes. It also closes when no human holds a seat and
+nobody watches.
 
 Events carry one sequence number per room over the whole match. Each connected seat
 receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the
@@ -43,7 +47,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import games
-from games import Action, ActionSet, GameError
+from games import Action, ActionSet, GameError, Rules
 from games import Event as GameEvent
 from protocol import (
     Ack,
@@ -63,7 +67,7 @@ from protocol import Decision as DecisionFrame
 from protocol import Event as EventFrame
 
 from .connection import Connection, Player
-from .storage import Journal, Replayed, event_entry
+from .storage import Journal, Replayed, event_entry, rules_options
 
 if TYPE_CHECKING:
     from .app import Server
@@ -107,7 +111,7 @@ class Room:
         server: Server,
         room_id: str,
         game: str,
-        ruleset: str | None,
+        ruleset: str | Rules | None,
         *,
         hands: int,
         clock_ms: int,
@@ -124,7 +128,8 @@ class Room:
         self.game_name = game
         self.seed = seed
         self.game = games.create(game, seed, ruleset, hand=0)
-        self.ruleset = self.game.rules.name
+        self.rules: Rules = self.game.rules  # the whole value (a bridge room's PBN deals), not only its name
+        self.ruleset = self.rules.name
         self.n = self.game.num_seats
         self.hands = hands
         self.clock_ms = clock_ms
@@ -148,6 +153,7 @@ class Room:
         self.start_at: float | None = self.loop.time() + self.limits.quickplay_wait if quickplay else None
         self.next_hand_at: float | None = None
         self.closed = False
+        self.final_result: Result | None = None
         self.created = time.time()
         self.journal = journal
         self._holding = False  # frames wait in _outbox until the log is written
@@ -155,7 +161,20 @@ class Room:
         self._shutdown = False
         if journal is not None:
             journal.append(
-                ["room", 1, game, self.ruleset, seed, hands, clock_ms, robot, private, quickplay, self.created]
+                [
+                    "room",
+                    1,
+                    game,
+                    self.ruleset,
+                    seed,
+                    hands,
+                    clock_ms,
+                    robot,
+                    private,
+                    quickplay,
+                    self.created,
+                    rules_options(game, self.rules),
+                ]
             )
         self.task = asyncio.create_task(self._run(), name=f"room-{room_id}")
 
@@ -168,7 +187,7 @@ class Room:
             server,
             r.room_id,
             r.game_name,
-            r.ruleset,
+            r.rules,
             hands=r.hands,
             clock_ms=r.clock_ms,
             bots=[],
@@ -302,6 +321,12 @@ class Room:
 
     async def _clock(self) -> None:
         now = self.loop.time()
+        if self.status == "over":  # only dropped players' grace periods are left to run out
+            for st in self.seats:
+                if st.away_until is not None and now >= st.away_until:
+                    self._let_go(st)
+            self._close_if_done()
+            return
         if self.start_at is not None and now >= self.start_at:
             self.start_at = None
             if self.status == "waiting":
@@ -418,6 +443,8 @@ class Room:
         """The connection of ``player`` closed (it may resume within the grace period)."""
         if player.room is not self or player.conn not in (None, conn):
             return  # a newer connection of this player has already taken over
+        if self.status == "over":
+            return  # the match ended first: the seat already waits for its resume (see _finish)
         if player.seat is None:
             self.spectators.pop(player.id, None)
             player.room = None
@@ -434,6 +461,15 @@ class Room:
 
     async def _resume(self, player: Player, conn: Connection, last_seq: int | None) -> None:
         if player.room is not self:
+            return
+        if self.status == "over":
+            # the match ended while this player was away: what it missed, then it goes free
+            self._send_since(conn, player.seat, last_seq)
+            if player.seat is not None:
+                self._let_go(self.seats[player.seat])
+            else:
+                player.room = None
+            self._close_if_done()
             return
         if player.seat is None:
             self.spectators[player.id] = player
@@ -454,6 +490,8 @@ class Room:
         first = self.log[0][0] if self.log else self.seq + 1
         if last_seq is None or last_seq > self.seq or last_seq + 1 < first:
             self._send(conn, self._state(seat))
+            if self.status == "over" and self.final_result is not None:
+                self._send(conn, self.final_result)  # the snapshot of an ended match: how it ended
             return
         for seq, ev, result in self.log:
             if seq > last_seq:
@@ -605,7 +643,7 @@ class Room:
 
     async def _begin_hand(self) -> None:
         if self.hand > 0:
-            self.game = games.create(self.game_name, self.seed, self.ruleset, hand=self.hand)
+            self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
         if self.journal is not None:
             self.journal.append(["hand", self.hand])
         for ev in self.game.events:
@@ -631,9 +669,45 @@ class Room:
             else:
                 await self._begin_hand()
             return
+        self.final_result = result
         self._emit(GameEvent(RoomEvent.MATCH_END, None, arg=self.hand))
+        self._finish()
+
+    def _finish(self) -> None:
+        """The match is over: nothing more is emitted. Those connected have had everything
+        and go free (they may create or join another room at once); a seated player whose
+        connection is down (noticed or not yet: its "drop" may still be in the inbox) keeps
+        the room until it resumes or its grace period, at most ``grace`` from now, runs out."""
         self.status = "over"
-        self.closed = True
+        self.pending.clear()
+        self.next_hand_at = None
+        if self.journal is not None:
+            self.journal.close()  # the log is complete: the room is no longer one to rebuild
+        until = self.loop.time() + self.limits.grace
+        for st in self.seats:
+            if st.player is None or st.player.room is not self:
+                continue
+            if st.kind == SeatKind.AWAY or st.conn is None:
+                st.kind = SeatKind.AWAY
+                st.away_until = until if st.away_until is None else min(st.away_until, until)
+            else:
+                self._let_go(st)
+        for sp in self.spectators.values():
+            if sp.room is self:
+                sp.room = None
+        self.spectators.clear()
+        self._close_if_done()
+
+    def _let_go(self, st: SeatState) -> None:
+        """The seat's player is no longer in this (ended) room; no event is emitted."""
+        p = st.player
+        if p is not None and p.room is self:
+            p.room, p.seat = None, None
+        st.away_until = None
+
+    def _close_if_done(self) -> None:
+        if self.status == "over" and all(s.away_until is None for s in self.seats):
+            self.closed = True
 
     # ------------------------------------------------------------------ sending
     def _emit(self, ev: GameEvent, result: Result | None = None) -> None:
@@ -681,7 +755,7 @@ class Room:
             self.closed = True
 
     def _release(self) -> None:
-        if self.journal is not None and not self._shutdown:
+        if self.journal is not None and not self._shutdown and not self.journal.closing:
             self.journal.close()
         self.closed = True
         if self.status != "over":

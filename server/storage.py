@@ -11,11 +11,15 @@ client that resumes with its ``last_seq`` gets exactly what it missed).
 
 The log entries (msgpack arrays; the first is always ``room``)::
 
-    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created]
+    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options]
     ["seats", [[kind, player_id|nil, name|nil, robot_played], ...]]   after each SEAT/ROBOT event
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)
     ["act", seat, code, cards, prompt_id]         an action applied (by a person, a robot or the clock)
     ["ev", seq, code, seat|nil, cards, arg, visible_to|nil, result|nil]   an event, as emitted
+
+``options`` (a map, absent in older logs) holds the options of the room's rules that differ from
+those of the named ruleset (:func:`rules_options`): a bridge room's deals loaded from PBN, so
+that the room rebuilt after a restart plays the same boards.
 
 The log holds every private card (covered cards, hands, draws): it is for the server only
 and never goes to a client (clients get ``Event.seen_by(seat)`` of the ``ev`` entries).
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +55,7 @@ import msgpack
 import redis.exceptions
 
 import games
-from games import Action, Game, GameError
+from games import Action, Game, GameError, Rules
 from games import Event as GameEvent
 from protocol import Result, RoomEvent, decode, encode
 from redisbus.link import ROOMS, TRANSIENT, Link, room_log
@@ -76,6 +81,39 @@ def event_entry(seq: int, ev: GameEvent, result: Result | None) -> list[Any]:
     return ["ev", seq, ev.code, ev.seat, bytes(ev.cards), ev.arg, vis, encode(result) if result is not None else None]
 
 
+def rules_options(game: str, rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that its named ruleset does not already give (msgpack-ready:
+    tuples become lists); :func:`rules_from` turns them back into the same rules.
+
+    >>> from games.bridge.pbn import rules_from_pbn
+    >>> r = rules_from_pbn('[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]')
+    >>> opts = rules_options("bridge", r)
+    >>> opts["deals"][0][:12], rules_from("bridge", r.name, opts) == r, rules_options("bridge", r.__class__())
+    ('1 N None N:A', True, {})
+    """
+    base = games.get(game).ruleset(rules.name)
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):
+        v = getattr(rules, f.name)
+        if f.name != "name" and v != getattr(base, f.name):
+            out[f.name] = _plain(v)
+    return out
+
+
+def rules_from(game: str, ruleset: str, options: dict[str, Any] | None) -> Rules:
+    """The rules a log's head describes: the named ruleset with ``options`` (lists as tuples)."""
+    rules: Rules = games.get(game).ruleset(ruleset, **{k: _frozen(v) for k, v in (options or {}).items()})
+    return rules
+
+
+def _plain(v: Any) -> Any:
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+
+def _frozen(v: Any) -> Any:
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v
+
+
 class LogError(Exception):
     """A log that cannot be replayed (malformed, or an action the rules refuse)."""
 
@@ -95,6 +133,7 @@ class Replayed:
     quickplay: bool
     created: float
     game: Game[Any]
+    rules: Rules
     seats: list[tuple[int, str | None, str | None, bool]] = field(default_factory=list)
     status: str = "waiting"  # waiting | playing | over
     hand: int = 0  # the hand in play, or the next one after a HAND_END
@@ -119,11 +158,13 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
     if head[0] != "room" or len(head) < 11 or head[1] != VERSION:
         raise LogError(f"room {room_id}: the log does not start with a room entry of version {VERSION}")
     _, _, game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created = head[:11]
+    options = head[11] if len(head) > 11 else None
     try:
-        g = games.create(game_name, seed, ruleset, hand=0)
-    except KeyError as e:
-        raise LogError(f"room {room_id}: {e}") from None
-    r = Replayed(room_id, game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, g)
+        rules = rules_from(game_name, ruleset, options)
+        g = games.create(game_name, seed, rules, hand=0)
+    except (KeyError, ValueError, TypeError) as err:
+        raise LogError(f"room {room_id}: {err}") from None
+    r = Replayed(room_id, game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, g, rules)
     r.totals = [0] * g.num_seats
     for i, data in enumerate(entries[1:], 1):
         e = unpack(data)
@@ -133,7 +174,7 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.seats = [(int(k), pid, name, bool(rb)) for k, pid, name, rb in e[1]]
             elif kind == "hand":
                 r.hand = int(e[1])
-                r.game = games.create(game_name, seed, ruleset, hand=r.hand)
+                r.game = games.create(game_name, seed, rules, hand=r.hand)
                 r.status = "playing"
             elif kind == "act":
                 _, seat, code, cards, pid = e

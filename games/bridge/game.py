@@ -440,9 +440,12 @@ class Bridge(Game[BridgeRules]):
         return bytes(out)
 
     def outcome(self) -> Outcome:
-        """North-South score the declaring side's duplicate score (or minus it), East-West the opposite."""
+        """North-South score the declaring side's duplicate score (or minus it), East-West the opposite.
+        ``detail["pbn"]`` is the board as a PBN file (deal, auction, play, result), for any bridge program."""
         if not self.is_over:
             raise RuntimeError("the board is not over")
+        from .pbn import board_from_game, write_pbn  # pbn.py builds on this module
+
         ns = self.score_ns or 0
         return Outcome(
             (ns, -ns, ns, -ns),
@@ -455,5 +458,6 @@ class Bridge(Game[BridgeRules]):
                 "tricks": self.declarer_tricks,
                 "claimed": self.claimed,
                 "score": ns,
+                "pbn": write_pbn([board_from_game(self, event="paiju")]),
             },
         )

@@ -137,7 +137,8 @@ function handle(f) {
 }
 
 // A seat that resumes hears from its room at once (at least its own return, a SEAT event).
-// Silence means the room is gone: the match ended, or the seat was given up, while away.
+// Silence means the room is gone: the seat was given up (its grace period ran out) while away.
+// A match that ended meanwhile still answers: the missed events, the final RESULT, MATCH_END.
 function watchResume(room) {
   state.heard = false;
   setTimeout(() => {
@@ -257,12 +258,29 @@ function onResult(f) {
       ),
     );
   }
-  const detail = Object.keys(f.detail || {}).length ? h("pre", { class: "detail" }, showView(g, f.detail)) : null;
+  // a bridge board comes as PBN text too: saved as a file, not shown
+  const { pbn, ...shown } = f.detail || {};
+  const detail = Object.keys(shown).length ? h("pre", { class: "detail" }, showView(g, shown)) : null;
+  const download =
+    typeof pbn === "string"
+      ? h(
+          "a",
+          {
+            id: "download-pbn",
+            href: URL.createObjectURL(new Blob([pbn], { type: "text/plain" })),
+            download: `paiju-${f.room}-board-${shown.board ?? f.hand + 1}.pbn`,
+          },
+          "Download PBN",
+        )
+      : null;
   const box = $("#result");
+  const old = box.querySelector("#download-pbn");
+  if (old) URL.revokeObjectURL(old.href);
   box.replaceChildren(
     h("h3", {}, f.final ? `Match over after hand ${f.hand + 1}` : `Hand ${f.hand + 1} over`),
     h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "hand"), h("th", {}, "total"), h("th", {}, "cards")), ...rows),
     detail,
+    download,
     f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby") : h("p", {}, "The next hand starts in a moment."),
   );
   box.dataset.hand = String(f.hand);
@@ -520,10 +538,34 @@ function fillCreateForm() {
     const label = game === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
     bots.appendChild(h("label", {}, h("input", { type: "checkbox", "data-seat": s, checked: s !== 0 ? "checked" : null }), ` ${label}`));
   }
+  // a PBN file of deals is for bridge rooms only
+  $("#create-pbn-label").hidden = game !== "bridge";
 }
 
-function createRoom() {
+function pbnChosen() {
+  // by default the room plays each deal of the file once
+  const input = $("#create-hands");
+  if ($("#create-pbn").files.length) {
+    input.value = "";
+    input.placeholder = "one per deal";
+  } else {
+    input.placeholder = "";
+    if (!input.value) input.value = "1";
+  }
+}
+
+async function createRoom() {
   const game = $("#create-game").value;
+  const file = game === "bridge" ? $("#create-pbn").files[0] : null;
+  let pbn = null;
+  if (file) {
+    try {
+      pbn = await file.text();
+    } catch (e) {
+      showError(`the PBN file could not be read: ${e.message}`);
+      return;
+    }
+  }
   const bots = [...document.querySelectorAll("#create-bots input:checked")].map((e) => Number(e.dataset.seat));
   const clock = parseFloat($("#create-clock").value);
   const seed = $("#create-seed").value.trim();
@@ -537,6 +579,7 @@ function createRoom() {
       robot: $("#create-robot").value.trim() || null,
       priv: $("#create-private").checked,
       seed: seed ? Number(seed) : null,
+      pbn,
     }),
   );
 }
@@ -592,6 +635,7 @@ async function init() {
   }
   fillCreateForm();
   $("#create-game").addEventListener("change", fillCreateForm);
+  $("#create-pbn").addEventListener("change", pbnChosen);
   $("#create-room").addEventListener("click", createRoom);
   $("#quick-play").addEventListener("click", () => send(frames.quickPlay($("#create-game").value, $("#create-ruleset").value || null)));
   $("#refresh-rooms").addEventListener("click", () => send(frames.listRooms()));

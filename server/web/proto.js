@@ -80,8 +80,8 @@ export function decode(data) {
 export const frames = {
   hello: (name, token = null, lastSeq = null) => encode(C.HELLO, VERSION, name, token, lastSeq),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
-  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null }) =>
-    encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed),
+  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null }) =>
+    encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
   join: (room, seat = null) => encode(C.JOIN, room, seat),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),

@@ -2,7 +2,9 @@
 opens the page served by a real ``paiju serve``, creates a room of each game against
 robots, plays by clicking legal options until the hand's RESULT, and saves screenshots.
 Early in each hand the page drops its connection: it must resume (HELLO with its token and
-the last event it saw) and then see every event exactly once, in order.
+the last event it saw) and then see every event exactly once, in order. The bridge room is
+created from a PBN file chosen in the form, and the result's "Download PBN" link must give
+that file's deal back.
 
 Needs /usr/bin/chromium (``apt-get install -y chromium fonts-wqy-microhei``) and the
 vendored msgpack library (``python -m server.webvendor``, called here too). Run with::
@@ -29,7 +31,9 @@ from typing import Any
 import pytest
 
 from games import registry
+from games.bridge.pbn import read_pbn
 from server import webvendor
+from tests.server.test_pbn import BOARDS, PBN
 
 pytestmark = pytest.mark.browser
 
@@ -212,6 +216,8 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str) -> N
         page.goto(base_url + "/")
         page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         page.select_option("#create-game", game)
+        if game == "bridge":  # the deal comes from a PBN file chosen in the form
+            page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
         page.fill("#create-hands", "1")
         page.fill("#create-clock", str(CLOCK_S))
         page.fill("#create-seed", str(SEED))
@@ -233,6 +239,12 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str) -> N
         assert (summary["gaps"], summary["dups"]) == ("0", "0"), summary
         assert problems == [], problems
         assert shots["play"].stat().st_size > 0 and shots["result"].stat().st_size > 0
+        if game == "bridge":  # the board played, offered as a PBN file, is the file's first deal
+            link = page.locator("#result a#download-pbn")
+            assert link.get_attribute("download", timeout=3000).endswith(".pbn")
+            text = page.evaluate("(a) => fetch(a.href).then((r) => r.text())", link.element_handle())
+            [board] = read_pbn(text)
+            assert (board.board, board.hands) == (BOARDS[0].board, BOARDS[0].hands)
         if os.environ.get("PAIJU_DOCS_IMG") == "1":
             DOCS_IMG.mkdir(parents=True, exist_ok=True)
             (DOCS_IMG / f"web-{game}.png").write_bytes(shots["play"].read_bytes())

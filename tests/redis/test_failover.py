@@ -19,8 +19,11 @@ from redisbus.link import FIELD, GROUP, request_stream
 
 from .conftest import SLOW, RedisServer, answered, start_bots, start_serve
 
-LEASE_MS = 300
-CLOCK_MS = 5_000
+# A lease long enough that a loaded machine does not make a live worker miss its renewals
+# (which would hand its request to another worker while it still thinks: a double delivery,
+# handled, but not the case under test).
+LEASE_MS = 1_000
+CLOCK_MS = 20_000
 
 
 async def held_by(r: aioredis.Redis, consumer: str) -> tuple[str, DecisionRequest] | None:
@@ -42,10 +45,9 @@ async def test_sigkilled_worker_loses_its_request_to_another(
 ) -> None:
     served, server = start_serve(redis_server.url, "--robots-module", SLOW)
     opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "1", "--lease-ms", str(LEASE_MS))
-    monkeypatch.setenv("PAIJU_SLOW_MS", "2000")  # the victim is still thinking when it is killed
+    monkeypatch.setenv("PAIJU_SLOW_MS", "15000")  # the victim is still thinking when it is killed
     victim = start_bots(redis_server.url, "victim", *opts)
-    monkeypatch.setenv("PAIJU_SLOW_MS", "100")
-    other = start_bots(redis_server.url, "survivor", *opts)
+    other = None
     r = aioredis.from_url(redis_server.url)
     c = await Client.connect(served.url, "watcher", record=True)
     try:
@@ -56,6 +58,9 @@ async def test_sigkilled_worker_loses_its_request_to_another(
                 taken = await held_by(r, "victim")
                 await asyncio.sleep(0.01)
         eid, req = taken
+        # the survivor joins only now, so the request is certainly the victim's alone
+        monkeypatch.setenv("PAIJU_SLOW_MS", "100")
+        other = start_bots(redis_server.url, "survivor", *opts)
         killed_at = time.monotonic()
         os.kill(victim.proc.pid, signal.SIGKILL)
         victim.proc.wait(5)
@@ -84,4 +89,5 @@ async def test_sigkilled_worker_loses_its_request_to_another(
         await c.close()
         await r.aclose()
         for p in (victim, other, server):
-            p.stop()
+            if p is not None:
+                p.stop()

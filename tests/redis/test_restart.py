@@ -66,6 +66,9 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
         back = await Client.connect(served2.url, "ann", token=token, last_seq=seen, record=True)
         assert isinstance(back.log[0], Welcome) and back.player_id == pid
         results = await back.play(rng, timeout=60)
+        async with asyncio.timeout(10):  # MATCH_END follows the final RESULT
+            while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in back.log):
+                await back.recv()
         events = [f for f in back.log if isinstance(f, Event)]
         assert not any(isinstance(f, RoomState) for f in back.log), "resumed from the log's events, no snapshot"
         assert [e.seq for e in events] == list(range(seen + 1, seen + 1 + len(events))), "each missed event once"

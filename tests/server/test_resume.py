@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
+import time
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -154,3 +157,105 @@ async def test_bad_token_is_refused(served: Served) -> None:
         assert c.player_id
     finally:
         await c.close()
+
+
+@pytest.fixture(scope="module")
+def short_grace() -> Iterator[Served]:
+    """A server of its own, so that /healthz counts only this module's rooms."""
+    s = start_server("--hand-pause", "0", "--grace", "4", "--rate", "300", "--burst", "300")
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        assert "Traceback" not in out, out[-4000:]
+
+
+def health(s: Served) -> dict[str, object]:
+    with urllib.request.urlopen(s.http + "/healthz", timeout=5) as r:
+        body: dict[str, object] = json.loads(r.read())
+        return body
+
+
+async def rooms_become(s: Served, n: int, timeout: float) -> float:
+    """Wait until /healthz counts ``n`` rooms; returns the seconds it took."""
+    t0 = time.monotonic()
+    while health(s)["rooms"] != n:
+        assert time.monotonic() - t0 < timeout, f"/healthz still counts {health(s)['rooms']} rooms, not {n}"
+        await asyncio.sleep(0.1)
+    return time.monotonic() - t0
+
+
+async def drop_until_match_end(url: str, rng: random.Random, seed: int) -> tuple[Client, Client, str, int]:
+    """Ann plays one card of a 2-hand tricks match against a robot, drops, and the robot that
+    takes her seat finishes the match; Eve watches until MATCH_END. Returns (ann, eve, token,
+    last_seq)."""
+    ann = await Client.connect(url, "ann", record=True)
+    eve = await Client.connect(url, "eve", record=True)
+    st = await ann.create("tricks", bots=[1], seed=seed, clock_ms=2_000, hands=2)
+    await eve.watch(st.room)
+    await play_some(ann, 1, rng)
+    last_seq, token = ann.seq, ann.token
+    await ann.abort()
+    async with asyncio.timeout(10):
+        while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in eve.log):
+            await eve.recv()
+    return ann, eve, token, last_seq
+
+
+async def test_resume_after_the_match_ended(short_grace: Served) -> None:
+    """The match ends while Ann is away: her resume within the grace period gets exactly the
+    events she missed, the final RESULT and MATCH_END once each, in order; then the room is
+    released. Without a resume the room is released when her grace period runs out."""
+    rng = random.Random(11)
+    url = short_grace.url
+    ann, eve, token, last_seq = await drop_until_match_end(url, rng, seed=21)
+    back: Client | None = None
+    try:
+        room = eve.room
+        assert health(short_grace)["rooms"] == 1, "the ended room waits for Ann"
+        assert room not in [r.room for r in await eve.list_rooms()], "an ended room is not listed"
+        back = await Client.connect(url, "ann", token=token, last_seq=last_seq, record=True)
+        async with asyncio.timeout(5):
+            while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in back.log):
+                await back.recv()
+        with contextlib.suppress(TimeoutError):
+            await back.recv(timeout=0.5)  # nothing may follow MATCH_END
+        frames = back.log[1:]
+        assert isinstance(back.log[0], Welcome) and not any(isinstance(f, RoomState) for f in frames)
+        got = [f for f in frames if isinstance(f, Event)]
+        assert [e.seq for e in got] == list(range(last_seq + 1, got[-1].seq + 1)), "each missed event once, in order"
+        public = {e.seq: e for e in events(eve)}
+        assert all(same_event(e, public[e.seq]) for e in got if e.seq in public)
+        finals = [f for f in frames if isinstance(f, Result) and f.final]
+        ends = [e for e in got if e.code == RoomEvent.MATCH_END]
+        assert len(finals) == 1 and len(ends) == 1 and frames[-1] is ends[0]
+        assert frames[-2] is finals[0] and isinstance(frames[-3], Event) and frames[-3].code == RoomEvent.HAND_END
+        assert finals[0] == next(f for f in eve.log if isinstance(f, Result) and f.final)
+        released = await rooms_become(short_grace, 0, timeout=3)
+        print(
+            f"match ended while away: {len(got)} events replayed on resume (final RESULT and MATCH_END once), "
+            f"room released {released:.2f} s after the resume"
+        )
+        st = await back.create("tricks", bots=[1], clock_ms=2_000)  # Ann is free to play again
+        assert st.room != room
+        await back.leave(st.room)
+        await rooms_become(short_grace, 0, timeout=3)
+
+        # Nobody comes back: the ended room is kept for the grace period (4 s), then released.
+        ann2, eve2, token2, _ = await drop_until_match_end(url, rng, seed=22)
+        try:
+            assert health(short_grace)["rooms"] == 1
+            waited = await rooms_become(short_grace, 0, timeout=8)
+            late = await Client.connect(url, "ann", token=token2, last_seq=0, record=True)
+            with contextlib.suppress(TimeoutError):
+                await late.recv(timeout=0.5)
+            assert [type(f) for f in late.log] == [Welcome], "after the grace period nothing is kept"
+            await late.close()
+            print(f"no resume: the ended room was released {waited:.2f} s after MATCH_END (grace 4 s from the drop)")
+        finally:
+            for c in (ann2, eve2):
+                await c.close()
+    finally:
+        for c in (ann, eve, back):
+            if c is not None:
+                await c.close()
