@@ -46,6 +46,7 @@ from protocol import (
     Prompt,
     QuickPlay,
     Result,
+    RoomEvent,
     RoomInfo,
     RoomList,
     RoomState,
@@ -297,7 +298,7 @@ class Client:
         return await self.act(prompt, opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))
 
     async def play(self, rng: random.Random | None = None, timeout: float = 60.0) -> list[Result]:
-        """Play random legal moves until the match's final RESULT; returns every RESULT."""
+        """Play random legal moves until the match ends (MATCH_END); returns every RESULT."""
         rng = rng or random.Random()
         results: list[Result] = []
         async with asyncio.timeout(timeout):
@@ -310,6 +311,18 @@ class Client:
                         await self.act_random(f, rng)
                 elif isinstance(f, Result):
                     results.append(f)
-                    if f.final:
-                        return results
+                elif isinstance(f, Event) and f.code == RoomEvent.MATCH_END:
+                    return results
+        raise Closed("the connection closed before the match ended")
+
+    async def until_match_end(self, timeout: float = 60.0) -> list[Result]:
+        """Read (without acting) until the match ends (MATCH_END, which follows the final RESULT);
+        returns every RESULT seen meanwhile."""
+        results: list[Result] = []
+        async with asyncio.timeout(timeout):
+            async for f in self:
+                if isinstance(f, Result):
+                    results.append(f)
+                elif isinstance(f, Event) and f.code == RoomEvent.MATCH_END:
+                    return results
         raise Closed("the connection closed before the match ended")

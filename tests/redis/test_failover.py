@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from paiju.client import Client
-from protocol import DecisionRequest, Event, Result, RoomEvent, decode
+from protocol import DecisionRequest, Event, RoomEvent, decode
 from redisbus.link import FIELD, GROUP, request_stream
 
 from .conftest import SLOW, RedisServer, answered, start_bots, start_serve
@@ -67,10 +67,7 @@ async def test_sigkilled_worker_loses_its_request_to_another(
         line = other.wait_for(rf"claimed request {re.escape(eid)} \(room \S+ seat \d+ prompt (\d+)", timeout=10)
         claim_ms = (time.monotonic() - killed_at) * 1000
         assert int(line.group(1)) == req.prompt_id
-        async with asyncio.timeout(60):
-            async for f in c:
-                if isinstance(f, Result) and f.final:
-                    break
+        await c.until_match_end(timeout=60)
         events = [f for f in c.log if isinstance(f, Event)]
         assert RoomEvent.MATCH_END in [e.code for e in events]
         timeouts = [e for e in events if e.code == RoomEvent.TIMEOUT]

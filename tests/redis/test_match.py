@@ -11,7 +11,7 @@ import pytest
 
 import games
 from paiju.client import Client
-from protocol import Event, Result, RoomEvent
+from protocol import Event, RoomEvent
 
 from .conftest import Proc, RedisServer, answered, start_bots, start_serve
 
@@ -22,10 +22,7 @@ async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None
     try:
         st = await c.create(game, bots=list(range(n)), hands=hands, robot=robot)
         assert st.seat is None
-        async with asyncio.timeout(60):
-            async for f in c:
-                if isinstance(f, Result) and f.final:
-                    break
+        await c.until_match_end(timeout=60)
     finally:
         await c.close()
     return [f for f in c.log if isinstance(f, Event)]

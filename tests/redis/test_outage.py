@@ -39,10 +39,7 @@ async def test_redis_restarted_mid_match(redis_server: RedisServer, monkeypatch:
         await asyncio.sleep(OUTAGE_S)
         redis_server.start()
         up_seq = c.seq
-        async with asyncio.timeout(60):
-            async for f in c:
-                if isinstance(f, Result) and f.final:
-                    break
+        await c.until_match_end(timeout=60)
         total_s = time.monotonic() - t0
         for p in (server, a, b):
             p.wait_for(r"redis: reconnected to .* after [\d.]+ s .*its data was lost", timeout=10)

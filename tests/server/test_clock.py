@@ -3,13 +3,11 @@ robot takes the seat over after repeated timeouts, and the hand completes."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 import games
 from paiju.client import Client
-from protocol import Event, Prompt, Result, RoomEvent
+from protocol import Event, Prompt, RoomEvent
 
 from .conftest import Served
 
@@ -22,10 +20,7 @@ async def test_silent_seat_gets_default_actions(served: Served, game: str) -> No
         # three hands: a seat may have a single decision in a hand (a bridge board passed out
         # at once), and the robot takes over after two timeouts in a row
         await c.create(game, bots=list(range(1, n)), clock_ms=150, seed=21, hands=3)
-        async with asyncio.timeout(60):
-            async for f in c:
-                if isinstance(f, Result) and f.final:
-                    break
+        await c.until_match_end(timeout=60)
     finally:
         await c.close()
     ev = [f for f in c.log if isinstance(f, Event)]

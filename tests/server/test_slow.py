@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from paiju.client import Client
-from protocol import VERSION, Hello, Join, Result, encode
+from protocol import VERSION, Hello, Join, encode
 
 from .conftest import Served, start_server, stop_server
 
@@ -59,11 +59,8 @@ async def test_slow_consumer_is_disconnected(small_buffers: Served) -> None:
                     await lazy.recv()
         print(f"slow consumer dropped after {dropped_after:.1f}s; its connection ended with {lazy.close_code}")
         # the other watcher was not disturbed: it sees the match to its end
-        async with asyncio.timeout(120):
-            async for f in host:
-                if isinstance(f, Result) and f.final:
-                    break
-        assert any(isinstance(f, Result) and f.final for f in [f])
+        results = await host.until_match_end(timeout=120)
+        assert results and results[-1].final
     finally:
         await host.close()
         await lazy.close()
