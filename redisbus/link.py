@@ -26,6 +26,7 @@ redisbus.link.BadRedisUrl: malformed Redis URL 'http://127.0.0.1:6379': the sche
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -232,3 +233,13 @@ def entry_data(fields: Any) -> bytes | None:
         return None
     v = fields.get(FIELD)
     return v if isinstance(v, bytes) else None
+
+
+async def cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel a bus's background tasks and wait until they have stopped; empties ``tasks``."""
+    for t in tasks:
+        t.cancel()
+    for t in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await t
+    tasks.clear()

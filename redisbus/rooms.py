@@ -27,6 +27,7 @@ from redisbus.link import (
     REQUEST_MAXLEN,
     TRANSIENT,
     Link,
+    cancel_all,
     decision_stream,
     entry_data,
     request_stream,
@@ -84,12 +85,7 @@ class RedisRoomBus(RoomBus):
         return await self._in.get()
 
     async def close(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
-        self._tasks = []
+        await cancel_all(self._tasks)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(1):
                 await self.redis.delete(decision_stream(self.server_id))

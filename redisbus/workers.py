@@ -23,7 +23,6 @@ start of its stream.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -43,6 +42,7 @@ from redisbus.link import (
     GROUP,
     TRANSIENT,
     Link,
+    cancel_all,
     decision_stream,
     entry_data,
     request_stream,
@@ -279,12 +279,7 @@ class RedisWorkerBus(WorkerBus):
                 self._ready.appendleft(d)
 
     async def close(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
-        self._tasks = []
+        await cancel_all(self._tasks)
 
     def holding(self) -> int:
         """Requests handed out and not yet answered or dropped."""

@@ -64,6 +64,7 @@ class BDIRobot(Robot):
 
     def think_memory(self, memory: Memory, rules: RuleBase, mask: int, options: Sequence[Option]) -> Trace:
         s = self.strategy
+        rules = s.planning_rules(rules)
         states = s.states(memory, rules)  # the updater: state set ...
         goals = s.goals(memory, rules, states)  # ... and goal set
         goal = s.filter(goals, memory, rules, states)  # the filter

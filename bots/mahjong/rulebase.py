@@ -1,9 +1,13 @@
 """The rule base (seed 004 §2.2 规则库): the engine's hand analysis, bound to a ruleset.
 
 Everything about what wins comes from ``games.mahjong`` (the hu distance, the win test,
-the waits); this module only binds the ruleset's options (seven pairs, honours) and adds
-the per-pair-suit split of the distance that the goal set needs (which suit is to hold
-the pair), computed from the engine's per-suit tables.
+the waits, the distance split by the suit that holds the pair); this module only binds
+the ruleset's options (seven pairs, honours).
+
+A strategy may plan with a *planning* distance: ``seven_pairs_penalty = k`` counts a
+seven-pairs hand ``k`` tiles further than it is while it is two or more from a win (a
+seven-pairs hand can make no chow or pong on the way, which the standard form can); the
+win test and the waits stay exact. ``k = 0`` (the default) is the hu distance itself.
 
 >>> from protocol.cards import parse_tiles as t
 >>> rb = RuleBase(seven_pairs=True, honours=False)
@@ -11,6 +15,9 @@ the pair), computed from the engine's per-suit tables.
 1
 >>> rb.pair_distances(t("123m 456m 789m 23345s"))  # the pair in 万, 条, 筒, honours; seven pairs
 (2, 1, 2, 99, 6)
+>>> h = t("1199m 1199p 55s 18s 5m")  # seven pairs: 2 from a win; the standard form: 4
+>>> rb.distance(h), RuleBase(seven_pairs=True, seven_pairs_penalty=1).distance(h)
+(2, 3)
 """
 
 from __future__ import annotations
@@ -19,36 +26,8 @@ import functools
 from dataclasses import dataclass
 
 from games.mahjong import analysis
-from games.mahjong.tables import suit_key, tables
 
-NO_WAY = 99
-
-
-@functools.cache
-def _suit_vectors() -> tuple[
-    list[tuple[tuple[int, ...], tuple[int, ...]]], list[int], list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]
-]:
-    """The engine's per-suit classes: vectors and, for each pattern key, its class id.
-
-    The class id sits in the high bits of each table entry; where exactly is the tables'
-    business, so it is found by checking a pattern whose vector is known (123)."""
-    number, honour = tables()
-    want = ((0, 3, 3, 3, 3), (1, 3, 3, 3, 3))
-    key = suit_key([1, 2, 3])
-    shift = next(
-        s
-        for s in range(8, 32)
-        if (number.entry(key) >> s) < len(number.vectors) and number.vectors[number.entry(key) >> s] == want
-    )
-    return (number.vectors, [e >> shift for e in number.entries], honour.vectors, [e >> shift for e in honour.entries])
-
-
-def _suit_key(tiles: bytes, suit: int) -> int:
-    k = 0
-    for b in tiles:
-        if b >> 4 == suit:
-            k += 5 ** ((b & 0xF) - 1)
-    return k
+NO_WAY = analysis.UNREACHABLE
 
 
 @dataclass(frozen=True)
@@ -57,9 +36,13 @@ class RuleBase:
 
     seven_pairs: bool = True
     honours: bool = True
+    seven_pairs_penalty: int = 0  # see the module: 0 plans with the exact hu distance
 
     def distance(self, tiles: bytes, melds: int = 0) -> int:
-        """The hu distance of a concealed part (``games.mahjong.hu_distance``)."""
+        """The hu distance of a concealed part (``games.mahjong.hu_distance``), or the
+        planning distance when ``seven_pairs_penalty`` is set."""
+        if self.seven_pairs_penalty and self.seven_pairs and melds == 0:
+            return _planning(tiles, self.seven_pairs_penalty)
         return _distance(tiles, melds, self.seven_pairs)
 
     def is_win(self, tiles: bytes, melds: int = 0) -> bool:
@@ -70,49 +53,15 @@ class RuleBase:
 
     def pair_distances(self, tiles: bytes, melds: int = 0) -> tuple[int, int, int, int, int]:
         """The hu distance with the pair forced into suit 0, 1, 2, 3, and of seven pairs
-        (``NO_WAY`` where the form is impossible); the least of them is :meth:`distance`."""
-        return _pair_distances(self, tiles, melds)
-
-    def _pair_distances(self, tiles: bytes, melds: int) -> tuple[int, int, int, int, int]:
-        nv, ne, hv, he = _suit_vectors()
-        n = 4 - melds
-        vecs = []
-        for s in range(4):
-            k = _suit_key(tiles, s)
-            vecs.append(nv[ne[k]] if s < 3 else hv[he[k]])
-        size = 3 * n + 2
-        out: list[int] = []
-        for pair_suit in range(4):
-            if pair_suit == 3 and not self.honours:
-                out.append(NO_WAY)
-                continue
-            # max-plus over how the n sets split between the suits
-            best = [-1] * (n + 1)
-            best[0] = 0
-            for s in range(4):
-                if s == 3 and not self.honours:
-                    continue
-                f = vecs[s][1] if s == pair_suit else vecs[s][0]
-                nxt = [-1] * (n + 1)
-                for used in range(n + 1):
-                    if best[used] < 0:
-                        continue
-                    for m in range(n - used + 1):
-                        v = best[used] + f[m]
-                        if v > nxt[used + m]:
-                            nxt[used + m] = v
-                best = nxt
-            out.append(size - best[n] if best[n] >= 0 else NO_WAY)
-        if self.seven_pairs and melds == 0:
-            out.append(_distance_seven(tiles))
-        else:
-            out.append(NO_WAY)
-        return (out[0], out[1], out[2], out[3], out[4])
+        (``NO_WAY`` where the form is impossible); the least of them is the hu distance."""
+        return _pair_distances(tiles, melds, self.seven_pairs, self.honours)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _pair_distances(rb: RuleBase, tiles: bytes, melds: int) -> tuple[int, int, int, int, int]:
-    return rb._pair_distances(tiles, melds)
+def _pair_distances(tiles: bytes, melds: int, seven_pairs: bool, honours: bool) -> tuple[int, int, int, int, int]:
+    a, b, c, d = analysis.pair_suit_distances(tiles, melds, honours=honours)
+    sp = analysis.seven_pairs_distance(tiles) if seven_pairs and melds == 0 else NO_WAY
+    return a, b, c, d, sp
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -120,12 +69,9 @@ def _distance(tiles: bytes, melds: int, seven_pairs: bool) -> int:
     return analysis.hu_distance(tiles, melds, seven_pairs=seven_pairs)
 
 
-def _distance_seven(tiles: bytes) -> int:
-    counts: dict[int, int] = {}
-    for b in tiles:
-        counts[b] = counts.get(b, 0) + 1
-    pairs = sum(c // 2 for c in counts.values())
-    singles = sum(c % 2 for c in counts.values())
-    if len(tiles) not in (13, 14):
-        return NO_WAY
-    return 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
+@functools.lru_cache(maxsize=1 << 16)
+def _planning(tiles: bytes, penalty: int) -> int:
+    standard, seven = analysis.form_distances(tiles)
+    if seven >= standard:
+        return standard
+    return seven if seven < 2 else min(standard, seven + penalty)  # one from a win: any wait will do

@@ -13,11 +13,13 @@ chosen goal into intentions -- plus the goal set itself. Two strategies:
   would be no nearer a win than without the claim).
 
 The policies for a win, kongs and declaring ready are shared (:class:`Policies`,
-docs/robots.md), so the strategies differ only where the seeds differ.
+docs/robots.md; only the ready threshold differs, as measured), so the strategies differ
+only where the seeds differ.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -27,7 +29,7 @@ from protocol.mahjong import Act
 
 from .goals import SEVEN_PAIRS, goal_byte, lowest, suits_of
 from .intentions import Intention, Intentions
-from .memory import Memory
+from .memory import Meld, Memory
 from .rulebase import NO_WAY, RuleBase
 from .stateset import MAX, StateSet, state_set, weight
 
@@ -85,7 +87,8 @@ class Policies:
       would, exposed (on a discard) when the hand without the three tiles is as near a win;
       the replacement draw is a free tile;
     - declare ready: when the discard leaves the hand ready with at least ``ready_min``
-      winning tiles unseen (the wait is then locked, so a thin wait is not worth the bonus).
+      winning tiles unseen (the wait is then locked, so a thin wait is not worth the bonus;
+      ``hudist`` asks for 5, ``rearrange`` for 3: docs/robots.md gives the measurements).
     """
 
     ready_min: int = 3
@@ -96,6 +99,10 @@ class Strategy(ABC):
 
     name: str
     policies = Policies()
+
+    def planning_rules(self, rules: RuleBase) -> RuleBase:
+        """The rule base this strategy plans with (the ruleset's, unless it says otherwise)."""
+        return rules
 
     @abstractmethod
     def states(self, memory: Memory, rules: RuleBase) -> StateSet:
@@ -181,11 +188,28 @@ class HuDist(Strategy):
 
     name = "hudist"
 
-    def __init__(self, alpha: float = 0.15, beta: float = 1.0, defend: float = 1.5, pong: float = 0.0) -> None:
+    def __init__(
+        self,
+        alpha: float = 0.15,
+        beta: float = 1.0,
+        defend: float = 1.5,
+        pong: float = 0.0,
+        seven_pairs_penalty: int = 1,
+        ready_min: int = 5,
+    ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
         self.defend = defend  # alpha when an opponent has declared ready and we are far
         self.pong = pong  # extra weight of a needed tile that any seat's discard gives (a pong)
+        # seven pairs counts one tile further while two or more from a win: such a hand can
+        # make no chow or pong, and claims are most of a fast hand (docs/robots.md)
+        self.seven_pairs_penalty = seven_pairs_penalty
+        self.policies = Policies(ready_min=ready_min)
+
+    def planning_rules(self, rules: RuleBase) -> RuleBase:
+        if not rules.seven_pairs or rules.seven_pairs_penalty == self.seven_pairs_penalty:
+            return rules
+        return dataclasses.replace(rules, seven_pairs_penalty=self.seven_pairs_penalty)
 
     def states(self, memory: Memory, rules: RuleBase) -> StateSet:
         return state_set(memory.hand, memory.unseen, honours=memory.honours)
@@ -196,8 +220,10 @@ class HuDist(Strategy):
         return goal_byte(i for i, d in enumerate(dist) if d < NO_WAY)
 
     def filter(self, goals: int, memory: Memory, rules: RuleBase, states: StateSet) -> int:
-        """Keep every form at the least hu distance (the information set spans them all)."""
-        dist = rules.pair_distances(memory.hand, memory.own_melds)
+        """Keep every form at the least (planning) distance (the information set spans them all)."""
+        dist = list(rules.pair_distances(memory.hand, memory.own_melds))
+        if dist[SEVEN_PAIRS] >= 2 and dist[SEVEN_PAIRS] != NO_WAY:
+            dist[SEVEN_PAIRS] += rules.seven_pairs_penalty
         return lowest(goals, [(i, (d,)) for i, d in enumerate(dist)])
 
     # ------------------------------------------------------------------ E = a P_D + b P_Q
@@ -274,13 +300,25 @@ class HuDist(Strategy):
             if min(rules.distance(remove(part, x), k + 1) for x in set(part)) < d_now:
                 nearer.append((code, pair, part))
         # ... and the seed's test: with the offered tile in hand, is the best discard the tile itself?
-        if nearer and self.options(memory, rules, hand + bytes([t]), k)[0].tile != t:
+        if nearer and not self.best_discard_is(memory, rules, hand + bytes([t]), t, k):
             for code, pair, part in nearer:
+                if len(nearer) == 1:  # nothing to choose between: E is not needed
+                    ranked.append(Intention(code, pair, 10.0))
+                    continue
                 a = self.options(memory, rules, part, k + 1)[0]
                 ranked.append(Intention(code, pair, 10.0 - a.distance + a.value))
         ranked.sort(key=lambda i: -i.value)
         ranked.append(Intention(Act.PASS, b"", -100.0))
         return Intentions(tuple(ranked), needed_now, {"distance": d_now})
+
+    def best_discard_is(self, memory: Memory, rules: RuleBase, hand: bytes, t: int, melds: int) -> bool:
+        """Seed 003's pass test: whether the best discard of ``hand`` (holding the offered
+        ``t``) is ``t`` itself. A discard that leaves the hand nearer a win than throwing
+        ``t`` settles it without computing E (a claim that lowers the distance always does)."""
+        d_t = rules.distance(remove(hand, t), melds)
+        if any(rules.distance(remove(hand, x), melds) < d_t for x in set(hand) if x != t):
+            return False
+        return self.options(memory, rules, hand, melds)[0].tile == t
 
 
 # ====================================================================== seed 004
@@ -291,9 +329,14 @@ class Rearrange(Strategy):
 
     name = "rearrange"
 
-    def __init__(self, partials: bool = True, checked: bool = True) -> None:
+    def __init__(self, partials: bool = True, checked: bool = True, claims: str = "checked") -> None:
         self.partials = partials
         self.checked = checked
+        if claims not in ("seed", "checked"):
+            raise ValueError(f"claims must be 'seed' or 'checked', not {claims!r}")
+        # "seed": claim an `in` tile when the claim lowers the least out + in; "checked":
+        # the rule base also approves a claim that brings the hand nearer a win
+        self.claims = claims
 
     def states(self, memory: Memory, rules: RuleBase) -> StateSet:
         return state_set(memory.hand, memory.unseen, honours=memory.honours, partials=self.partials)
@@ -358,16 +401,22 @@ class Rearrange(Strategy):
 
     def _claim_rearranged(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
         """Claim the offered tile when it is one the intentions want and the claim lowers the
-        least ``out + in`` over the goals."""
+        least ``out + in`` over the goals; with ``claims="checked"``, also when the rule base
+        finds that the claim (and the best discard after it) brings the hand nearer a win."""
         t = memory.offer
         k = memory.own_melds
         ranked = self.claim_prefix(memory, rules)
         _, wants = self.outs(goal, memory, states)
         now = min(self.cost(states, i)[0] for i in range(4))
+        taken: set[tuple[int, bytes]] = set()
         if t in wants and k < 4:
             for code, pair in self._claims(memory, t):
                 part = remove(memory.hand, *pair)
                 order_mem = Memory(seat=memory.seat, hand=part, honours=memory.honours, unseen=list(memory.unseen))
+                order_mem.melds = [list(ms) for ms in memory.melds]
+                order_mem.melds[memory.seat].append(
+                    Meld("pong" if code == Act.PONG else "chow", bytes(sorted([t, *pair])))
+                )
                 after = state_set(part, memory.unseen, honours=memory.honours, partials=self.partials)
                 g = self.filter(self.goals(order_mem, rules, after), order_mem, rules, after)
                 order, _ = self.outs(g, order_mem, after)
@@ -378,6 +427,16 @@ class Rearrange(Strategy):
                 cost = min(self.cost(s2, i)[0] for i in range(4))
                 if cost < now:
                     ranked.append(Intention(code, pair, 10.0 - cost))
+                    taken.add((code, pair))
+        if self.claims == "checked" and k < 4:
+            d_now = rules.distance(memory.hand, k)
+            for code, pair in self._claims(memory, t):
+                if (code, pair) in taken:
+                    continue
+                part = remove(memory.hand, *pair)
+                d = min(rules.distance(remove(part, x), k + 1) for x in set(part))
+                if d < d_now:  # below the seed's own claims (value 10 - cost, cost >= 1)
+                    ranked.append(Intention(code, pair, 5.0 - d))
         ranked.sort(key=lambda i: -i.value)
         ranked.append(Intention(Act.PASS, b"", -100.0))
         return Intentions(tuple(ranked), wants, {"goal": goal})

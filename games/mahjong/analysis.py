@@ -42,6 +42,7 @@ from .tables import complete_shapes, tables
 NUMBER_TILES = tuple(sorted(b for b in MAHJONG_TILES if b >> 4 < 3))
 HONOUR_TILES = tuple(sorted(b for b in MAHJONG_TILES if b >> 4 == 3))
 ALL_TILES = NUMBER_TILES + HONOUR_TILES
+_TILE_SET = frozenset(ALL_TILES)
 
 _FIELD = 21  # bits per suit in the packed key (5**9 < 2**21)
 _MASK = (1 << _FIELD) - 1
@@ -72,7 +73,7 @@ def _closure(xs: list[Vector], ys: list[Vector]) -> tuple[list[list[int]], list[
     return grid, list(ids)
 
 
-def _make_hu_distance() -> Callable[..., int]:
+def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, int]]]:
     """Build :func:`hu_distance` over the tables: the classes of suits 0+1 and of suit 2 +
     honours are combined in advance (a few hundred each), so a call is four table reads,
     two grid reads and one read of the final table."""
@@ -127,10 +128,117 @@ def _make_hu_distance() -> Callable[..., int]:
                 return d7
         return d
 
-    return hu_distance
+    def form_distances(tiles: bytes, melds: int = 0, *, distinct_pairs: bool = False) -> tuple[int, int]:
+        """The hu distance of the standard form and of seven pairs (:data:`UNREACHABLE`
+        with melds), from one reading of the tables: ``hu_distance(tiles, melds)`` is
+        their minimum and ``hu_distance(tiles, melds, seven_pairs=False)`` the first.
+
+        >>> from protocol.cards import parse_tiles as t
+        >>> form_distances(t("1199m 1199p 55s 18s 5m")), form_distances(t("1111m 2222m"), melds=2)
+        ((4, 2), (1, 99))
+        """
+        n = 4 - melds
+        size = len(tiles)
+        if not 0 < size - 3 * n < 3 or n < 0:
+            raise ValueError(f"{size} concealed tiles do not fit {melds} melds (want {3 * n + 1} or {3 * n + 2})")
+        try:
+            k = sum(map(weight, tiles))
+        except TypeError:
+            raise ValueError(f"not mahjong tiles: {tiles.hex()}") from None
+        e0 = ne[k & mask]
+        e1 = ne[k >> 21 & mask]
+        e2 = ne[k >> 42 & mask]
+        e3 = he[k >> 63]
+        total = e0 + e1 + e2 + e3
+        if total >> 16 & 15 != size:
+            raise ValueError("more than four copies of a tile")
+        d: int = final[n][pair01[e0 >> 20][e1 >> 20]][pair2h[e2 >> 20][e3 >> 20]]
+        if n != 4:
+            return d, UNREACHABLE
+        if distinct_pairs:
+            pairs, singles = total >> 8 & 15, total >> 12 & 15
+        else:
+            pairs, singles = total & 15, total >> 4 & 15
+        return d, 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
+
+    return hu_distance, form_distances
 
 
-hu_distance = _make_hu_distance()
+UNREACHABLE = 99  # the distance given for a form that no hand of this ruleset can make
+hu_distance, form_distances = _make_hu_distance()
+
+
+def pair_suit_distances(tiles: bytes, melds: int = 0, *, honours: bool = True) -> tuple[int, int, int, int]:
+    """The hu distance of the standard form (sets + a pair) with the pair forced into suit
+    0 万, 1 条, 2 筒 or 3 honours, in that order; the least of them is the standard-form
+    distance (:func:`hu_distance` without seven pairs). ``honours=False`` (the 108-tile
+    set): the honours cannot hold the pair, :data:`UNREACHABLE`.
+
+    It is what a robot needs to choose the suit of the pair (seed 004's goal set); it reads
+    the same per-suit tables as :func:`hu_distance`, so the two always agree.
+
+    >>> from protocol.cards import parse_tiles as t
+    >>> pair_suit_distances(t("123m 456m 789m 23345s"), honours=False)
+    (2, 1, 2, 99)
+    >>> pair_suit_distances(t("123m 456m 789m 123p 5s"))  # the 5s waits for its pair
+    (2, 1, 2, 2)
+    """
+    n = 4 - melds
+    size = len(tiles)
+    if n < 0 or not 0 < size - 3 * n < 3:
+        raise ValueError(f"{size} concealed tiles do not fit {melds} melds (want {3 * n + 1} or {3 * n + 2})")
+    number, honour = tables()
+    keys = [0, 0, 0, 0]
+    have: Counter[int] = Counter()
+    for b in tiles:
+        if b not in _TILE_SET:
+            raise ValueError(f"not mahjong tiles: {tiles.hex()}")
+        have[b] += 1
+        keys[b >> 4] += 5 ** ((b & 0xF) - 1)
+    if have and max(have.values()) > 4:
+        raise ValueError("more than four copies of a tile")
+    if keys[3] and not honours:
+        raise ValueError("honour tiles in a ruleset without honours")
+    vecs = [number.vectors[number.entries[keys[s]] >> 20] for s in range(3)]
+    vecs.append(honour.vectors[honour.entries[keys[3]] >> 20])
+    total = 3 * n + 2
+    out = []
+    for pair_suit in range(4):
+        if pair_suit == 3 and not honours:
+            out.append(UNREACHABLE)
+            continue
+        # max-plus over the ways the n sets split between the suits
+        best = [0] + [-1] * n
+        for s in range(4 if honours else 3):
+            f = vecs[s][1] if s == pair_suit else vecs[s][0]
+            nxt = [-1] * (n + 1)
+            for used in range(n + 1):
+                if best[used] >= 0:
+                    for m in range(n - used + 1):
+                        nxt[used + m] = max(nxt[used + m], best[used] + f[m])
+            best = nxt
+        out.append(total - best[n] if best[n] >= 0 else UNREACHABLE)
+    return out[0], out[1], out[2], out[3]
+
+
+def seven_pairs_distance(tiles: bytes, *, distinct_pairs: bool = False) -> int:
+    """The hu distance of the seven-pairs form alone (13 or 14 concealed tiles, no melds);
+    ``distinct_pairs`` as in :func:`hu_distance`.
+
+    >>> from protocol.cards import parse_tiles as t
+    >>> seven_pairs_distance(t("1199m 1199p 1199s E")), seven_pairs_distance(t("11112233445566m"))
+    (1, 0)
+    >>> seven_pairs_distance(t("11112233445566m"), distinct_pairs=True)  # two 1m out, a new pair in
+    2
+    """
+    if len(tiles) not in (13, 14):
+        raise ValueError(f"seven pairs takes 13 or 14 concealed tiles, not {len(tiles)}")
+    counts = Counter(tiles).values()
+    if distinct_pairs:
+        pairs, singles = sum(1 for c in counts if c >= 2), sum(1 for c in counts if c == 1)
+    else:
+        pairs, singles = sum(c // 2 for c in counts), sum(c % 2 for c in counts)
+    return 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
 
 
 def is_win(tiles: bytes, melds: int = 0, *, seven_pairs: bool = True) -> bool:

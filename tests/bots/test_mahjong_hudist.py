@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from bots.mahjong.goals import SEVEN_PAIRS
 from bots.mahjong.memory import Meld, Memory
 from bots.mahjong.robots import BDIHuDist
 from bots.mahjong.rulebase import RuleBase
-from bots.mahjong.strategies import HuDist, useful
+from bots.mahjong.strategies import HuDist, Policies, useful
+from games import Action
 from games.mahjong import information_set
 from protocol import Option
 from protocol.cards import format_tiles as f
@@ -89,12 +91,15 @@ def test_pass_when_the_best_discard_after_the_claim_is_the_claimed_tile() -> Non
     # seed 003's test: take the offered tile into the hand; if the best discard is then the
     # tile itself, pass. 123m 456m 789m 55p 78s is ready; a 1p from the left could be chowed
     # with nothing, and with 1p in hand the best discard is 1p: pass
-    robot = BDIHuDist()
+    strategy = HuDist()
+    robot = BDIHuDist(strategy)
     m = Memory(seat=0, hand=t("123m 456m 789m 23p 78s"), honours=False)
     m.offer, m.offer_from = t("9s")[0], 3
-    assert robot.strategy.options(m, RB, m.hand + t("9s"), 0)[0].tile != t("9s")[0]  # 9s would be kept
+    assert strategy.options(m, RB, m.hand + t("9s"), 0)[0].tile != t("9s")[0]  # 9s would be kept
+    assert not strategy.best_discard_is(m, RB, m.hand + t("9s"), t("9s")[0], 0)
     m.offer = t("1s")[0]
-    assert robot.strategy.options(m, RB, m.hand + t("1s"), 0)[0].tile == t("1s")[0]
+    assert strategy.options(m, RB, m.hand + t("1s"), 0)[0].tile == t("1s")[0]
+    assert strategy.best_discard_is(m, RB, m.hand + t("1s"), t("1s")[0], 0)
     trace = robot.think_memory(m, RB, 1 << Act.PASS, [Option.exactly(Act.PASS)])
     assert trace.action.code == Act.PASS
     # a hand one tile away takes the win at once
@@ -115,3 +120,33 @@ def test_pong_passed_when_it_does_not_lower_the_distance() -> None:
     opts = [Option.exactly(Act.PONG, t("55p")), Option.exactly(Act.PASS)]
     trace = robot.think_memory(m, RB, 1 << Act.PONG | 1 << Act.PASS, opts)
     assert trace.action.code == Act.PASS
+
+
+def test_seven_pairs_is_planned_one_tile_further_while_two_away() -> None:
+    # 33m 22s 22p 44p 55p + 3s 4s 5s 9s: seven pairs is 2 from a win, the standard form 3
+    rb = RuleBase(seven_pairs=True, honours=False)
+    hand = t("33m 223459s 224455p")
+    assert rb.pair_distances(hand) == (3, 3, 3, 99, 2)
+    opts = [Option(Act.DISCARD, bytes(sorted(set(hand))), 1)]
+    exact = BDIHuDist(HuDist(seven_pairs_penalty=0)).think_memory(Memory(0, hand, honours=False), rb, 1, opts)
+    assert exact.goal == 1 << SEVEN_PAIRS and f(exact.action.cards) == "3s"  # a single of seven pairs
+    # counted 3 (it can make no chow or pong), seven pairs ties the standard form: both are
+    # kept, and the discard keeps 2345s for the standard form as well
+    planned = BDIHuDist().think_memory(Memory(0, hand, honours=False), rb, 1, opts)
+    assert planned.goal == 0b10111 and f(planned.action.cards) == "9s"
+    # one from a win a seven-pairs wait is as good as any: no penalty
+    ready = t("33m 22s 22p 44p 55p 77s 9s")
+    assert RuleBase(seven_pairs=True, seven_pairs_penalty=1).distance(ready) == rb.distance(ready) == 1
+
+
+def test_ready_is_declared_only_with_a_wide_wait() -> None:
+    opts = [Option(Act.DISCARD, t("9s"), 1), Option(Act.READY, t("9s"), 1)]
+    mask = 1 << Act.DISCARD | 1 << Act.READY
+    # throwing 9s waits on 5s alone (3 unseen): not worth locking the hand
+    thin = Memory(seat=0, hand=t("123m 456m 789m 123p 5s 9s"), honours=False)
+    assert BDIHuDist().think_memory(thin, RB, mask, opts).action == Action(Act.DISCARD, t("9s"))
+    # waiting on 3s or 6s (8 unseen): declare ready with the discard
+    wide = Memory(seat=0, hand=t("123m 456m 789m 11p 45s 9s"), honours=False)
+    assert BDIHuDist().think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
+    # the threshold is the strategy's (rearrange keeps the shared default, 3)
+    assert HuDist().policies.ready_min == 5 and Policies().ready_min == 3

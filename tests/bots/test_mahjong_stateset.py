@@ -97,3 +97,29 @@ def test_pwin_and_the_goal_the_filter_keeps() -> None:
     assert goal == 0b0010  # 条 holds the pair
     order, wants = strat.outs(goal, mem, s)
     assert order[0] == t("3s")[0] and t("2s")[0] in wants
+
+
+def test_claims_the_seed_way_and_checked_by_the_rule_base() -> None:
+    # 378m 3789s 334456p, 9m from the left neighbour. The intentions want 6m (the `in` tile
+    # of the 78m block), not 9m: the seed's matcher passes. The rule base finds that the
+    # chow 789m and a discard leave the hand one tile nearer a win: "checked" chows.
+    from bots.mahjong.robots import BDIRobot
+    from protocol import Option
+    from protocol.mahjong import Act
+
+    rb = RuleBase(seven_pairs=False, honours=False)
+    hand = t("378m 3789s 334456p")
+
+    def memory() -> Memory:
+        m = Memory(seat=0, hand=hand, honours=False)
+        m.offer, m.offer_from = t("9m")[0], 3
+        m.note_seen(t("9m"))
+        return m
+
+    opts = [Option.exactly(Act.CHOW, t("78m")), Option.exactly(Act.PASS)]
+    mask = 1 << Act.CHOW | 1 << Act.PASS
+    seed = BDIRobot(Rearrange(claims="seed")).think_memory(memory(), rb, mask, opts)
+    assert f(seed.intentions.wants) == "6m" and seed.action.code == Act.PASS
+    checked = BDIRobot(Rearrange()).think_memory(memory(), rb, mask, opts)
+    assert rb.distance(hand) == 3
+    assert checked.action.code == Act.CHOW and checked.action.cards == t("78m")
