@@ -9,12 +9,16 @@ The game itself is :class:`Mahjong` (registered as ``"mahjong"``, rulesets
 """
 
 from .analysis import (
+    UNREACHABLE,
     InfoItem,
     InfoSet,
     discard_options,
+    form_distances,
     hu_distance,
     information_set,
     is_win,
+    pair_suit_distances,
+    seven_pairs_distance,
     unseen,
     useful_draws,
     waits,
@@ -22,15 +26,19 @@ from .analysis import (
 from .game import Mahjong, MahjongRules, Meld
 
 __all__ = [
+    "UNREACHABLE",
     "InfoItem",
     "InfoSet",
     "Mahjong",
     "MahjongRules",
     "Meld",
     "discard_options",
+    "form_distances",
     "hu_distance",
     "information_set",
     "is_win",
+    "pair_suit_distances",
+    "seven_pairs_distance",
     "unseen",
     "useful_draws",
     "waits",
