@@ -95,13 +95,8 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
     weight: Callable[[int], int] = _weights().__getitem__  # type: ignore[assignment]  # None raises TypeError
     mask = _MASK
 
-    def hu_distance(tiles: bytes, melds: int = 0, *, seven_pairs: bool = True, distinct_pairs: bool = False) -> int:
-        """The hu distance of a concealed part (see the module's definition).
-
-        ``seven_pairs``: whether seven pairs is a winning form (only with ``melds == 0``);
-        ``distinct_pairs``: whether its pairs must be seven different tiles (the riichi
-        rule; paiju's rules let a four of a kind count as two pairs).
-        """
+    def standard(tiles: bytes, melds: int) -> tuple[int, int]:
+        """The standard-form distance and the per-tile count summary (for seven pairs)."""
         n = 4 - melds
         size = len(tiles)
         if not 0 < size - 3 * n < 3 or n < 0:
@@ -118,14 +113,26 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
         if total >> 16 & 15 != size:  # a fifth copy carried into the next digit
             raise ValueError("more than four copies of a tile")
         d: int = final[n][pair01[e0 >> 20][e1 >> 20]][pair2h[e2 >> 20][e3 >> 20]]
-        if seven_pairs and n == 4:
-            if distinct_pairs:
-                pairs, singles = total >> 8 & 15, total >> 12 & 15
-            else:
-                pairs, singles = total & 15, total >> 4 & 15
-            d7 = 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
-            if d7 < d:
-                return d7
+        return d, total
+
+    def seven(total: int, distinct_pairs: bool) -> int:
+        """The seven-pairs distance of a 13/14-tile concealed hand from its count summary."""
+        if distinct_pairs:
+            pairs, singles = total >> 8 & 15, total >> 12 & 15
+        else:
+            pairs, singles = total & 15, total >> 4 & 15
+        return 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
+
+    def hu_distance(tiles: bytes, melds: int = 0, *, seven_pairs: bool = True, distinct_pairs: bool = False) -> int:
+        """The hu distance of a concealed part (see the module's definition).
+
+        ``seven_pairs``: whether seven pairs is a winning form (only with ``melds == 0``);
+        ``distinct_pairs``: whether its pairs must be seven different tiles (the riichi
+        rule; paiju's rules let a four of a kind count as two pairs).
+        """
+        d, total = standard(tiles, melds)
+        if seven_pairs and melds == 0:
+            return min(d, seven(total, distinct_pairs))
         return d
 
     def form_distances(tiles: bytes, melds: int = 0, *, distinct_pairs: bool = False) -> tuple[int, int]:
@@ -137,29 +144,8 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
         >>> form_distances(t("1199m 1199p 55s 18s 5m")), form_distances(t("1111m 2222m"), melds=2)
         ((4, 2), (1, 99))
         """
-        n = 4 - melds
-        size = len(tiles)
-        if not 0 < size - 3 * n < 3 or n < 0:
-            raise ValueError(f"{size} concealed tiles do not fit {melds} melds (want {3 * n + 1} or {3 * n + 2})")
-        try:
-            k = sum(map(weight, tiles))
-        except TypeError:
-            raise ValueError(f"not mahjong tiles: {tiles.hex()}") from None
-        e0 = ne[k & mask]
-        e1 = ne[k >> 21 & mask]
-        e2 = ne[k >> 42 & mask]
-        e3 = he[k >> 63]
-        total = e0 + e1 + e2 + e3
-        if total >> 16 & 15 != size:
-            raise ValueError("more than four copies of a tile")
-        d: int = final[n][pair01[e0 >> 20][e1 >> 20]][pair2h[e2 >> 20][e3 >> 20]]
-        if n != 4:
-            return d, UNREACHABLE
-        if distinct_pairs:
-            pairs, singles = total >> 8 & 15, total >> 12 & 15
-        else:
-            pairs, singles = total & 15, total >> 4 & 15
-        return d, 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
+        d, total = standard(tiles, melds)
+        return d, seven(total, distinct_pairs) if melds == 0 else UNREACHABLE
 
     return hu_distance, form_distances
 
