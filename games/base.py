@@ -22,6 +22,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from protocol import HIDDEN, ErrorCode, Option, mask_of
+from protocol.errors import GameError, HandNotOver
+
+__all__ = ["Action", "ActionSet", "Event", "Game", "GameError", "HandNotOver", "Outcome", "Rules"]
 
 
 @dataclass(frozen=True)
@@ -87,15 +90,6 @@ class Event:
         if seat is not None and seat in self.visible_to:
             return replace(self, visible_to=None)
         return replace(self, cards=bytes([HIDDEN]) * len(self.cards), visible_to=None)
-
-
-class GameError(Exception):
-    """A refused action: a numeric code (protocol.errors and each game's range) and a reason."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(f"{int(code)}: {reason}")
-        self.code = int(code)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -188,7 +182,7 @@ class Game(ABC, Generic[R]):
 
     @abstractmethod
     def outcome(self) -> Outcome:
-        """Scores and revealed hands; only when :attr:`is_over`."""
+        """Scores and revealed hands; only when :attr:`is_over` (else :class:`HandNotOver`)."""
 
     def default_action(self, seat: int) -> Action:
         """What the room plays for ``seat`` when its clock runs out (documented per game)."""

@@ -12,7 +12,8 @@ the events each seat receives hold no card byte beyond what that seat may see
 encode as protocol frames. At sampled steps: every legal option is accepted (on a
 copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
 not offered) is refused with a code and changes nothing. At the end: the game
-terminated within ``max_steps``, the outcome is whole, and replaying the log from
+terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
+every game), the outcome is whole, and replaying the log from
 the seed gives the same events, views and outcome.
 """
 
@@ -29,7 +30,7 @@ from protocol import ErrorCode, Prompt, RoomState, decode, encode
 from protocol import Event as EventFrame
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
 
-from .base import Action, Game, GameError
+from .base import Action, Game, GameError, HandNotOver
 from .registry import get
 
 
@@ -205,6 +206,18 @@ def _try_every_option(game: Game[Any], rng: random.Random, where: str, report: R
                 report.options_tried += 1
 
 
+def _check_no_outcome_yet(game: Game[Any], where: str) -> None:
+    """Before the end of the hand ``outcome()`` raises HandNotOver, the same in every game."""
+    try:
+        game.outcome()
+    except HandNotOver:
+        return
+    except Exception as e:
+        why = f"raised {type(e).__name__}, not HandNotOver"
+        raise ConformanceError(f"{where}: outcome() before the end {why}") from None
+    raise ConformanceError(f"{where}: outcome() before the end of the hand gave an outcome")
+
+
 def check_game(
     name: str | type[Game[Any]],
     ruleset: str | None = None,
@@ -237,6 +250,7 @@ def check_game(
             if step % sample_every == 0:
                 _try_illegal(game, rng, at, report)
                 _try_every_option(game, rng, at, report)
+                _check_no_outcome_yet(game, at)
             seat = rng.choice(game.to_act())
             action = random_action(game, seat, rng)
             try:

@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_ty
 import msgpack
 
 from .cards import ACTION_DOMAIN, CARD_DOMAIN
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, PaijuError, ProtocolError
 
 VERSION = 1
 MAX_FRAME = 64 * 1024
@@ -289,6 +289,19 @@ class Error(Frame):
     message: Text
     ref_type: U8 | None = None  # type of the offending frame, nil if undecodable
     ref_id: U32 | None = None  # its prompt id (ACTION) or nonce (PING)
+
+    @classmethod
+    def refusing(cls, err: PaijuError, ref: Frame | None = None, *, ref_type: int | None = None) -> Error:
+        """The ERROR frame that answers ``ref`` (or an undecodable frame of type ``ref_type``)
+        refused with ``err``: the one place where a refusal becomes a frame.
+
+        >>> Error.refusing(PaijuError(ErrorCode.NOT_YOUR_TURN, "wait"), Action(7, 0))
+        Error(code=300, message='wait', ref_type=7, ref_id=7)
+        """
+        if ref is not None:
+            ref_type = ref.TYPE
+        ref_id = getattr(ref, "prompt_id", getattr(ref, "nonce", None)) if ref is not None else None
+        return cls(err.code, err.message[:1024], ref_type, ref_id)
 
 
 @frame(0x48, SERVER)

@@ -32,7 +32,7 @@ from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
 from .scoring import Contract, contract_score
@@ -441,10 +441,9 @@ class Bridge(Game[BridgeRules]):
 
     def outcome(self) -> Outcome:
         """North-South score the declaring side's duplicate score (or minus it), East-West the opposite.
-        ``detail["pbn"]`` is the board as a PBN file (deal, auction, play, result), for any bridge program."""
+        The board as a PBN file is :func:`games.bridge.pbn.result_pbn` (pbn.py reads the game)."""
         if not self.is_over:
-            raise RuntimeError("the board is not over")
-        from .pbn import board_from_game, write_pbn  # pbn.py builds on this module
+            raise HandNotOver("the board is not over")
 
         ns = self.score_ns or 0
         return Outcome(
@@ -458,6 +457,5 @@ class Bridge(Game[BridgeRules]):
                 "tricks": self.declarer_tricks,
                 "claimed": self.claimed,
                 "score": ns,
-                "pbn": write_pbn([board_from_game(self, event="paiju")]),
             },
         )

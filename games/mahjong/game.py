@@ -21,13 +21,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode, RoomEvent, echo
+from protocol import RoomEvent, echo
 from protocol.frames import Option
 from protocol.mahjong import Act
 from protocol.mahjong import Error as MjError
 from protocol.mahjong import Event as MjEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .analysis import ALL_TILES, NUMBER_TILES, hu_distance, waits
 
@@ -414,7 +414,7 @@ class Mahjong(Game[MahjongRules]):
 
     def outcome(self) -> Outcome:
         if not self.is_over:
-            raise GameError(ErrorCode.ILLEGAL_ACTION, "the hand is not over")
+            raise HandNotOver()
         detail = dict(self.result)
         detail["melds"] = [self._melds_view(s, None, reveal=True) for s in range(SEATS)]
         detail["scores"] = list(self.result["scores"])

@@ -18,7 +18,7 @@ from protocol.frames import Option
 from protocol.niujiu import Act, Error
 from protocol.niujiu import Event as NiujiuEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .patterns import LEVEL, K, Pattern, classify, pattern_beats, patterns, rank
 
@@ -304,7 +304,7 @@ class Niujiu(Game[NiujiuRules]):
 
     def outcome(self) -> Outcome:
         if not self.over:
-            raise RuntimeError("the hand is not over")
+            raise HandNotOver()
         return Outcome(
             self.scores(),
             tuple(self.revealed),  # covered cards are never shown (R5.4): only what was left in hand

@@ -11,7 +11,7 @@ from protocol.frames import Option
 from protocol.tricks import Act
 from protocol.tricks import Event as TricksEvent
 
-from ..base import Action, ActionSet, Event, Game, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, HandNotOver, Outcome, Rules
 from ..registry import register
 
 
@@ -106,6 +106,8 @@ class Tricks(Game[TricksRules]):
         return _bytes(self.played + self.trick)
 
     def outcome(self) -> Outcome:
+        if not self.is_over:
+            raise HandNotOver()
         d = self.won[0] - self.won[1]
         return Outcome((d, -d), tuple(self.dealt), {"tricks": list(self.won)})
 
