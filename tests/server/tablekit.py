@@ -255,3 +255,28 @@ def check_prompts(d: Driver) -> None:
 
 def seats_of(game: str) -> int:
     return games.create(game, 0).num_seats
+
+
+def check_default_actions(frames: list[Any], seat: int = 0) -> int:
+    """What a silent seat's client receives (over the wire or from the core): it was
+    prompted, its clock ran out, each TIMEOUT names a prompt it was sent and the default
+    action's echo follows it, and after repeated timeouts a robot plays the seat.
+    Returns the number of timeouts."""
+    ev = [f for f in frames if isinstance(f, Event)]
+    # (a robot seat may time out too when the machine is loaded: only the silent seat's count here)
+    timeouts = [e for e in ev if e.code == RoomEvent.TIMEOUT and e.seat == seat]
+    prompts = [f for f in frames if isinstance(f, Prompt) and f.mask]
+    assert prompts, "the seat was asked"
+    assert timeouts
+    # every TIMEOUT names a prompt this client was sent, and an echo of the default follows
+    assert {e.arg for e in timeouts} <= {p.prompt_id for p in prompts}
+    # the default action is applied: its echo follows the TIMEOUT, except for a pass in a
+    # mahjong claim window, which is private (the window then resolves and play goes on)
+    followers = [next(e for e in ev if e.seq > t.seq) for t in timeouts]
+    assert all(
+        f.seat == t.seat and f.code >= 0x20 for t, f in zip(timeouts, followers, strict=True) if f.seat == t.seat
+    )
+    assert any(f.seat == t.seat and f.code >= 0x20 for t, f in zip(timeouts, followers, strict=True))
+    robot = [e for e in ev if e.code == RoomEvent.ROBOT and e.seat == seat]
+    assert [e.arg for e in robot][:1] == [1], "after repeated timeouts a robot plays the seat"
+    return len(timeouts)
