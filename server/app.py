@@ -257,13 +257,13 @@ class Server:
                     f = self._decode(msg, allowed)
                     self._admit(f, allowed)
                     await self.dispatch(conn, f)
-                except PaijuError as e:  # every refusal of the lobby and the wire is answered here
+                except Exception as e:  # every refusal (wire, lobby, room, game) is answered here
+                    if not isinstance(e, PaijuError):
+                        log.exception("dispatch of %s failed", type(f).__name__)
+                        e = PaijuError(ErrorCode.INTERNAL, "internal error")
                     self.counts["errors"] += 1
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
                     conn.send(Error.refusing(e, f, ref_type=peek))
-                except Exception:
-                    log.exception("dispatch of %s failed", type(f).__name__)
-                    conn.send(Error.refusing(PaijuError(ErrorCode.INTERNAL, "internal error"), f))
         except ConnectionClosed:
             pass
         finally:
@@ -310,7 +310,7 @@ class Server:
         elif isinstance(f, Action):
             if p.room is None:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
-            p.room.feed(table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards), f))
+            p.room.feed(table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)))
         elif isinstance(f, ListRooms):
             rooms = [
                 r.table.info()
@@ -328,11 +328,11 @@ class Server:
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
-            room.feed(table.Join(p.id, p.name, conn, f.seat, ref=f))
+            room.feed(table.Join(p.id, p.name, conn, f.seat))
         elif isinstance(f, Leave):
             if p.room is None or p.room.id != f.room:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            p.room.feed(table.Leave(p.id, conn, f))
+            p.room.feed(table.Leave(p.id, conn))
         elif isinstance(f, QuickPlay):
             self._quickplay(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
@@ -399,7 +399,7 @@ class Server:
         if room.journal is not None:
             room.journal.append(t.head())
         self.counts["rooms"] += 1
-        room.feed(table.Join(p.id, p.name, conn, "any", ref=f))
+        room.feed(table.Join(p.id, p.name, conn, "any"))
         return room
 
     def _table(self, f: CreateRoom, quickplay: bool) -> table.Table:
@@ -476,7 +476,7 @@ class Server:
                 and t.ruleset == ruleset
                 and t.free_seats()
             ):
-                room.feed(table.Join(p.id, p.name, conn, "any", quick=True, ref=f))
+                room.feed(table.Join(p.id, p.name, conn, "any", quick=True))
                 return
         self._create(conn, p, CreateRoom(f.game, ruleset), quickplay=True)
 

@@ -24,7 +24,7 @@ from protocol.bus import RoomBus
 
 from .connection import Connection
 from .storage import Journal
-from .table import Append, Bind, Close, Input, Output, Publish, SealLog, Send, Table, Tick, Unbind
+from .table import Append, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
 
 log = logging.getLogger("paiju.room")
 
@@ -72,23 +72,29 @@ class Room:
         self._courier = asyncio.create_task(self._carry(), name=f"room-{self.id}")
 
     def feed(self, msg: Input, now: float | None = None) -> None:
-        """Hand one input to the table and carry out what it says."""
+        """Hand one input to the table and carry out what it says; a refusal of the input is
+        raised (PaijuError) once the rest is on its way, for the caller to answer."""
         if self.closed:
             return
         outs = self.table.handle(msg, self.loop.time() if now is None else now)
         later: list[Send | Publish] = []
+        refused: Refused | None = None
         for o in outs:
             if isinstance(o, Send) and self.journal is None:
                 self._send(o)
             elif isinstance(o, (Send, Publish)):
                 later.append(o)
+            elif isinstance(o, Refused):
+                refused = o
             elif not isinstance(o, Close):
                 self._bookkeep(o)
         if later:
             self._later.put_nowait(later)
-        if outs and isinstance(outs[-1], Close):  # after what it says last is on its way
+        if any(isinstance(o, Close) for o in outs):  # after what it says last is on its way
             self._close()
         self._schedule()
+        if refused is not None:
+            raise refused.error
 
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""

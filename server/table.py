@@ -37,9 +37,9 @@ options. When a deadline passes the table emits TIMEOUT and applies
 ``game.default_action(seat)``; after ``takeover_after`` consecutive timeouts of a human a
 robot plays the seat until its owner acts again.
 
-A refusal (:class:`protocol.PaijuError`: a lobby or a game error) is answered to the
-connection of the input with :meth:`protocol.Error.refusing`; what the input changed before
-the refusal (a robot handing the seat back) stands and its outputs are returned too.
+A refusal (:class:`protocol.PaijuError`: a lobby or a game error) comes out last, as
+:class:`Refused`, for the caller to answer to whoever sent the input; what the input changed
+before the refusal (a robot handing the seat back) stands and its outputs come before it.
 
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Join("p1", "ann", conn=7), now=0.0)
@@ -62,7 +62,6 @@ from games import Event as GameEvent
 from protocol import (
     Ack,
     DecisionRequest,
-    Error,
     ErrorCode,
     Frame,
     LobbyError,
@@ -98,7 +97,6 @@ class Join:
     conn: Conn
     seat: int | Literal["any"] | None = "any"
     quick: bool = False  # quick play: a room with no free seat is ROOM_FULL, not a seat to watch from
-    ref: Frame | None = None  # the frame that asked (named by a refusal)
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,6 @@ class Leave:
 
     player: str
     conn: Conn
-    ref: Frame | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +132,6 @@ class Act:
     conn: Conn
     prompt_id: int
     action: Action
-    ref: Frame | None = None
 
 
 @dataclass(frozen=True)
@@ -207,7 +203,14 @@ class Close:
     """The table is done: nothing more will come out of it."""
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close
+@dataclass(frozen=True)
+class Refused:
+    """The input (of a connection) was refused: answer ``error`` to its sender."""
+
+    error: PaijuError
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused
 
 
 # ------------------------------------------------------------------ state
@@ -409,21 +412,23 @@ class Table:
         self._out = out
         if self.closed:
             return out
+        refusal: PaijuError | None = None
         try:
             self._HANDLERS[type(msg)](self, msg)
         except PaijuError as e:
-            self._refuse(msg, e)
+            refusal = e
         except Exception:  # a bug must not take the room down: the asker hears of it
             log.exception("room %s failed on %s", self.id, type(msg).__name__)
-            self._refuse(msg, PaijuError(ErrorCode.INTERNAL, "internal error"))
+            refusal = PaijuError(ErrorCode.INTERNAL, "internal error")
         if self.closed:
             out.append(Close())
+        if refusal is not None:
+            self._refuse(msg, refusal)
         return out
 
     def _refuse(self, msg: Input, e: PaijuError) -> None:
-        conn = getattr(msg, "conn", None)
-        if conn is not None:
-            self._send(conn, Error.refusing(e, getattr(msg, "ref", None)))
+        if hasattr(msg, "conn"):
+            self._out.append(Refused(e))
         elif isinstance(msg, Decide):
             log.warning("room %s: robot's decision for prompt %d refused: %s", self.id, msg.prompt_id, e)
 

@@ -25,6 +25,7 @@ from server.table import (
     Leave,
     Output,
     Publish,
+    Refused,
     Resume,
     Send,
     Table,
@@ -99,6 +100,8 @@ class Driver:
                 self.people[o.player].inside = False
             elif isinstance(o, Close):
                 self.closed = True
+            elif isinstance(o, Refused):  # what the server answers to the sender
+                self.got[msg.conn].append(Error.refusing(o.error))
         return out
 
     def person(self, pid: str) -> Person:
