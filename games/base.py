@@ -1,4 +1,4 @@
-"""The one interface every game implements (DESIGN.md §3): sans-I/O, deterministic from a seed.
+"""The one interface every game implements (docs/design.md §3): sans-I/O, deterministic from a seed.
 
 A game is one hand (one deal, one board) created from ``(seed, rules, hand, dealer)``.
 It says who may act (:meth:`Game.to_act`: several seats in a mahjong claim window), the

@@ -1,6 +1,6 @@
 """Niujiu's wire tables. Cards: suit C D H S << 4 | rank 1 (A), 2, 3, 5..13; no 4s.
 
-The rules are docs/rules/niujiu.md; the names follow DESIGN.md §8.
+The rules are docs/rules/niujiu.md; the names follow docs/design.md §8.
 """
 
 from __future__ import annotations

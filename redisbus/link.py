@@ -1,7 +1,7 @@
 """What both sides of the Redis bus share: key names, limits, the client settings, and
 :class:`Link`, one process's connection state (up or down) with reconnection by backoff.
 
-The Redis layout (DESIGN.md §5; docs/operations.md explains every key)::
+The Redis layout (docs/design.md §5; docs/operations.md explains every key)::
 
     paiju:req:{game}          stream of DecisionRequests, consumer group "workers"
     paiju:dec:{server_id}     stream of Decisions for one server process
