@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -123,6 +123,7 @@ class Game(ABC, Generic[R]):
 
     name: ClassVar[str]
     RULESETS: ClassVar[dict[str, Any]]  # ruleset name -> Rules instance; the first is the default
+    VIEW: ClassVar[Any]  # the TypedDict of what view() returns, declared in protocol/<game>.py
     rules: R
 
     def __init__(self, seed: int, rules: R | str | None = None, *, hand: int = 0, dealer: int | None = None):
@@ -171,8 +172,8 @@ class Game(ABC, Generic[R]):
         """Apply an action that :meth:`legal` allows; return what happened."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may know, and nothing more."""
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """Everything ``seat`` (None: a spectator) may know, and nothing more: a :attr:`VIEW`."""
 
     @abstractmethod
     def concealed(self, seat: int) -> bytes:
