@@ -86,7 +86,8 @@ def test_markdown_links_stay_inside_and_reach_a_file() -> None:
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "a.py").write_text('"""The interface (DESIGN' + '.md §3)."""\n', encoding="utf-8")
-    (tmp_path / "b.md").write_text("see seed" + "s/003_2608545bf459ccf7" + ".txt and [x](docs/y.md)\n", encoding="utf-8")
+    seed_file = "seed" + "s/003_2608545bf459ccf7" + ".txt"
+    (tmp_path / "b.md").write_text(f"see {seed_file} and [x](docs/y.md)\n", encoding="utf-8")
     (tmp_path / "docs" / "c.md").write_text("[up](../../outside.md) [ok](../b.md) [web](https://x.org)\n")
     (tmp_path / "d.py").write_text("# docs/design.md §3, seed 003 §2\n", encoding="utf-8")
     files = repository_files(tmp_path)
