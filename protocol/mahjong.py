@@ -49,7 +49,6 @@ class Error(IntEnum):
     HAND_LOCKED = 325  # after 报听: only the drawn tile may go, or a kong that keeps the wait
 
 
-
 class MeldKind(IntEnum):
     """The ``kind`` of a meld in a view."""
 
