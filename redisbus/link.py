@@ -227,6 +227,15 @@ class Link:
         await self.redis.aclose()
 
 
+StreamReply = list[tuple[Any, list[tuple[Any, Any]]]]
+"""An XREAD / XREADGROUP reply: ``[(stream, [(entry id, field map), ...]), ...]``."""
+
+
+def stream_entries(reply: Any) -> StreamReply:
+    """A stream read's reply (redis-py gives it no type; nil when the read timed out) as a list."""
+    return list(reply or [])
+
+
 def entry_data(fields: Any) -> bytes | None:
     """The frame bytes of a stream entry's field map (None when it has none)."""
     if not isinstance(fields, dict):
