@@ -32,6 +32,6 @@ class View(TypedDict):
     counts: PerSeat[int]  # cards left in each hand
     leader: int  # the seat that leads (led) the current trick
     trick: bytes  # the cards of the current trick, the lead first
-    played: bytes  # every card of the finished tricks, in play order
+    played: bytes  # the cards of the completed tricks, two a trick, the leader's first
     won: PerSeat[int]  # tricks each seat has won
-    n: int  # cards each seat was dealt (the cards are 1..2n)
+    n: int  # the order: cards each seat was dealt (the cards are 1..2n)
