@@ -1,8 +1,8 @@
 """Game views, declared once: what one seat (or a spectator) may know, as a typed map.
 
-Each game declares its view in ``protocol/<game>.py`` as a :class:`typing.TypedDict` (the keys
-a view may have added after the end of the hand in a ``total=False`` subclass), with a comment
-on each field saying what it means. A view is a plain ``dict`` at run time, so the declaration
+Each game declares its view in ``protocol/<game>.py`` as a :class:`typing.TypedDict` named
+``View`` (the keys a view may lack — mahjong's end-of-hand keys — in a ``total=False``
+subclass), with a comment on each field saying what it means. A view is a plain ``dict`` at run time, so the declaration
 changes nothing on the wire; it is the one statement of the shape that the rest reads:
 
 - the games build their views as these types (mypy checks the keys and value types);
