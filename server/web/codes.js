@@ -5,6 +5,7 @@
 // codes only by name, through codesOf().
 
 export const ECHO = 0x20; // event code 0x20 + c: a seat took action c
+export const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7, echoed as events ECHO..ECHO + 7
 
 export const ROOM_EVENTS = {
   0x01: "HAND_START",
@@ -70,7 +71,8 @@ export function gameInfo(name) {
   return GAMES[name] || { title: name, seats: 4, rulesets: [], act: {}, events: {}, errors: {} };
 }
 
-const byName = (table) => Object.fromEntries(Object.entries(table || {}).map(([code, name]) => [name, Number(code)]));
+/** A code table turned around: name -> code. */
+export const byName = (table) => Object.fromEntries(Object.entries(table || {}).map(([code, name]) => [name, Number(code)]));
 
 /** The room's event codes by name: ROOM.HAND_START ... */
 export const ROOM = byName(ROOM_EVENTS);

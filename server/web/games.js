@@ -4,11 +4,10 @@
 // the raw view with cards in notation. Models only ever show what the frames carried: a
 // card the server sent as 0x00 stays face down.
 
-import { ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
+import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
-const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7, echoed as events ECHO..ECHO + 7
 // each game's codes by name (codes.js, checked against protocol/<game>.py)
 const TRICKS = codesOf("tricks");
 const BRIDGE = codesOf("bridge");

@@ -1,7 +1,7 @@
 """The web client's hand-kept tables (server/web/codes.js, proto.js) agree with the Python
 ones: every registered game's action, event and error codes and its other code tables (Niujiu's
 pattern kinds, mahjong's meld kinds), rulesets and seats, the room events, the error codes, and
-each frame's type and field names. The tables (games.js) use codes only by name, through
+each frame's type and field names. The pages (games.js, app.js) use codes only by name, through
 codes.js, and read only the keys each game's view declares (protocol/<game>.py). No browser
 needed."""
 
@@ -137,7 +137,7 @@ GAMES_JS = (WEB / "games.js").read_text()
 # a code written as a number where games.js compares or builds codes: `code === 0x30`,
 # `ECHO + 3`, `act === 4`, `kind: 3`, `c !== 2` (a seat, a count or a suit is not a code)
 BARE_CODE = re.compile(
-    r"\b(?:code|act|kind|c)\s*[!=]==\s*(?:0x[0-9a-fA-F]+|\d+)\b|\bECHO\s*\+\s*\d|\bkind:\s*(?:0x[0-9a-fA-F]+|\d+)\b"
+    r"\b(?:code|act|kind|c|f\.code|ev\.code)\s*[!=]==\s*(?:0x[0-9a-fA-F]+|\d+)\b|\bECHO\s*\+\s*\d|\bkind:\s*(?:0x[0-9a-fA-F]+|\d+)\b"
 )
 
 
@@ -150,8 +150,10 @@ def bare_codes(source: str) -> list[str]:
     return [line.strip() for line in source.splitlines() if BARE_CODE.search(line.split("//")[0])]
 
 
-def test_the_tables_name_every_code() -> None:
-    assert not bare_codes(GAMES_JS), "games.js writes codes as numbers: use codesOf() from codes.js"
+@pytest.mark.parametrize("page", ["games.js", "app.js"])
+def test_the_client_names_every_code(page: str) -> None:
+    found = bare_codes((WEB / page).read_text())
+    assert not found, f"{page} writes codes as numbers (use ROOM, codesOf() and byName() from codes.js): {found}"
 
 
 def view_keys_read(source: str) -> dict[str, set[str]]:
