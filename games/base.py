@@ -1,4 +1,4 @@
-"""The one interface every game implements (DESIGN.md §3): sans-I/O, deterministic from a seed.
+"""The one interface every game implements (docs/design.md §3): sans-I/O, deterministic from a seed.
 
 A game is one hand (one deal, one board) created from ``(seed, rules, hand, dealer)``.
 It says who may act (:meth:`Game.to_act`: several seats in a mahjong claim window), the
@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -117,6 +117,7 @@ class Game(ABC, Generic[R]):
 
     name: ClassVar[str]
     RULESETS: ClassVar[dict[str, Any]]  # ruleset name -> Rules instance; the first is the default
+    VIEW: ClassVar[Any]  # the TypedDict of what view() returns, declared in protocol/<game>.py
     rules: R
 
     def __init__(self, seed: int, rules: R | str | None = None, *, hand: int = 0, dealer: int | None = None):
@@ -165,8 +166,8 @@ class Game(ABC, Generic[R]):
         """Apply an action that :meth:`legal` allows; return what happened."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may know, and nothing more."""
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """Everything ``seat`` (None: a spectator) may know, and nothing more: a :attr:`VIEW`."""
 
     @abstractmethod
     def concealed(self, seat: int) -> bytes:

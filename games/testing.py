@@ -8,7 +8,8 @@ invariants every game must keep. Game test modules call :func:`check_game`::
 Checked at every step: who acts and the legal sets agree (mask = the options' codes,
 seats not to act have nothing); the chosen legal action is accepted; the views and
 the events each seat receives hold no card byte beyond what that seat may see
-(its concealed cards plus the public ones, as a multiset), for spectators too, and
+(its concealed cards plus the public ones, as a multiset), for spectators too, every
+view matches the game's declaration (``Game.VIEW``, protocol.views.check), and they
 encode as protocol frames. At sampled steps: every legal option is accepted (on a
 copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
 not offered) is refused with a code and changes nothing. At the end: the game
@@ -26,9 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode, Prompt, RoomState, decode, encode
+from protocol import ErrorCode, Prompt, RoomState, decode, encode, views
 from protocol import Event as EventFrame
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
+from protocol.views import ViewError
 
 from .base import Action, Game, GameError, HandNotOver
 from .registry import get
@@ -101,6 +103,10 @@ def _check_hidden(game: Game[Any], events: list[Any], where: str) -> None:
         extra = card_bytes(view) - entitled
         if extra:
             raise ConformanceError(f"{where}: the view of {who} shows {bytes(extra.elements()).hex()} it may not see")
+        try:
+            views.check(type(game).VIEW, view, seats=game.num_seats, where=f"the view of {who}")
+        except ViewError as e:
+            raise ConformanceError(f"{where}: {e} (its declaration: {type(game).VIEW.__module__})") from None
         frame = RoomState("r", game.name, game.rules.name, seat, 0, 0, [], [], view)
         if decode(encode(frame)) != frame:
             raise ConformanceError(f"{where}: the view of {who} does not survive the codec")

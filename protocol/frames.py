@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
@@ -64,8 +65,9 @@ Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
 LongText = Annotated[str, MaxLen(60_000)]
 """The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
-View = dict[str, Any]
-"""A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps."""
+View = Mapping[str, Any]
+"""A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps (each
+game declares its own in protocol/<game>.py: protocol.views)."""
 
 CLIENT, SERVER, BUS = "client", "server", "bus"
 
@@ -471,7 +473,7 @@ def _check(tp: Any, v: Any, where: str) -> Any:
             raise _bad(where, "an array", v)
         (inner,) = get_args(tp)
         return [_check(inner, i, f"{where}[{k}]") for k, i in enumerate(v)]
-    if origin is dict:
+    if origin is Mapping:
         return _check_view(v, where, 0)
     if isinstance(tp, type) and issubclass(tp, Record):
         if type(v) is not list:
@@ -537,7 +539,7 @@ def type_name(tp: Any) -> str:
         return "cards" if _CardBytes in meta else "actbytes"
     if origin is list:
         return f"[{type_name(get_args(tp)[0])}]"
-    if origin is dict:
+    if origin is Mapping:
         return "view"
     if isinstance(tp, type) and issubclass(tp, Record):
         return tp.__name__

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import Act, Error
+from protocol.bridge import Act, Error, Phase, View
 from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
@@ -37,7 +37,10 @@ from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
 from .scoring import Contract, contract_score
 
-AUCTION, PLAY, CLAIM, OVER = "auction", "play", "claim", "over"
+AUCTION: Final = "auction"
+PLAY: Final = "play"
+CLAIM: Final = "claim"
+OVER: Final = "over"
 _PASS_OPTION = Option.exactly(Act.PASS)
 _DOUBLE_OPTION = Option.exactly(Act.DOUBLE)
 _REDOUBLE_OPTION = Option.exactly(Act.REDOUBLE)
@@ -92,6 +95,7 @@ class Bridge(Game[BridgeRules]):
     """One board of contract bridge (see the module's docstring and docs/rules/bridge.md)."""
 
     name = "bridge"
+    VIEW = View
     RULESETS = {"standard": BridgeRules("standard"), "no-claims": BridgeRules("no-claims", claims=False)}
 
     @property
@@ -115,7 +119,7 @@ class Bridge(Game[BridgeRules]):
             dealt = [bytes(sorted(deck[13 * s : 13 * s + 13])) for s in range(4)]
         self.dealt: tuple[bytes, ...] = tuple(dealt)
         self.hands: list[list[int]] = [list(h) for h in dealt]
-        self.phase = AUCTION
+        self.phase: Phase = AUCTION
         self.calls: list[int] = []
         self.last_bid: int | None = None
         self.last_bid_by = -1
@@ -405,7 +409,7 @@ class Bridge(Game[BridgeRules]):
             return bytes(self.hands[s])
         return b""
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         return {
             "board": self.board,
             "dealer": self.dealer,

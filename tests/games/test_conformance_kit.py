@@ -44,6 +44,13 @@ class LeakyView(Tricks):
         return v
 
 
+class OffItsDeclaration(Tricks):
+    def view(self, seat: int | None) -> Any:
+        v = dict(super().view(seat))
+        v["counts"] = v["counts"][:1]  # the declaration says one entry per seat
+        return v
+
+
 class LeakyDeal(Tricks):
     def _setup(self) -> list[Event]:
         events = super()._setup()
@@ -108,6 +115,7 @@ class OutcomeRuntimeError(Tricks):
     ("broken", "message"),
     [
         (LeakyView, "may not see"),
+        (OffItsDeclaration, "the declaration says one per seat"),
         (LeakyDeal, "showing"),
         (Unseeded, "replaying"),
         (WrongMask, "mask"),
