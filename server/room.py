@@ -7,9 +7,9 @@ requests on the bus, the room's log, the lobby's record of who is where, the roo
 Everything runs on the event loop, so the table is never touched concurrently.
 
 With a :class:`~server.storage.Journal` (``paiju serve --redis``) the log entries of an
-input are appended at once and its frames and requests go out only once those entries
-are written (:meth:`Journal.sync`, bounded), in order: a room rebuilt from its log after a
-restart is never behind what its players saw.
+input are appended at once and its frames go out, in order, only once those entries are
+written (:meth:`Journal.sync`, bounded): a room rebuilt from its log after a restart is never
+behind what its players saw. Requests to the robots do not wait for the log.
 """
 
 from __future__ import annotations
