@@ -365,20 +365,26 @@ def _readings(ctx: Context, call: int) -> list[tuple[Row, Binding]]:
             continue
         text = row.call
         if text in ("P", "X", "XX"):
-            if {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text] == call:
-                out.append((row, b))
-            continue
-        if call not in BIDS:
-            continue
-        var = text[-1] if text[-1].islower() else ""
-        nb = dict(b)
-        if var and var not in nb:
-            if call & 0xF == NT or (call & 0xF) in nb.values():
-                continue
-            nb[var] = call & 0xF
-        if _concrete(text, nb, ctx) == call:
+            nb = b
+            produces = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text] == call
+        else:
+            var = text[-1] if text[-1].islower() else ""
+            nb = dict(b)
+            if var and var not in nb:
+                if call not in BIDS or call & 0xF == NT or (call & 0xF) in nb.values():
+                    continue
+                nb[var] = call & 0xF
+            produces = call in BIDS and _concrete(text, nb, ctx) == call
+        if produces and all(_holds(c, _NO_HAND, ctx, nb) for c in row.conds if c.kind in _PUBLIC):
             out.append((row, nb))
+        if text == "P" and not row.conds and row.lo == 0 and row.hi >= 40:
+            break  # every hand that reaches this row passes: no later row is ever used here
     return out
+
+
+# conditions on the auction and the suits alone: decided at read-back, whatever the hand
+_PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel"})
+_NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), False, (3, 2, 1, 0))
 
 
 @dataclass(frozen=True)

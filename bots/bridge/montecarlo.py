@@ -24,7 +24,7 @@ from .bidding import Hand
 from .table import NT, Known
 
 DEFAULT_SAMPLES = 32
-MAX_TRIES = 200  # attempts per wanted sample before the auction's promises are relaxed
+MAX_TRIES = 40  # attempts per wanted sample before a seat's promises are set aside
 
 
 @dataclass
@@ -76,9 +76,11 @@ def consistent(k: Known, hidden: dict[int, list[int]], promises: bool = True) ->
 def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIES) -> Samples:
     """``n`` deals of the unseen cards to the hidden hands (see the module's docstring).
 
-    When the promises cannot be met within ``max_tries * n`` attempts (a partner or an
-    opponent whose calls the tables do not describe), the missing samples keep the voids
-    and counts but not the promises; ``relaxed`` says how many.
+    When the promises cannot be met within ``max_tries * n`` attempts (an opponent or a
+    partner whose calls the tables do not describe: ``random`` bids anything), the promises
+    of the hidden seat that failed most often are set aside and the search goes on, and then
+    those of every seat; voids and counts always hold. ``relaxed`` counts the samples
+    found with a promise set aside.
     """
     seats = k.hidden_seats()
     cards = k.unseen()
@@ -87,20 +89,31 @@ def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIE
         out.deals = [{} for _ in range(n)]
         return out
     promised = {s: k.promises(s) for s in seats}
-    for _ in range(max_tries * n):
-        out.tries += 1
-        d = _deal_once(k, seats, cards, rng)
-        if d is None:
-            continue
-        if all(all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s]) for s in seats):
-            out.deals.append(d)
-            if len(out.deals) == n:
-                return out
-    while len(out.deals) < n:
+    failures = dict.fromkeys(seats, 0)
+    relaxing = False
+    while True:
+        for _ in range(max_tries * n):
+            out.tries += 1
+            d = _deal_once(k, seats, cards, rng)
+            if d is None:
+                continue
+            bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
+            for s in bad:
+                failures[s] += 1
+            if not bad:
+                out.deals.append(d)
+                out.relaxed += relaxing
+                if len(out.deals) == n:
+                    return out
+        worst = max((s for s in seats if promised[s]), key=lambda s: failures[s], default=None)
+        if worst is None:
+            break
+        promised[worst] = []
+        relaxing = True
+    while len(out.deals) < n:  # only a void left no deal at all: cannot happen with a consistent view
         d = _deal_once(k, seats, cards, rng)
         if d is not None:
             out.deals.append(d)
-            out.relaxed += 1
     return out
 
 
