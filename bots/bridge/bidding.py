@@ -34,7 +34,7 @@ from importlib import resources
 
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
 
-from .evaluate import hcp, honours, is_balanced, lengths, strength, suit_rank
+from .evaluate import features
 
 TABLES = ("openings", "responses", "rebids", "competition", "placement")
 SUIT_LETTERS = "CDHS"
@@ -71,15 +71,23 @@ class Hand:
     hcp: int
     lengths: tuple[int, ...]
     honours: tuple[int, ...]
-    balanced: bool
-    order: tuple[int, ...]  # suits strongest first
+    suit_hcp: tuple[int, ...]
 
     @classmethod
     def of(cls, cards: Sequence[int]) -> Hand:
-        cs = tuple(cards)
-        return cls(
-            cs, strength(cs), hcp(cs), tuple(lengths(cs)), tuple(honours(cs)), is_balanced(cs), tuple(suit_rank(cs))
-        )
+        points, total, n, hon, pts = features(cards)
+        return cls(tuple(cards), points, total, tuple(n), tuple(hon), tuple(pts))
+
+    @property
+    def balanced(self) -> bool:
+        """No void or singleton, at most one doubleton."""
+        n = sorted(self.lengths)
+        return n[0] >= 2 and n[1] >= 3
+
+    @property
+    def order(self) -> list[int]:
+        """Suits strongest first: by length, then high-card points, then the higher suit."""
+        return sorted(range(4), key=lambda s: (self.lengths[s], self.suit_hcp[s], s), reverse=True)
 
 
 @dataclass
@@ -240,7 +248,7 @@ def _fit(hand: Hand, ctx: Context, s: int) -> int:
     return hand.lengths[s] + ctx.partner.len_lo[s]
 
 
-def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:  # noqa: PLR0911 - one case per kind
+def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
     k = c.kind
     if k == "len":
         return c.lo <= hand.lengths[_suit(c.suit, b)] <= c.hi
@@ -384,7 +392,7 @@ def _readings(ctx: Context, call: int) -> list[tuple[Row, Binding]]:
 
 # conditions on the auction and the suits alone: decided at read-back, whatever the hand
 _PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel"})
-_NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), False, (3, 2, 1, 0))
+_NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def suit_shortness(ranks: list[int]) -> float:
     if len(ranks) == 1:
         r = ranks[0]
         return -0.5 if r == 14 else -1.0 if r in HONOURS else 0.0
-    if len(ranks) == 2 and any(r in (13, 12, 11) for r in ranks):
+    if len(ranks) == 2 and (ranks[0] in (13, 12, 11) or ranks[1] in (13, 12, 11)):
         return -0.5
     return 0.0
 
@@ -71,14 +71,10 @@ def shortness(hand: Iterable[int]) -> float:
     return sum(suit_shortness(s) for s in suits(hand))
 
 
-def is_good_suit(ranks: list[int]) -> bool:
-    """Five or more cards headed by at least two of A K Q J."""
-    return len(ranks) >= GOOD_SUIT_LENGTH and sum(r in HONOURS for r in ranks) >= GOOD_SUIT_HONOURS
-
-
 def long_suits(hand: Iterable[int]) -> float:
-    """Step three: ``n/2 - 0.5`` for each good suit of ``n`` cards."""
-    return sum(len(s) / 2 - 0.5 for s in suits(hand) if is_good_suit(s))
+    """Step three: ``n/2 - 0.5`` for each good suit of ``n`` cards (five or more headed by two of A K Q J)."""
+    _, _, n, hon, _ = features(hand)
+    return sum(n[s] / 2 - 0.5 for s in range(4) if n[s] >= GOOD_SUIT_LENGTH and hon[s] >= GOOD_SUIT_HONOURS)
 
 
 def suit_rank(hand: Iterable[int]) -> list[int]:
@@ -95,13 +91,36 @@ def trump_bonus(hand: Iterable[int], trump: int | None) -> float:
     return 2.0 if order[0] == trump else 1.0 if order[1] == trump else 0.0
 
 
-def strength(hand: Iterable[int], trump: int | None = None) -> float:
-    """The seed's evaluation: points, minus short honours, plus long suits, plus the trump bonus."""
-    cards = list(hand)
-    return hcp(cards) + shortness(cards) + long_suits(cards) + trump_bonus(cards, trump)
+def features(hand: Iterable[int]) -> tuple[float, int, list[int], list[int], list[int]]:
+    """In one pass: the evaluation without trumps (steps one to three), high-card points, and
+    per suit (C D H S) the length, the honours and the high-card points. The bidding engine
+    and the sampler ask this of every hand they look at."""
+    by: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        by[c >> 4].append(c & 0xF)
+    points, total = 0.0, 0
+    n, hon, pts = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+    for s in range(4):
+        ranks = by[s]
+        n[s] = len(ranks)
+        for r in ranks:
+            if r >= 11:
+                hon[s] += 1
+                pts[s] += r - 10
+        total += pts[s]
+        points += suit_shortness(ranks)
+        if n[s] >= GOOD_SUIT_LENGTH and hon[s] >= GOOD_SUIT_HONOURS:
+            points += n[s] / 2 - 0.5
+    return points + total, total, n, hon, pts
 
 
 def is_balanced(hand: Iterable[int]) -> bool:
     """No void or singleton, at most one doubleton (4-3-3-3, 4-4-3-2, 5-3-3-2)."""
     n = sorted(lengths(hand))
     return n[0] >= 2 and n[1] >= 3
+
+
+def strength(hand: Iterable[int], trump: int | None = None) -> float:
+    """The seed's evaluation: points, minus short honours, plus long suits, plus the trump bonus."""
+    cards = list(hand)
+    return features(cards)[0] + trump_bonus(cards, trump)

@@ -25,6 +25,7 @@ from .table import NT, Known
 
 DEFAULT_SAMPLES = 32
 MAX_TRIES = 40  # attempts per wanted sample before a seat's promises are set aside
+EARLY_TRIES = 8  # ... or this many, when not one attempt has kept them
 
 
 @dataclass
@@ -92,7 +93,10 @@ def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIE
     failures = dict.fromkeys(seats, 0)
     relaxing = False
     while True:
-        for _ in range(max_tries * n):
+        found = len(out.deals)
+        for attempt in range(max_tries * n):
+            if attempt == EARLY_TRIES * n and len(out.deals) == found:
+                break  # not one deal keeps these promises: set some aside sooner
             out.tries += 1
             d = _deal_once(k, seats, cards, rng)
             if d is None:

@@ -10,7 +10,7 @@ from bots.bridge import bidding
 from bots.bridge.bidding import Hand, TableError, choose, parse_table, promises_of, read_auction
 from bots.bridge.evaluate import hcp, long_suits, shortness, strength, suit_shortness, trump_bonus
 from games.bridge.deal import parse_hand
-from protocol.cards import BIDS, PASS, format_call, parse_call
+from protocol.cards import PASS, format_call, parse_call
 
 
 def h(text: str) -> bytes:
