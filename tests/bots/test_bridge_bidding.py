@@ -139,7 +139,7 @@ def test_every_call_of_self_play_holds_its_promise() -> None:
     rng = random.Random(3)
     deck = [s << 4 | r for s in range(4) for r in range(2, 15)]
     checked = 0
-    for _ in range(150):
+    for _ in range(60):
         rng.shuffle(deck)
         hands = [sorted(deck[13 * i : 13 * i + 13]) for i in range(4)]
         dealer = rng.randrange(4)
@@ -151,7 +151,7 @@ def test_every_call_of_self_play_holds_its_promise() -> None:
         for p in read_auction(tuple(auction), dealer):
             assert p.holds(Hand.of(hands[p.seat])), (auction, p.index, p.rows)
             checked += 1
-    assert checked > 600
+    assert checked > 250
 
 
 def test_a_bad_row_is_named() -> None:
