@@ -95,10 +95,11 @@ def opening_lead(k: Known) -> int:
 
 
 def later_lead(k: Known) -> int:
-    """Leading at a later trick of the rules phase: declarer cashes a long solid suit, defenders return partner's suit."""
+    """Leading at a later trick of the rules phase: declarer cashes an ace of its longest suits,
+    defenders return partner's suit."""
     hand = by_suit(k.hand)
     if k.declarer is not None and k.seat % 2 == k.declarer % 2:
-        for s, cs in sorted(hand.items(), key=lambda kv: -len(kv[1])):
+        for _, cs in sorted(hand.items(), key=lambda kv: -len(kv[1])):
             if cs[0] & 0xF == 14:
                 return cs[0]
         s = max(hand, key=lambda s: len(hand[s]))
