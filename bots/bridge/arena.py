@@ -50,12 +50,14 @@ class _Timed(Robot):
         self.times = times
 
     def decide(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             return self.inner.decide(request)
         finally:
             phase = "bid" if request.view["phase"] == "auction" else "card"
             self.times[phase].append((time.perf_counter() - start) * 1000)
+            # CPU time (all of the process's threads: DDS's too) is what a busy machine does not inflate
+            self.times[phase + "_cpu"].append((time.process_time() - cpu) * 1000)
 
 
 @dataclass
@@ -80,7 +82,9 @@ class BridgeRobotReport:
     par: list[int] = field(default_factory=list)  # per table: IMPs of the contract at DD against par
     declarer: PlayFigures = field(default_factory=PlayFigures)
     defence: PlayFigures = field(default_factory=PlayFigures)
-    times: dict[str, list[float]] = field(default_factory=lambda: {"bid": [], "card": []})
+    times: dict[str, list[float]] = field(
+        default_factory=lambda: {"bid": [], "card": [], "bid_cpu": [], "card_cpu": []}
+    )
     illegal: int = 0
 
     @property
@@ -114,7 +118,7 @@ class BridgeRobotReport:
             "defence_distribution": self.defence.distribution(),
             "illegal": self.illegal,
         }
-        for phase in ("bid", "card"):
+        for phase in ("bid", "card", "bid_cpu", "card_cpu"):
             n, p50, p99 = self.latency(phase)
             out[f"{phase}_decisions"], out[f"{phase}_p50_ms"], out[f"{phase}_p99_ms"] = n, p50, p99
         return out
@@ -329,6 +333,10 @@ def format_report(report: BridgeReport) -> str:
             f"{name:<8} {r.imps_per_board:>+10.2f} {ci_text:>18} {r.par_imps:>+8.2f} {r.declarer.mean:>+8.2f} "
             f"{r.defence.mean:>+8.2f} {f'{b50:.2f}/{b99:.2f}':>16} {f'{c50:.1f}/{c99:.1f}':>17} {r.illegal:>7}"
         )
+    for name, r in report.robots.items():
+        _, b50, b99 = r.latency("bid_cpu")
+        _, c50, c99 = r.latency("card_cpu")
+        lines.append(f"{name}: CPU time a decision, p50/p99 ms: bid {b50:.2f}/{b99:.2f}, card {c50:.1f}/{c99:.1f}")
     for name, r in report.robots.items():
         lines.append(
             f"{name}: declarer tricks - DD tricks over {len(r.declarer.diffs)} boards: {r.declarer.distribution()}"
