@@ -15,7 +15,7 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
   names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and, about the partnership:
   ``tp25+`` (points plus partner's promised points), ``fitx`` (eight cards between us),
   ``nofitM``, ``ourbid``/``theirbid`` (whose bid is the last), ``ourgame``, ``fitlast``,
-  ``theirlevel4+``.
+  ``theirlevel4+``, ``ourlevel6+``.
 
 The first row (in table order) whose auction matches, whose conditions hold and whose call
 is legal gives the call. The same rows, read back, give what a call *promises*
@@ -101,8 +101,8 @@ class Summary:
 
     @property
     def points(self) -> float:
-        """The points to count on: the middle of the range, an open range counted as six wide."""
-        return self.lo + min(self.hi - self.lo, 6.0) / 2
+        """The points to count on: the middle of the range; two over the floor of an open one."""
+        return self.lo + (2.0 if self.hi - self.lo > 10 else (self.hi - self.lo) / 2)
 
     def narrow(self, other: Summary) -> None:
         self.lo, self.hi = max(self.lo, other.lo), max(max(self.lo, other.lo), min(self.hi, other.hi))
@@ -283,7 +283,9 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         strain = ctx.last_bid & 0xF
         return strain == NT or _fit(hand, ctx, strain) >= 7
     if k == "theirlevel":
-        return ctx.last_bid is not None and c.lo <= ctx.last_bid >> 4 <= c.hi
+        return ctx.last_bid is not None and not ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
+    if k == "ourlevel":
+        return ctx.last_bid is not None and ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
     raise AssertionError(k)
 
 
@@ -296,9 +298,10 @@ def _cond(token: str, where: str) -> Cond:
     if token.startswith("tp"):
         lo, hi = _range(token[2:], where)
         return Cond("tp", lo=lo, hi=hi)
-    if token.startswith("theirlevel"):
-        lo, hi = _range(token[10:], where, 7)
-        return Cond("theirlevel", lo=lo, hi=hi)
+    for kind in ("theirlevel", "ourlevel"):
+        if token.startswith(kind):
+            lo, hi = _range(token[len(kind) :], where, 7)
+            return Cond(kind, lo=lo, hi=hi)
     if token.startswith("fit") and len(token) == 4:
         return Cond("fit", token[3])
     if re.fullmatch(r"[a-z]=M", token):
@@ -391,7 +394,7 @@ def _readings(ctx: Context, call: int) -> list[tuple[Row, Binding]]:
 
 
 # conditions on the auction and the suits alone: decided at read-back, whatever the hand
-_PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel"})
+_PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel", "ourlevel"})
 _NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
 
 
