@@ -348,9 +348,13 @@ def format_report(report: BridgeReport) -> str:
 def run_cli(args: Any) -> int:
     """``paiju arena bridge``: the command's bridge branch."""
     import json
+    import signal
     import sys
 
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    # Ctrl-C, or SIGTERM (a background run ignores SIGINT), ends the run with the boards finished
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         report = play(
             seats,
