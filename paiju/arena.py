@@ -23,10 +23,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", metavar="FILE.png", help="write a PNG chart of the report")
     parser.add_argument("--records", metavar="FILE.jsonl", help="write every hand played, one JSON object a line")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bridge = parser.add_argument_group("bridge (duplicate IMPs, par, double dummy; see docs/robots.md)")
+    bridge.add_argument("--samples", type=int, default=None, help="Monte Carlo samples a card of `hybrid` (default 32)")
+    bridge.add_argument("--jobs", type=int, default=1, help="processes playing boards side by side (default 1)")
+    bridge.add_argument("--pbn", metavar="FILE.pbn", help="write every table played as PBN 2.1")
 
 
 def run(args: argparse.Namespace) -> int:
     from bots import arena
+
+    if args.game == "bridge":  # two tables a board, IMPs: its own report
+        from bots.bridge.arena import run_cli
+
+        return run_cli(args)
 
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     try:

@@ -21,7 +21,7 @@ FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "client", "pai
 ALLOWED = {
     "protocol": {"msgpack"},
     "games": {"protocol"},
-    "bots": {"protocol", "games", "redisbus", "tqdm", "matplotlib", "numpy"},
+    "bots": {"protocol", "games", "redisbus", "tqdm", "matplotlib", "numpy", "endplay"},
     "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack"},
     "redisbus": {"protocol", "redis"},
     "client": {"protocol", "websockets"},

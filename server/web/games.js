@@ -367,6 +367,8 @@ class BridgeModel extends Model {
       center.appendChild(trickArea(this, ctx, this.trick, this.lastTrick));
       center.appendChild(h("div", { class: "stat" }, `tricks NS ${this.won[0]} · EW ${this.won[1]}`));
       if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, `declarer claims ${this.claim}`));
+      // the bidding stays in view during the play, as on a real table's bidding-box tray
+      center.appendChild(auctionTable(this, true));
     }
     return h("div", { class: "board seats-4 bridge" }, ...seats, h("div", { class: "center" }, center));
   }
@@ -392,15 +394,21 @@ function suitRows(model, cards, ctx, seat) {
   return box;
 }
 
-function auctionTable(model) {
-  const t = h("table", { class: "auction" });
-  t.appendChild(h("tr", {}, ...BRIDGE_SEATS.map((s) => h("th", {}, s[0]))));
+/** The auction as the bidding-box table: columns N E S W (vulnerable seats marked, the dealer's
+ * first call in its column), one row a round, and the contract under it once the bidding ends. */
+function auctionTable(model, compact = false) {
+  const t = h("table", { class: compact ? "auction compact" : "auction", "data-calls": model.auction.length });
+  const vulnerable = (s) => model.vulnerable === "All" || model.vulnerable === ["NS", "EW"][s % 2];
+  t.appendChild(
+    h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? " (dealer)" : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
+  );
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {
     const tr = h("tr", {});
     for (let j = i; j < i + 4; j++) tr.appendChild(h("td", {}, j < cells.length && cells[j] !== null ? callEl(cells[j]) : ""));
     t.appendChild(tr);
   }
+  if (model.phase !== "auction") t.appendChild(h("tr", { class: "auction-contract" }, h("td", { colspan: 4 }, model.contractText())));
   return t;
 }
 

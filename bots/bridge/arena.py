@@ -1,0 +1,379 @@
+"""The bridge arena: duplicate boards scored in IMPs, with par, double-dummy and latency figures.
+
+Each deal is played at two tables: at the first, ``seats[0..3]`` sit North, East, South,
+West; at the second, everyone moves one seat clockwise, so the pair that held North-South
+cards holds East-West ones and the luck of the cards cancels. The pair of ``seats[0]``
+scores ``imps(NS score at table 1 - NS score at table 2)`` on the board.
+
+Per robot the report gives: IMPs per board with a 95% confidence interval (the pair of
+``seats[0]`` and of ``seats[1]``); *par*: the IMPs between the contract each table reached,
+scored at its double-dummy result, and the deal's par (both from DDS through ``endplay``),
+for the side the robot sat on, averaged over its tables; *declarer play*: the tricks the
+robot took as declarer minus the double-dummy tricks of the contract it reached (mean and
+distribution), and the same for its defence (tricks the defence took beyond double dummy);
+and decision latency per phase (bid, card), p50 and p99.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import statistics
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bridge.deal import format_deal, is_vulnerable
+from games.bridge.game import Bridge
+from games.bridge.pbn import board_from_game, write_pbn
+from games.bridge.scoring import contract_score, imps
+from protocol import DecisionRequest
+
+from .. import registry
+from ..arena import _ci, _percentile, play_hand
+from ..base import Robot
+from .table import NT
+
+SEAT_TAGS = ("North", "East", "South", "West")
+
+
+class _Timed(Robot):
+    """A robot wrapped to time its decisions by phase."""
+
+    game = "bridge"
+
+    def __init__(self, inner: Robot, times: dict[str, list[float]]) -> None:
+        self.inner = inner
+        self.name = inner.name  # type: ignore[misc]
+        self.times = times
+
+    def decide(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
+        start, cpu = time.perf_counter(), time.process_time()
+        try:
+            return self.inner.decide(request)
+        finally:
+            phase = "bid" if request.view["phase"] == "auction" else "card"
+            self.times[phase].append((time.perf_counter() - start) * 1000)
+            # CPU time (all of the process's threads: DDS's too) is what a busy machine does not inflate
+            self.times[phase + "_cpu"].append((time.process_time() - cpu) * 1000)
+
+
+@dataclass
+class PlayFigures:
+    """Tricks against double dummy: ``diffs`` one per board the robot declared (or defended)."""
+
+    diffs: list[int] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.diffs) if self.diffs else 0.0
+
+    def distribution(self) -> dict[int, int]:
+        return dict(sorted(Counter(self.diffs).items()))
+
+
+@dataclass
+class BridgeRobotReport:
+    name: str
+    boards: int = 0
+    imps: list[float] = field(default_factory=list)  # per board, for the robot's pair
+    par: list[int] = field(default_factory=list)  # per table: IMPs of the contract at DD against par
+    declarer: PlayFigures = field(default_factory=PlayFigures)
+    defence: PlayFigures = field(default_factory=PlayFigures)
+    times: dict[str, list[float]] = field(
+        default_factory=lambda: {"bid": [], "card": [], "bid_cpu": [], "card_cpu": []}
+    )
+    illegal: int = 0
+
+    @property
+    def imps_per_board(self) -> float:
+        return statistics.fmean(self.imps) if self.imps else 0.0
+
+    @property
+    def imps_ci(self) -> tuple[float, float] | None:
+        return _ci(self.imps)
+
+    @property
+    def par_imps(self) -> float:
+        return statistics.fmean(self.par) if self.par else 0.0
+
+    def latency(self, phase: str) -> tuple[int, float, float]:
+        ts = sorted(self.times[phase])
+        return len(ts), _percentile(ts, 50), _percentile(ts, 99)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "boards": len(self.imps),
+            "imps_per_board": self.imps_per_board,
+            "imps_ci": list(self.imps_ci) if self.imps_ci else None,
+            "par_imps": self.par_imps,
+            "par_tables": len(self.par),
+            "declarer_vs_dd": self.declarer.mean,
+            "declarer_boards": len(self.declarer.diffs),
+            "declarer_distribution": self.declarer.distribution(),
+            "defence_vs_dd": self.defence.mean,
+            "defence_boards": len(self.defence.diffs),
+            "defence_distribution": self.defence.distribution(),
+            "illegal": self.illegal,
+        }
+        for phase in ("bid", "card", "bid_cpu", "card_cpu"):
+            n, p50, p99 = self.latency(phase)
+            out[f"{phase}_decisions"], out[f"{phase}_p50_ms"], out[f"{phase}_p99_ms"] = n, p50, p99
+        return out
+
+
+@dataclass
+class BridgeReport:
+    seats: list[str]
+    boards: int
+    seed: int
+    samples: int
+    robots: dict[str, BridgeRobotReport] = field(default_factory=dict)
+    games: list[Bridge] = field(default_factory=list)
+    interrupted: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": "bridge",
+            "seats": self.seats,
+            "boards": self.boards,
+            "seed": self.seed,
+            "samples": self.samples,
+            "interrupted": self.interrupted,
+            "robots": {n: r.as_dict() for n, r in self.robots.items()},
+        }
+
+
+def dd_figures(game: Bridge) -> tuple[int, int | None]:
+    """The deal's par score (North-South) and the double-dummy tricks of the contract reached."""
+    par_ns, table = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    if game.contract is None or game.declarer is None:
+        return par_ns, None
+    return par_ns, table[game.contract.strain][game.declarer]
+
+
+@functools.lru_cache(maxsize=4)
+def _dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[int, list[list[int]]]:
+    """Par (North-South) and the double-dummy tricks by strain (C D H S NT) and declarer, once per deal."""
+    from endplay.dds import calc_dd_table, par
+    from endplay.types import Deal, Denom, Player, Vul
+
+    table = calc_dd_table(Deal(format_deal(dealt)))
+    vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vulnerable]
+    par_ns = int(par(table, vul, Player(dealer)).score)
+    tricks = [
+        [int(table[Denom.nt if strain == NT else Denom(3 - strain), Player(seat)]) for seat in range(4)]
+        for strain in range(5)
+    ]
+    return par_ns, tricks
+
+
+def _ns_score_at(game: Bridge, tricks: int | None) -> int:
+    if game.contract is None or game.declarer is None or tricks is None:
+        return 0
+    s = contract_score(game.contract, is_vulnerable(game.vulnerable, game.declarer), tricks)
+    return s if game.declarer % 2 == 0 else -s
+
+
+def play(
+    seats: Sequence[str],
+    boards: int,
+    seed: int = 0,
+    samples: int | None = None,
+    progress: bool = False,
+    keep_games: bool = False,
+    jobs: int = 1,
+) -> BridgeReport:
+    """Play ``boards`` deals at two tables each (see the module's docstring) and report per robot.
+
+    ``jobs`` processes play boards side by side; the report is the same as with one (each
+    board depends only on the seed and its number). Interrupted (Ctrl-C), the report holds
+    the boards finished so far and says so.
+    """
+    if len(seats) != 4:
+        raise ValueError(f"bridge has 4 seats; --seats names {len(seats)} robots")
+    for name in seats:
+        registry.get("bridge", name)  # KeyError naming the known robots
+    report = _empty_report(seats, seed, samples)
+    bar = None
+    if progress:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        bar = tqdm(total=boards, unit="board", desc="bridge arena", leave=False)
+    pool = concurrent.futures.ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        if pool is None:
+            parts: Iterator[BridgeReport] = (
+                _one_board(tuple(seats), seed, d, samples, keep_games) for d in range(boards)
+            )
+        else:
+            one = functools.partial(_one_board, tuple(seats), seed, samples=samples, keep_games=keep_games)
+            parts = pool.map(one, range(boards))
+        for part in parts:
+            _merge(report, part)
+            if bar is not None:
+                bar.update()
+    except KeyboardInterrupt:  # an interrupted run reports the boards it finished
+        report.interrupted = True
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    return report
+
+
+def _empty_report(seats: Sequence[str], seed: int, samples: int | None) -> BridgeReport:
+    from .montecarlo import DEFAULT_SAMPLES
+
+    report = BridgeReport(list(seats), 0, seed, samples or DEFAULT_SAMPLES)
+    for n in seats:
+        report.robots.setdefault(n, BridgeRobotReport(n))
+    return report
+
+
+def _one_board(seats: tuple[str, ...], seed: int, deal: int, samples: int | None, keep_games: bool) -> BridgeReport:
+    """One board at its two tables, as a report of its own (module-level: a pool process runs it)."""
+    report = _empty_report(seats, seed, samples)
+    tables = [list(seats), [seats[(s + 3) % 4] for s in range(4)]]  # table 2: everyone one seat clockwise
+    _play_board(report, report.robots, tables, seed, deal, samples, keep_games)
+    report.boards = 1
+    return report
+
+
+def _merge(into: BridgeReport, part: BridgeReport) -> None:
+    into.boards += part.boards
+    into.games += part.games
+    for name, r in part.robots.items():
+        t = into.robots[name]
+        t.imps += r.imps
+        t.par += r.par
+        t.declarer.diffs += r.declarer.diffs
+        t.defence.diffs += r.defence.diffs
+        t.illegal += r.illegal
+        for phase, ts in r.times.items():
+            t.times[phase] += ts
+
+
+def _play_board(
+    report: BridgeReport,
+    reps: dict[str, BridgeRobotReport],
+    tables: list[list[str]],
+    seed: int,
+    deal: int,
+    samples: int | None,
+    keep_games: bool,
+) -> None:
+    seats = report.seats
+    ns_scores = []
+    for t, seating in enumerate(tables):
+        robots: list[Robot] = []
+        for name in seating:
+            r = registry.get("bridge", name)
+            if samples and hasattr(r, "samples"):
+                r.samples = samples
+            robots.append(_Timed(r, reps[name].times))
+        game, bad = play_hand("bridge", None, seed, deal, robots, f"arena-{seed}-{deal}-{t}")
+        assert isinstance(game, Bridge)
+        if keep_games:
+            report.games.append(game)
+        ns = game.score_ns or 0
+        ns_scores.append(ns)
+        par_ns, dd = dd_figures(game)
+        for s, name in enumerate(seating):
+            reps[name].illegal += bad[s]
+        vs_par = imps(_ns_score_at(game, dd) - par_ns)
+        for side in (0, 1):
+            if s_is_pair(seating, side):
+                reps[seating[side]].par.append(vs_par if side == 0 else -vs_par)
+        if game.declarer is not None and dd is not None:
+            decl = seating[game.declarer]
+            if s_is_pair(seating, game.declarer):
+                reps[decl].declarer.diffs.append(game.declarer_tricks - dd)
+            defender = seating[(game.declarer + 1) % 4]
+            if s_is_pair(seating, (game.declarer + 1) % 4):
+                reps[defender].defence.diffs.append(dd - game.declarer_tricks)
+    board_imps = imps(ns_scores[0] - ns_scores[1])
+    reps[seats[0]].imps.append(board_imps)
+    if seats[1] != seats[0]:
+        reps[seats[1]].imps.append(-board_imps)
+
+
+def s_is_pair(seating: Sequence[str], seat: int) -> bool:
+    """Whether ``seat`` and its partner are the same robot (figures credit a pair, not a mixed side)."""
+    return seating[seat] == seating[(seat + 2) % 4]
+
+
+def write_tables(report: BridgeReport, path: str) -> None:
+    """Every table played, as PBN 2.1 (deal, auction, play, contract, declarer, result)."""
+    boards = []
+    for i, game in enumerate(report.games):
+        seating = report.seats if i % 2 == 0 else [report.seats[(s + 3) % 4] for s in range(4)]
+        tags = [(SEAT_TAGS[s], seating[s]) for s in range(4)] + [("Room", "Open" if i % 2 == 0 else "Closed")]
+        boards.append(board_from_game(game, event=f"paiju arena seed {report.seed}", tags=tags))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(write_pbn(boards))
+
+
+def format_report(report: BridgeReport) -> str:
+    lines = [
+        f"bridge: {report.boards} boards x 2 tables, seed {report.seed}, {report.samples} samples a Monte Carlo card"
+        + (" (interrupted: the boards finished so far)" if report.interrupted else ""),
+        f"{'robot':<8} {'IMP/board':>10} {'95% CI':>18} {'par IMP':>8} {'decl-DD':>8} {'def-DD':>8} "
+        f"{'bid p50/p99 ms':>16} {'card p50/p99 ms':>17} {'illegal':>7}",
+    ]
+    for name, r in report.robots.items():
+        ci = r.imps_ci
+        ci_text = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "[n/a]"
+        _, b50, b99 = r.latency("bid")
+        _, c50, c99 = r.latency("card")
+        lines.append(
+            f"{name:<8} {r.imps_per_board:>+10.2f} {ci_text:>18} {r.par_imps:>+8.2f} {r.declarer.mean:>+8.2f} "
+            f"{r.defence.mean:>+8.2f} {f'{b50:.2f}/{b99:.2f}':>16} {f'{c50:.1f}/{c99:.1f}':>17} {r.illegal:>7}"
+        )
+    for name, r in report.robots.items():
+        _, b50, b99 = r.latency("bid_cpu")
+        _, c50, c99 = r.latency("card_cpu")
+        lines.append(f"{name}: CPU time a decision, p50/p99 ms: bid {b50:.2f}/{b99:.2f}, card {c50:.1f}/{c99:.1f}")
+    for name, r in report.robots.items():
+        lines.append(
+            f"{name}: declarer tricks - DD tricks over {len(r.declarer.diffs)} boards: {r.declarer.distribution()}"
+        )
+        lines.append(f"{name}: defence tricks beyond DD over {len(r.defence.diffs)} boards: {r.defence.distribution()}")
+    return "\n".join(lines)
+
+
+def run_cli(args: Any) -> int:
+    """``paiju arena bridge``: the command's bridge branch."""
+    import json
+    import signal
+    import sys
+
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    # Ctrl-C, or SIGTERM (a background run ignores SIGINT), ends the run with the boards finished
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        report = play(
+            seats,
+            args.hands,
+            seed=args.seed,
+            samples=args.samples,
+            progress=not args.no_progress,
+            keep_games=bool(args.pbn),
+            jobs=args.jobs,
+        )
+    except (KeyError, ValueError) as e:
+        print(f"paiju arena: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    if args.pbn:
+        write_tables(report, args.pbn)
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        print(format_report(report))
+        if args.pbn:
+            print(f"PBN: {args.pbn}")
+    return 0

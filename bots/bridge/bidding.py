@@ -1,0 +1,465 @@
+"""Table-driven bidding (seed 001 §1): the system is data, one small engine reads it.
+
+The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
+``auction | call | points | hand | meaning``:
+
+- *auction*: the calls since the opening bid, as the bidder sees them (``-`` nobody has
+  bid; ``1x P`` partner opened one of a suit and the next hand passed; ``...`` any
+  auction). A lower-case letter in a bid (``1x``, ``2y``) stands for a suit and binds it.
+- *call*: ``P``, ``X``, ``XX``, a bid (``2NT``, ``3x``), or ``+x``: the cheapest bid in ``x``.
+  A suit letter the auction has not bound is tried for each suit, strongest first.
+- *points*: the seed's evaluation (:func:`bots.bridge.evaluate.strength` without trumps):
+  ``12-15``, ``16+``, ``-10``, ``15`` or empty.
+- *hand*: conditions, all of which must hold: lengths ``S5+``, ``H-4``, ``D0-1``, ``x4``;
+  honours (A K Q J) ``hC3``; ``bal``; ``rest3+`` (three or more in every suit no letter
+  names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and, about the partnership:
+  ``tp25+`` (points plus partner's promised points), ``fitx`` (eight cards between us),
+  ``nofitM``, ``ourbid``/``theirbid`` (whose bid is the last), ``ourgame``, ``fitlast``,
+  ``theirlevel4+``, ``ourlevel6+``.
+
+The first row (in table order) whose auction matches, whose conditions hold and whose call
+is legal gives the call. The same rows, read back, give what a call *promises*
+(:func:`promises`): the rows that could have produced it, one of which the caller's hand
+satisfies. Partner's promises feed ``tp`` and ``fit``; the card play's sampler deals the
+hidden hands to satisfy every promise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
+
+from .evaluate import features
+
+TABLES = ("openings", "responses", "rebids", "competition", "placement")
+SUIT_LETTERS = "CDHS"
+NT = 4
+_BID = re.compile(r"^([1-7])(C|D|H|S|NT|[a-z])$")
+_LENGTH = re.compile(r"^([CDHSa-z])(\d*)(?:-(\d*))?(\+?)$")
+_RANGE = re.compile(r"^(\d*)(?:-(\d*))?(\+?)$")
+GAME_LEVEL = (5, 5, 4, 4, 3)  # by strain C D H S NT
+
+
+class TableError(ValueError):
+    """A row of a bidding table that the engine cannot read (the file and line are named)."""
+
+
+def _range(text: str, where: str, top: int = 40) -> tuple[float, float]:
+    """``"12-15" -> (12, 15)``, ``"16+" -> (16, top)``, ``"-10" -> (0, 10)``, ``"" -> (0, top)``."""
+    m = _RANGE.match(text)
+    if not m:
+        raise TableError(f"{where}: {text!r} is not a range")
+    lo, hi, plus = m.groups()
+    if hi is None:  # "12", "12+" or ""
+        if not lo:
+            return 0.0, float(top)
+        return float(lo), float(top) if plus else float(lo)
+    return float(lo or 0), float(hi) if hi else float(top)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What the tables ask of a hand, computed once."""
+
+    cards: tuple[int, ...]
+    points: float
+    hcp: int
+    lengths: tuple[int, ...]
+    honours: tuple[int, ...]
+    suit_hcp: tuple[int, ...]
+
+    @classmethod
+    def of(cls, cards: Sequence[int]) -> Hand:
+        points, total, n, hon, pts = features(cards)
+        return cls(tuple(cards), points, total, tuple(n), tuple(hon), tuple(pts))
+
+    @property
+    def balanced(self) -> bool:
+        """No void or singleton, at most one doubleton."""
+        n = sorted(self.lengths)
+        return n[0] >= 2 and n[1] >= 3
+
+    @property
+    def order(self) -> list[int]:
+        """Suits strongest first: by length, then high-card points, then the higher suit."""
+        return sorted(range(4), key=lambda s: (self.lengths[s], self.suit_hcp[s], s), reverse=True)
+
+
+@dataclass
+class Summary:
+    """What a seat's calls have promised so far: a points range and a range of each suit's length."""
+
+    lo: float = 0.0
+    hi: float = 40.0
+    len_lo: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    len_hi: list[int] = field(default_factory=lambda: [13, 13, 13, 13])
+
+    @property
+    def points(self) -> float:
+        """The points to count on: the middle of the range; two over the floor of an open one."""
+        return self.lo + (2.0 if self.hi - self.lo > 10 else (self.hi - self.lo) / 2)
+
+    def narrow(self, other: Summary) -> None:
+        self.lo, self.hi = max(self.lo, other.lo), max(max(self.lo, other.lo), min(self.hi, other.hi))
+        for s in range(4):
+            lo = max(self.len_lo[s], other.len_lo[s])
+            self.len_lo[s], self.len_hi[s] = lo, max(lo, min(self.len_hi[s], other.len_hi[s]))
+
+    def copy(self) -> Summary:
+        return Summary(self.lo, self.hi, list(self.len_lo), list(self.len_hi))
+
+
+@dataclass(frozen=True)
+class Context:
+    """The auction as one bidder sees it, before the bidder calls."""
+
+    calls: tuple[int, ...]  # the whole auction so far
+    rel: tuple[str, ...]  # the calls from the opening bid on, written
+    last_bid: int | None
+    last_ours: bool  # the last bid is our side's
+    doubled: int
+    partner: Summary
+
+    def legal(self, call: int) -> bool:
+        if call == PASS:
+            return True
+        if call == DOUBLE:
+            return self.last_bid is not None and not self.last_ours and self.doubled == 0
+        if call == REDOUBLE:
+            return self.last_bid is not None and self.last_ours and self.doubled == 1
+        return self.last_bid is None or call > self.last_bid
+
+
+def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None) -> Context:
+    """The context of the next call after ``calls`` (``summaries`` by offset from the bidder: 2 = partner)."""
+    n = len(calls)
+    first = next((i for i, c in enumerate(calls) if c in BIDS), n)
+    last_bid, last_i, doubled = None, -1, 0
+    for i, c in enumerate(calls):
+        if c in BIDS:
+            last_bid, last_i, doubled = c, i, 0
+        elif c == DOUBLE:
+            doubled = 1
+        elif c == REDOUBLE:
+            doubled = 2
+    partner = summaries[2].copy() if summaries is not None else Summary()
+    return Context(
+        tuple(calls),
+        tuple(format_call(c) for c in calls[first:]),
+        last_bid,
+        last_i >= 0 and (n - last_i) % 2 == 0,
+        doubled,
+        partner,
+    )
+
+
+# ---------------------------------------------------------------------------- rows
+Binding = dict[str, int]
+
+
+@dataclass(frozen=True)
+class Cond:
+    kind: str
+    suit: str = ""  # a suit letter or a variable
+    lo: float = 0
+    hi: float = 40
+    other: str = ""
+
+
+def _suit(letter: str, b: Binding) -> int:
+    return SUIT_LETTERS.index(letter) if letter in SUIT_LETTERS else b[letter]
+
+
+@dataclass(frozen=True)
+class Row:
+    table: str
+    line: int
+    auction: tuple[str, ...]
+    call: str
+    lo: float
+    hi: float
+    conds: tuple[Cond, ...]
+    meaning: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.table}.txt:{self.line}"
+
+    def match(self, rel: tuple[str, ...]) -> Binding | None:
+        """The suit binding under which the row's auction is ``rel``; None if it is not."""
+        if self.auction == ("...",):
+            return {}
+        pattern = () if self.auction == ("-",) else self.auction
+        if len(pattern) != len(rel):
+            return None
+        b: Binding = {}
+        for p, c in zip(pattern, rel, strict=True):
+            if p == c:
+                continue
+            if len(p) == 2 and p[1].islower() and len(c) == 2 and c[0] == p[0] and c[1] in SUIT_LETTERS:
+                s = SUIT_LETTERS.index(c[1])
+                if b.setdefault(p[1], s) != s:
+                    return None
+                continue
+            return None
+        return b
+
+    def calls(self, hand: Hand, ctx: Context, b: Binding) -> Iterator[tuple[int, Binding]]:
+        """The concrete calls this row names, with the binding of its free suit letter."""
+        text = self.call
+        if text in ("P", "X", "XX"):
+            yield {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text], b
+            return
+        var = text[-1] if text[-1].islower() else ""
+        if var and var not in b:
+            used = set(b.values())
+            for s in hand.order:
+                if s not in used:
+                    nb = dict(b)
+                    nb[var] = s
+                    yield _concrete(text, nb, ctx), nb
+            return
+        yield _concrete(text, b, ctx), b
+
+    def holds(self, hand: Hand, ctx: Context, b: Binding) -> bool:
+        if not self.lo <= hand.points <= self.hi:
+            return False
+        return all(_holds(c, hand, ctx, b) for c in self.conds)
+
+
+def _concrete(text: str, b: Binding, ctx: Context) -> int:
+    if text.startswith("+"):
+        strain = NT if text[1:] == "NT" else _suit(text[1], b)
+        level = 1
+        if ctx.last_bid is not None:
+            level = ctx.last_bid >> 4 if strain > ctx.last_bid & 0xF else (ctx.last_bid >> 4) + 1
+        return level << 4 | strain if level <= 7 else -1
+    level, strain_text = int(text[0]), text[1:]
+    strain = NT if strain_text == "NT" else _suit(strain_text, b)
+    return level << 4 | strain
+
+
+def _fit(hand: Hand, ctx: Context, s: int) -> int:
+    return hand.lengths[s] + ctx.partner.len_lo[s]
+
+
+def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
+    k = c.kind
+    if k == "len":
+        return c.lo <= hand.lengths[_suit(c.suit, b)] <= c.hi
+    if k == "hon":
+        return hand.honours[_suit(c.suit, b)] >= c.lo
+    if k == "bal":
+        return hand.balanced
+    if k == "rest":
+        named = {_suit(v, b) for v in b}
+        return all(hand.lengths[s] >= c.lo for s in range(4) if s not in named)
+    if k == "major":
+        return _suit(c.suit, b) >= 2
+    if k == "minor":
+        return _suit(c.suit, b) < 2
+    if k == "ne":
+        return _suit(c.suit, b) != _suit(c.other, b)
+    if k == "tp":
+        return c.lo <= hand.points + ctx.partner.points <= c.hi
+    if k == "fit":
+        return _fit(hand, ctx, _suit(c.suit, b)) >= 8
+    if k == "nofitM":
+        return _fit(hand, ctx, 2) < 8 and _fit(hand, ctx, 3) < 8
+    if k == "ourbid":
+        return ctx.last_bid is not None and ctx.last_ours
+    if k == "theirbid":
+        return ctx.last_bid is not None and not ctx.last_ours
+    if k == "ourgame":
+        return ctx.last_bid is not None and ctx.last_ours and ctx.last_bid >> 4 >= GAME_LEVEL[ctx.last_bid & 0xF]
+    if k == "fitlast":
+        if ctx.last_bid is None or not ctx.last_ours:
+            return False
+        strain = ctx.last_bid & 0xF
+        return strain == NT or _fit(hand, ctx, strain) >= 7
+    if k == "theirlevel":
+        return ctx.last_bid is not None and not ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
+    if k == "ourlevel":
+        return ctx.last_bid is not None and ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
+    raise AssertionError(k)
+
+
+def _cond(token: str, where: str) -> Cond:
+    if token in ("bal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast"):
+        return Cond(token)
+    if token.startswith("rest"):
+        lo, _ = _range(token[4:], where, 13)
+        return Cond("rest", lo=lo)
+    if token.startswith("tp"):
+        lo, hi = _range(token[2:], where)
+        return Cond("tp", lo=lo, hi=hi)
+    for kind in ("theirlevel", "ourlevel"):
+        if token.startswith(kind):
+            lo, hi = _range(token[len(kind) :], where, 7)
+            return Cond(kind, lo=lo, hi=hi)
+    if token.startswith("fit") and len(token) == 4:
+        return Cond("fit", token[3])
+    if re.fullmatch(r"[a-z]=M", token):
+        return Cond("major", token[0])
+    if re.fullmatch(r"[a-z]=m", token):
+        return Cond("minor", token[0])
+    if re.fullmatch(r"[a-z]!=[a-z]", token):
+        return Cond("ne", token[0], other=token[3])
+    if re.fullmatch(r"h[CDHSa-z]\d", token):
+        return Cond("hon", token[1], lo=int(token[2]))
+    m = _LENGTH.match(token)
+    if m and (m.group(2) or m.group(3) is not None):
+        lo, hi = _range(token[1:], where, 13)
+        return Cond("len", m.group(1), lo=lo, hi=hi)
+    raise TableError(f"{where}: unknown condition {token!r}")
+
+
+def parse_table(name: str, text: str) -> list[Row]:
+    """The rows of one table file (TableError names a bad line)."""
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"{name}.txt:{n}"
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) != 5:
+            raise TableError(f"{where}: a row has five columns separated by '|', not {len(parts)}")
+        auction, call, points, hand, meaning = parts
+        tokens = tuple(auction.split())
+        for t in tokens:
+            if t not in ("-", "...", "P", "X", "XX") and not _BID.match(t):
+                raise TableError(f"{where}: {t!r} is not a call")
+        if call not in ("P", "X", "XX") and not _BID.match(call) and not re.fullmatch(r"\+(C|D|H|S|NT|[a-z])", call):
+            raise TableError(f"{where}: {call!r} is not a call")
+        lo, hi = _range(points, where)
+        rows.append(Row(name, n, tokens, call, lo, hi, tuple(_cond(t, where) for t in hand.split()), meaning))
+    return rows
+
+
+@cache
+def system() -> tuple[Row, ...]:
+    """Every row of the bidding system, in the order they are tried."""
+    pkg = resources.files("bots.bridge") / "tables"
+    rows: list[Row] = []
+    for name in TABLES:
+        rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"))
+    return tuple(rows)
+
+
+# ---------------------------------------------------------------------------- the engine
+def choose(cards: Sequence[int], calls: Sequence[int], dealer: int) -> tuple[int, Row | None]:
+    """The call for the hand ``cards`` after ``calls`` (the auction from ``dealer``), and the row that gives it."""
+    hand = Hand.of(cards)
+    ctx = context(calls, summaries_before(tuple(calls)))
+    for row in system():
+        b = row.match(ctx.rel)
+        if b is None or not hand.points >= row.lo or not hand.points <= row.hi:
+            continue
+        for call, nb in row.calls(hand, ctx, b):
+            if call >= 0 and ctx.legal(call) and row.holds(hand, ctx, nb):
+                return call, row
+    return PASS, None
+
+
+def _readings(ctx: Context, call: int) -> list[tuple[Row, Binding]]:
+    """The rows (with their binding) that produce ``call`` in ``ctx``: the call's promise."""
+    out = []
+    for row in system():
+        b = row.match(ctx.rel)
+        if b is None:
+            continue
+        text = row.call
+        if text in ("P", "X", "XX"):
+            nb = b
+            produces = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text] == call
+        else:
+            var = text[-1] if text[-1].islower() else ""
+            nb = dict(b)
+            if var and var not in nb:
+                if call not in BIDS or call & 0xF == NT or (call & 0xF) in nb.values():
+                    continue
+                nb[var] = call & 0xF
+            produces = call in BIDS and _concrete(text, nb, ctx) == call
+        if produces and all(_holds(c, _NO_HAND, ctx, nb) for c in row.conds if c.kind in _PUBLIC):
+            out.append((row, nb))
+        if text == "P" and not row.conds and row.lo == 0 and row.hi >= 40:
+            break  # every hand that reaches this row passes: no later row is ever used here
+    return out
+
+
+# conditions on the auction and the suits alone: decided at read-back, whatever the hand
+_PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel", "ourlevel"})
+_NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+
+
+@dataclass(frozen=True)
+class Promise:
+    """What one call says about its caller's hand: one of ``rows`` holds (an empty tuple promises nothing)."""
+
+    seat: int
+    index: int  # in the auction
+    call: int
+    ctx: Context
+    rows: tuple[tuple[Row, Binding], ...]
+
+    def holds(self, hand: Hand) -> bool:
+        return not self.rows or any(r.holds(hand, self.ctx, b) for r, b in self.rows)
+
+    def summary(self) -> Summary:
+        """The union of the rows' ranges (what partner counts on)."""
+        if not self.rows:
+            return Summary()
+        out = Summary(40.0, 0.0, [13] * 4, [0] * 4)
+        for r, b in self.rows:
+            lo, hi = r.lo, r.hi
+            len_lo, len_hi = [0] * 4, [13] * 4
+            for c in r.conds:
+                if c.kind == "len":
+                    s = _suit(c.suit, b)
+                    len_lo[s], len_hi[s] = max(len_lo[s], int(c.lo)), min(len_hi[s], int(c.hi))
+                elif c.kind == "bal":
+                    len_lo = [max(x, 2) for x in len_lo]
+                    len_hi = [min(x, 5) for x in len_hi]
+                elif c.kind == "rest":
+                    named = {_suit(v, b) for v in b}
+                    len_lo = [max(x, int(c.lo)) if s not in named else x for s, x in enumerate(len_lo)]
+                elif c.kind == "tp":
+                    lo, hi = max(lo, c.lo - self.ctx.partner.points), min(hi, c.hi - self.ctx.partner.points)
+            out.lo, out.hi = min(out.lo, lo), max(out.hi, max(lo, hi))
+            out.len_lo = [min(a, x) for a, x in zip(out.len_lo, len_lo, strict=True)]
+            out.len_hi = [max(a, x) for a, x in zip(out.len_hi, len_hi, strict=True)]
+        return out
+
+
+@cache
+def read_auction(calls: tuple[int, ...], dealer: int = 0) -> tuple[Promise, ...]:
+    """The promise of every call of the auction, in order (seats from ``dealer``)."""
+    out: list[Promise] = []
+    summaries = [Summary() for _ in range(4)]
+    for i, call in enumerate(calls):
+        seat = (dealer + i) % 4
+        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)])
+        p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call)))
+        out.append(p)
+        summaries[seat].narrow(p.summary())
+    return tuple(out)
+
+
+def summaries_before(calls: tuple[int, ...]) -> list[Summary]:
+    """What each seat has promised, by offset from the seat to call next (0 itself, 2 partner)."""
+    n = len(calls)
+    by_offset = [Summary() for _ in range(4)]
+    for p in read_auction(calls, 0):
+        by_offset[(p.seat - n) % 4].narrow(p.summary())
+    return by_offset
+
+
+def promises_of(calls: Sequence[int], dealer: int, seat: int) -> list[Promise]:
+    """The promises ``seat`` made in the auction ``calls``."""
+    return [p for p in read_auction(tuple(calls), dealer) if p.seat == seat]

@@ -1,0 +1,198 @@
+"""Monte Carlo double-dummy card play (seed 001 §2.2-2.3), on DDS through ``endplay``.
+
+:func:`sample_deals` deals the cards a seat cannot see to the hidden hands, many times,
+each deal consistent with everything the seat knows: how many cards each hand holds, the
+suits each hand has shown out of (never a card of such a suit), and every promise the
+auction made (each caller's original thirteen cards satisfy one of the table rows that
+give its call). :func:`best_card` solves every sample double dummy with DDS in one batch
+and plays the card of the best average *score* for the seat's side (the duplicate score
+of the contract at the resulting trick count, so making the contract counts more than an
+overtrick), with the average tricks as the tie-break, then the lowest card.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.bridge.deal import is_vulnerable
+from games.bridge.scoring import Contract, contract_score
+
+from .bidding import Hand
+from .table import NT, Known
+
+DEFAULT_SAMPLES = 32
+MAX_TRIES = 40  # attempts per wanted sample before a seat's promises are set aside
+EARLY_TRIES = 8  # ... or this many, when not one attempt has kept them
+
+
+@dataclass
+class Samples:
+    """Hidden hands, one dict ``seat -> cards`` per sample; ``relaxed`` of them ignore the auction's promises."""
+
+    deals: list[dict[int, list[int]]]
+    relaxed: int = 0
+    tries: int = 0
+
+
+def _deal_once(k: Known, seats: list[int], cards: list[int], rng: random.Random) -> dict[int, list[int]] | None:
+    """One random deal of ``cards`` to ``seats`` (their counts), no card to a seat void in its suit."""
+    room = {s: k.counts[s] for s in seats}
+    out: dict[int, list[int]] = {s: [] for s in seats}
+    free: list[int] = []
+    # cards of a suit some hidden seat is void in go first, to the seats that may hold them
+    for c in cards:
+        able = [s for s in seats if c >> 4 not in k.void[s]]
+        if len(able) == len(seats):
+            free.append(c)
+            continue
+        able = [s for s in able if room[s]]
+        if not able:
+            return None
+        s = able[0] if len(able) == 1 else rng.choices(able, [room[s] for s in able])[0]
+        out[s].append(c)
+        room[s] -= 1
+    rng.shuffle(free)
+    i = 0
+    for s in seats:
+        out[s] += free[i : i + room[s]]
+        i += room[s]
+    return out
+
+
+def consistent(k: Known, hidden: dict[int, list[int]], promises: bool = True) -> bool:
+    """Whether the hidden hands fit what the seat knows (voids, counts and, if ``promises``, the auction)."""
+    for s, cards in hidden.items():
+        if len(cards) != k.counts[s] or any(c >> 4 in k.void[s] for c in cards):
+            return False
+        if promises:
+            hand = Hand.of(k.original(s, cards))
+            if not all(p.holds(hand) for p in k.promises(s)):
+                return False
+    return True
+
+
+def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIES) -> Samples:
+    """``n`` deals of the unseen cards to the hidden hands (see the module's docstring).
+
+    When the promises cannot be met within ``max_tries * n`` attempts (an opponent or a
+    partner whose calls the tables do not describe: ``random`` bids anything), the promises
+    of the hidden seat that failed most often are set aside and the search goes on, and then
+    those of every seat; voids and counts always hold. ``relaxed`` counts the samples
+    found with a promise set aside.
+    """
+    seats = k.hidden_seats()
+    cards = k.unseen()
+    out = Samples([])
+    if not seats:
+        out.deals = [{} for _ in range(n)]
+        return out
+    promised = {s: k.promises(s) for s in seats}
+    failures = dict.fromkeys(seats, 0)
+    relaxing = False
+    while True:
+        found = len(out.deals)
+        for attempt in range(max_tries * n):
+            if attempt == EARLY_TRIES * n and len(out.deals) == found:
+                break  # not one deal keeps these promises: set some aside sooner
+            out.tries += 1
+            d = _deal_once(k, seats, cards, rng)
+            if d is None:
+                continue
+            bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
+            for s in bad:
+                failures[s] += 1
+            if not bad:
+                out.deals.append(d)
+                out.relaxed += relaxing
+                if len(out.deals) == n:
+                    return out
+        worst = max((s for s in seats if promised[s]), key=lambda s: failures[s], default=None)
+        if worst is None:
+            break
+        promised[worst] = []
+        relaxing = True
+    while len(out.deals) < n:  # only a void left no deal at all: cannot happen with a consistent view
+        d = _deal_once(k, seats, cards, rng)
+        if d is not None:
+            out.deals.append(d)
+    return out
+
+
+# ---------------------------------------------------------------------------- DDS
+def _endplay_card(c: int):  # type: ignore[no-untyped-def]
+    from endplay.types import Card, Denom, Rank
+
+    return Card(suit=Denom(3 - (c >> 4)), rank=Rank(1 << (c & 0xF)))
+
+
+def _from_endplay(card) -> int:  # type: ignore[no-untyped-def]
+    return (3 - int(card.suit)) << 4 | (int(card.rank).bit_length() - 1)
+
+
+def _deal(k: Known, hidden: dict[int, list[int]]):  # type: ignore[no-untyped-def]
+    """The endplay Deal of the position: every hand, the trick in progress played into it."""
+    from endplay.types import Deal, Denom, Player
+
+    from games.bridge.deal import format_hand
+
+    hands = [list(k.hands[s]) if k.hands[s] else list(hidden[s]) for s in range(4)]
+    for i, c in enumerate(k.trick):
+        hands[(k.leader + i) % 4].append(c)
+    d = Deal(" ".join(["N:" + format_hand(bytes(hands[0]))] + [format_hand(bytes(h)) for h in hands[1:]]))
+    strain = k.contract & 0xF if k.contract is not None else NT
+    d.trump = Denom.nt if strain == NT else Denom(3 - strain)
+    d.first = Player(k.leader)
+    for c in k.trick:
+        d.play(_endplay_card(c))
+    return d
+
+
+def solve_samples(k: Known, samples: Sequence[dict[int, list[int]]]) -> list[dict[int, int]]:
+    """Per sample, the double-dummy tricks (from now on, for the side to play) of each legal card."""
+    from endplay.dds import solve_all_boards
+
+    deals = [_deal(k, h) for h in samples]
+    out = []
+    for solved in solve_all_boards(deals):
+        out.append({_from_endplay(card): int(tricks) for card, tricks in solved})
+    return out
+
+
+def side_score(k: Known, tricks_for_side: int) -> int:
+    """The duplicate score for the side of ``k.seat`` if it ends with ``tricks_for_side`` tricks."""
+    assert k.contract is not None and k.declarer is not None
+    declaring = k.seat % 2 == k.declarer % 2
+    decl_tricks = tricks_for_side if declaring else 13 - tricks_for_side
+    c = Contract(k.contract >> 4, k.contract & 0xF, k.doubled)
+    s = contract_score(c, is_vulnerable(k.vulnerable, k.declarer), decl_tricks)
+    return s if declaring else -s
+
+
+def best_card(k: Known, n: int, rng: random.Random) -> tuple[int, dict[int, float]]:
+    """The card with the best average score over ``n`` samples, and the average tricks of each card."""
+    legal = k.legal()
+    samples = sample_deals(k, n, rng).deals
+    results = solve_samples(k, samples)
+    have = k.side_tricks(k.seat)
+    scores: dict[int, list[int]] = {c: [] for c in legal}
+    tricks: dict[int, list[int]] = {c: [] for c in legal}
+    for r in results:
+        for c in legal:
+            t = r.get(c, 0)
+            tricks[c].append(t)
+            scores[c].append(side_score(k, have + t))
+    avg_tricks = {c: statistics.fmean(tricks[c]) for c in legal}
+    best = max(legal, key=lambda c: (statistics.fmean(scores[c]), avg_tricks[c], -(c & 0xF)))
+    return best, avg_tricks
+
+
+def equivalent(k: Known, cards: Sequence[int]) -> bool:
+    """Whether the cards are all one: of one suit and touching once the played cards are removed."""
+    if len({c >> 4 for c in cards}) != 1:
+        return False
+    gone = {c for p in k.played_by for c in p} | set(k.trick)
+    lo, hi = min(cards), max(cards)
+    return all(c in cards or c in gone for c in range(lo, hi + 1))

@@ -1,0 +1,162 @@
+"""The bridge robots: ``hybrid`` (seed 001) and the baseline ``basic``.
+
+``hybrid`` bids from the tables (:mod:`bots.bridge.bidding`), plays the first tricks by the
+experience rules (:mod:`bots.bridge.rules`) and, from trick :attr:`HybridRobot.switch_trick`
+on, by Monte Carlo double dummy (:mod:`bots.bridge.montecarlo`) with
+:attr:`HybridRobot.samples` samples a decision. Both settings come from the constructor, or
+from the environment (``PAIJU_BRIDGE_SAMPLES``, ``PAIJU_BRIDGE_SWITCH``) for workers.
+
+Both robots see only the request's view; their random choices are seeded from the room,
+the seat and the prompt, so a replayed board is played the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from games import Action
+from protocol import DecisionRequest
+from protocol.bridge import Act
+from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
+
+from ..base import Robot
+from ..registry import register
+from .bidding import choose
+from .evaluate import hcp, is_balanced, lengths
+from .montecarlo import DEFAULT_SAMPLES, best_card, equivalent, sample_deals, solve_samples
+from .rules import cheapest_winner, experience_card, lowest, partner_winning
+from .table import Known
+
+SWITCH_TRICK = 3  # the seed's switch point: Monte Carlo from the third trick on
+_CALL_ACTS = {PASS: Act.PASS, DOUBLE: Act.DOUBLE, REDOUBLE: Act.REDOUBLE}
+
+
+def call_action(call: int) -> Action:
+    """The action that makes the call byte ``call``."""
+    if call in _CALL_ACTS:
+        return Action(_CALL_ACTS[call])
+    return Action(Act.BID, bytes([call]))
+
+
+def _rng(request: DecisionRequest) -> random.Random:
+    return random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
+
+
+class BridgeRobot(Robot):
+    """The shared shell: claims, auction, play."""
+
+    game = "bridge"
+
+    def decide(self, request: DecisionRequest) -> Action:
+        view = request.view
+        codes = {o.code for o in request.options}
+        if Act.ACCEPT in codes:
+            return Action(Act.ACCEPT if self.accept_claim(request) else Act.REJECT)
+        if view["phase"] == "auction":
+            seat = request.seat
+            return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
+        k = Known.of(view, request.seat)
+        legal = k.legal()
+        card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
+        return Action(Act.PLAY, bytes([card]))
+
+    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
+        raise NotImplementedError
+
+    def card(self, k: Known, rng: random.Random) -> int:
+        raise NotImplementedError
+
+    def accept_claim(self, request: DecisionRequest) -> bool:
+        return False
+
+
+@register
+class HybridRobot(BridgeRobot):
+    """Seed 001's robot: table bidding, experience rules, then Monte Carlo double dummy."""
+
+    name = "hybrid"
+    cpu_heavy = True  # DDS: a worker runs it in its process pool, off the event loop
+
+    def __init__(self, samples: int | None = None, switch_trick: int | None = None) -> None:
+        self.samples = samples or int(os.environ.get("PAIJU_BRIDGE_SAMPLES", DEFAULT_SAMPLES))
+        self.switch_trick = switch_trick or int(os.environ.get("PAIJU_BRIDGE_SWITCH", SWITCH_TRICK))
+
+    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
+        return choose(hand, auction, dealer)[0]
+
+    def card(self, k: Known, rng: random.Random) -> int:
+        legal = k.legal()
+        if equivalent(k, legal):
+            return legal[0]
+        if k.tricks_done + 1 < self.switch_trick:
+            return experience_card(k)
+        return best_card(k, self.samples, rng)[0]
+
+    def accept_claim(self, request: DecisionRequest) -> bool:
+        """Accept when declarer takes every remaining trick double dummy in every sample."""
+        view = request.view
+        leader = int(view["leader"])
+        k = Known.of(view, request.seat)
+        k.seat = leader  # solve from the claimer's lead; the claimer's own cards stay hidden if they are
+        left = 13 - k.tricks_done
+        samples = sample_deals(k, self.samples, _rng(request)).deals
+        return all(max(r.values(), default=0) >= left for r in solve_samples(k, samples))
+
+
+@register
+class BasicRobot(BridgeRobot):
+    """The measuring stick: natural bidding by points and the longest suit, simple card play.
+
+    Opens one of its longest suit with 12 or more high-card points (1NT with a balanced
+    15-17), raises partner's suit with three or more cards, bids notrump with a balanced
+    hand, passes otherwise; plays second hand low, third hand high, wins as cheaply as it
+    can, otherwise its lowest card (and leads the lowest card of its longest suit).
+    """
+
+    name = "basic"
+
+    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
+        points, n, bal = hcp(hand), lengths(hand), is_balanced(hand)
+        bids = [(i, c) for i, c in enumerate(auction) if c in BIDS]
+        me = len(auction) % 4
+        longest = max(range(4), key=lambda s: (n[s], s))
+        if not bids:
+            if points >= 15 and points <= 17 and bal:
+                return 0x14
+            return 0x10 | longest if points >= 12 else PASS
+        i, last = bids[-1]
+        partner_bid = (len(auction) - i) % 4 == 2
+        mine = [c for j, c in enumerate(auction) if j % 4 == me and c in BIDS]
+
+        def cheapest(strain: int) -> int | None:
+            level = last >> 4 if strain > last & 0xF else (last >> 4) + 1
+            return level << 4 | strain if level <= 7 else None
+
+        if partner_bid and not mine and points >= 6:
+            strain = last & 0xF
+            if strain < 4 and n[strain] >= 3:
+                game = (4 if strain >= 2 else 5) << 4 | strain
+                raised = game if points >= 13 else cheapest(strain)
+                return raised if raised is not None and raised > last else PASS
+            if strain == 4 and bal:
+                target = 0x34 if points >= 10 else 0x24 if points >= 8 else None
+                return target if target is not None and target > last else PASS
+            if bal:
+                nt = cheapest(4)
+                return nt if nt is not None and nt >> 4 <= 2 else PASS
+        return PASS
+
+    def card(self, k: Known, rng: random.Random) -> int:
+        legal = k.legal()
+        if not k.trick:
+            longest = max(range(4), key=lambda s: (sum(c >> 4 == s for c in legal), s))
+            return lowest([c for c in legal if c >> 4 == longest])
+        if partner_winning(k):
+            return lowest(legal)
+        if len(k.trick) == 1:
+            return lowest(legal)  # second hand low
+        win = cheapest_winner(k, legal)
+        if len(k.trick) == 2 and win is not None and win >> 4 == k.trick[0] >> 4:
+            return max(c for c in legal if c >> 4 == win >> 4)  # third hand high
+        return win if win is not None else lowest(legal)

@@ -1,0 +1,83 @@
+"""`paiju arena bridge`: duplicate IMPs, par, double-dummy figures, latency, PBN that endplay reads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bots.bridge import arena
+from games.bridge import Bridge, BridgeRules, imps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_duplicate_scoring_par_and_double_dummy() -> None:
+    report = arena.play(["basic", "random", "basic", "random"], boards=3, seed=4, keep_games=True)
+    assert report.boards == 3 and len(report.games) == 6
+    basic, rnd = report.robots["basic"], report.robots["random"]
+    # the board's IMPs: the pair of seats[0] against the pair of seats[1], opposite signs
+    assert len(basic.imps) == 3 and basic.imps == [-x for x in rnd.imps]
+    for i in range(3):
+        open_room, closed = report.games[2 * i], report.games[2 * i + 1]
+        assert open_room.dealt == closed.dealt  # the same deal at both tables
+        assert basic.imps[i] == imps((open_room.score_ns or 0) - (closed.score_ns or 0))
+    # par: one figure per table for each pair, the two pairs opposite
+    assert len(basic.par) == 6 and basic.par == [-x for x in rnd.par]
+    # declarer play against double dummy: one figure per table the pair declared
+    expected = []
+    for i, g in enumerate(report.games):
+        seating = report.seats if i % 2 == 0 else [report.seats[(s + 3) % 4] for s in range(4)]
+        _, dd = arena.dd_figures(g)
+        if g.declarer is not None and dd is not None and seating[g.declarer] == "basic":
+            expected.append(g.declarer_tricks - dd)
+    assert basic.declarer.diffs == expected
+    assert len(basic.declarer.diffs) + len(basic.defence.diffs) == sum(g.declarer is not None for g in report.games)
+    n_bid, p50, p99 = basic.latency("bid")
+    assert n_bid > 0 and 0 <= p50 <= p99
+    assert basic.illegal == 0 and rnd.illegal == 0
+    assert "IMP/board" in arena.format_report(report)
+
+
+def test_par_of_a_known_deal() -> None:
+    # North-South hold 13 top tricks in notrump: par is 7NT by North-South
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
+    g = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+    for call in ("3NT", "P", "P", "P"):
+        g.call(g.to_act()[0], call)
+    par_ns, dd = arena.dd_figures(g)
+    assert par_ns == 1520 and dd == 13  # 7NT, not vulnerable
+    g2 = Bridge(0, BridgeRules("x", deals=("1 E None " + deal,)))  # East deals; par is still North-South's
+    assert arena._dd_table(g2.dealt, "None", 1)[0] == 1520
+
+
+def test_pbn_output_reads_back_with_endplay(tmp_path: Path) -> None:
+    from endplay.parsers import pbn
+
+    out = tmp_path / "tables.pbn"
+    proc = subprocess.run(
+        [sys.executable, "-m", "paiju", "arena", "bridge", "--seats", "basic,random,basic,random", "--hands", "2",
+         "--seed", "3", "--no-progress", "--pbn", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "IMP/board" in proc.stdout and "basic" in proc.stdout
+    with open(out, encoding="utf-8") as f:
+        boards = pbn.load(f)
+    assert len(boards) == 4
+    for b in boards:
+        assert b.info["North"] in ("basic", "random")
+        if b.contract is not None and b.contract.level:
+            assert len(b.auction) >= 4 and len(b.play) > 0
+            assert 0 <= b.contract.result + b.contract.level + 6 <= 13
+    text = out.read_text()
+    for tag in ("[Auction ", "[Play ", "[Contract ", "[Declarer ", "[Result "):
+        assert tag in text
+
+
+def test_bad_seats_are_refused() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "paiju", "arena", "bridge", "--seats", "hybrid,nobody,hybrid,basic", "--hands", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "no robot 'nobody' for bridge" in proc.stderr

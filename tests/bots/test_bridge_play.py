@@ -1,0 +1,175 @@
+"""The bridge robots' card play: what a seat knows, the Monte Carlo sampler, no peeking, the rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.bridge import montecarlo
+from bots.bridge.bidding import Hand
+from bots.bridge.robot import BasicRobot, HybridRobot
+from bots.bridge.rules import experience_card, lead_from
+from bots.bridge.table import Known
+from games import Action
+from games.bridge import Bridge, BridgeRules, format_deal
+from games.bridge.deal import parse_hand
+from protocol import DecisionRequest
+from protocol.bridge import Act
+
+
+def request(game: Bridge, seat: int, prompt: int = 1) -> DecisionRequest:
+    controller = game.controller(seat)
+    legal = game.legal(seat)
+    return DecisionRequest(
+        "room", "bridge", game.rules.name, seat, prompt, 0, "hybrid", legal.mask, list(legal.options),
+        game.view(controller),
+    )  # fmt: skip
+
+
+def play_until(game: Bridge, robots: list[HybridRobot | BasicRobot], tricks: int) -> None:
+    """Bid with the robots, then play until ``tricks`` tricks are done (the basic robot plays: quick)."""
+    basic = BasicRobot()
+    n = 0
+    while not game.is_over and len(game.tricks) < tricks:
+        seat = game.to_act()[0]
+        bot = robots[game.controller(seat)] if game.phase == "auction" else basic
+        n += 1
+        game.apply(seat, bot.decide(request(game, seat, n)))
+
+
+def board_with_void(min_tricks: int = 3) -> Bridge:
+    """A board whose auction ends in a contract and in which some hidden hand shows out early."""
+    hybrid = HybridRobot(samples=4)
+    for hand in range(60):
+        game = Bridge(11, hand=hand)
+        play_until(game, [hybrid] * 4, min_tricks)
+        if game.is_over or game.declarer is None:
+            continue
+        k = Known.of(game.view(game.declarer), game.declarer)
+        if any(k.void[s] for s in k.hidden_seats()):
+            return game
+    raise AssertionError("no board with a void in sixty")
+
+
+def test_known_reads_the_view_only() -> None:
+    game = board_with_void()
+    decl = game.declarer
+    assert decl is not None and game.dummy is not None
+    k = Known.of(game.view(decl), decl)
+    assert k.hidden_seats() == [s for s in range(4) if s not in (decl, game.dummy)]
+    assert sorted(k.unseen()) == sorted(c for s in k.hidden_seats() for c in game.hands[s])
+    for s in range(4):
+        assert k.played_by[s] == [t[(s - lead) % 4] for t, lead in zip(game.tricks, game.leaders, strict=True)] + [
+            c for i, c in enumerate(game.trick) if (game.leader + i) % 4 == s
+        ]
+
+
+def test_sampler_never_deals_a_shown_out_suit_and_keeps_every_promise() -> None:
+    game = board_with_void()
+    assert game.declarer is not None
+    k = Known.of(game.view(game.declarer), game.declarer)
+    voids = {s: set(k.void[s]) for s in k.hidden_seats()}
+    assert any(voids.values())
+    out = montecarlo.sample_deals(k, 64, random.Random(1))
+    assert len(out.deals) == 64 and out.relaxed == 0
+    for d in out.deals:
+        assert sorted(c for cs in d.values() for c in cs) == k.unseen()
+        for s, cards in d.items():
+            assert len(cards) == k.counts[s]
+            assert not any(c >> 4 in voids[s] for c in cards)
+            hand = Hand.of(k.original(s, cards))
+            assert all(p.holds(hand) for p in k.promises(s)), (s, cards)
+        assert montecarlo.consistent(k, d)
+    # the samples differ: the sampler explores, it does not return the true deal
+    assert len({tuple(sorted(d[k.hidden_seats()[0]])) for d in out.deals}) > 32
+
+
+def test_sampler_respects_a_notrump_opening() -> None:
+    # West opened 1NT (13-15, balanced, no five-card major); North, at the opening lead, sees
+    # only its hand: every sample gives West 13-15 points and a balanced hand.
+    game = Bridge(
+        0,
+        BridgeRules(
+            "deals", deals=("1 W None N:" + "AK32.Q32.K32.J32 5.KJ54.QJ54.Q954 Q98.A876.A76.K76 JT764.T9.T98.AT8",)
+        ),
+    )
+    for call in ("1NT", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    k = Known.of(game.view(0), 0)
+    assert k.hidden_seats() == [1, 2, 3]
+    out = montecarlo.sample_deals(k, 48, random.Random(2))
+    assert out.relaxed == 0
+    for d in out.deals:
+        west = Hand.of(d[3])
+        assert 13 <= west.points <= 15 and west.balanced and max(west.lengths[2:]) <= 4
+
+
+def test_no_peeking_decisions_do_not_depend_on_the_hidden_hands() -> None:
+    """Swap the hidden hands for others consistent with the declarer's view (drawn by the
+    sampler), replay the same calls and cards: the view is the same, and so is the card."""
+    game = board_with_void(min_tricks=6)  # a late trick: quick to solve
+    decl, dummy = game.declarer, game.dummy
+    assert decl is not None and dummy is not None
+    while game.controller(game.to_act()[0]) != decl:  # on to a card the declarer chooses
+        seat = game.to_act()[0]
+        game.apply(seat, BasicRobot().decide(request(game, seat)))
+    seat = game.to_act()[0]
+    robot = HybridRobot(samples=6)
+    mine = robot.decide(request(game, seat))
+    k = Known.of(game.view(decl), seat)
+    others = montecarlo.sample_deals(k, 3, random.Random(5)).deals
+    for hidden in others:
+        dealt = [bytes(sorted(k.original(s, hidden[s]) if s in hidden else game.dealt[s])) for s in range(4)]
+        assert dealt != list(game.dealt)
+        spec = f"{game.board} {'NESW'[game.dealer]} {game.vulnerable} {format_deal(dealt)}"
+        twin = Bridge(0, BridgeRules("twin", deals=(spec,)))
+        for s, action in game.log:
+            twin.apply(s, action)
+        assert twin.view(decl) == game.view(decl)
+        assert robot.decide(request(twin, seat)) == mine
+
+
+def test_lead_from_a_suit() -> None:
+    def lead(text: str) -> str:
+        from protocol.cards import format_card
+
+        return format_card(lead_from(sorted(parse_hand(f"{text}...")[:], reverse=True)))
+
+    assert lead("KQJ2") == "SK"  # top of touching honours
+    assert lead("K8532") == "S3"  # fourth best
+    assert lead("92") == "S9"  # top of a doubleton
+
+
+def test_experience_rules_second_hand_low_third_hand_high() -> None:
+    # South declares 4S; West leads; the robot's seat follows.
+    deal = "N:AK32.Q32.K32.J32 5.KJ54.QJ54.Q954 QJT98.A876.A6.K6 764.T9.T987.AT87"
+    game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+    for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    game.apply(3, Action(Act.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
+    k = Known.of(game.view(2), 0)  # North (dummy) to play: declarer decides, second hand
+    from protocol.cards import format_card
+
+    assert format_card(experience_card(k)) == "D2"  # second hand low
+    game.apply(0, Action(Act.PLAY, bytes(parse_hand("..2.")[:1])))
+    k = Known.of(game.view(1), 1)  # East, third hand: high, the lowest of touching QJ
+    assert format_card(experience_card(k)) == "DJ"
+
+
+@pytest.mark.parametrize("robot", [HybridRobot(samples=4), BasicRobot()])
+def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
+    # North-South hold every trick: declarer claims at trick 1 after the lead
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
+    game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+    for call in ("7NT", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    for _ in range(4):
+        seat = game.to_act()[0]
+        game.apply(seat, Action(Act.PLAY, bytes([min(game.playable(seat))])))
+    if game.to_act()[0] not in (0, 2):
+        pytest.skip("the defence won the first trick")
+    game.apply(game.to_act()[0], Action(Act.CLAIM))
+    answer = robot.decide(request(game, 1))
+    assert answer.code in (Act.ACCEPT, Act.REJECT)
+    game.apply(1, answer)  # a legal answer
