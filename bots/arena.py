@@ -49,6 +49,7 @@ class HandRecord:
     scores: list[int]
     hands: list[str]  # the dealt hands, hex of the card bytes, by seat
     illegal: list[int]  # by seat
+    detail: dict[str, Any] = field(default_factory=dict)  # the outcome's detail, bytes as hex
 
 
 @dataclass
@@ -211,7 +212,9 @@ def play(
                 per_deal_win[name][deal].append(1 / len(winners) if s in winners else 0.0)
                 illegal[name] += bad[s]
             report.records.append(
-                HandRecord(deal, r, game.dealer, list(seating), scores, [h.hex() for h in out.hands], bad)
+                HandRecord(
+                    deal, r, game.dealer, list(seating), scores, [h.hex() for h in out.hands], bad, _plain(out.detail)
+                )
             )
             report.games += 1
             if bar is not None:
@@ -235,6 +238,17 @@ def play(
             p99_ms=_percentile(times, 99),
         )
     return report
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with bytes as hex and tuples as lists, as JSON writes them."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _ci(samples: list[float], lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float] | None:
