@@ -11,9 +11,9 @@ function), :mod:`.montecarlo` (sampling and play-outs), :mod:`.robots` (the robo
 
 from bots.registry import register
 
-from .robots import AutomatonRobot, GreedyRobot
+from .robots import AutomatonRobot, GreedyRobot, MonteCarloRobot
 
-for _cls in (AutomatonRobot, GreedyRobot):
+for _cls in (AutomatonRobot, GreedyRobot, MonteCarloRobot):
     register(_cls)
 
-__all__ = ["AutomatonRobot", "GreedyRobot"]
+__all__ = ["AutomatonRobot", "GreedyRobot", "MonteCarloRobot"]

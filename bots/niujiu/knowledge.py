@@ -42,6 +42,9 @@ class Knowledge:
     best: Pattern | None = None  # the best pattern of the trick so far
     best_cards: bytes = b""
     best_seat: int | None = None
+    covered: list[int] = field(default_factory=lambda: [0, 0, 0])  # covered cards per seat
+    my_covered: bytes = b""  # this seat's own covered cards
+    occupied_cards: list[bytes] = field(default_factory=lambda: [b"", b"", b""])
     play_out: bool = False  # the ruleset plays every card (R6.2)
     pool: Pool = field(init=False)
 
@@ -100,5 +103,8 @@ def from_view(seat: int, view: dict[str, Any], *, play_out: bool = False) -> Kno
         best=best,
         best_cards=best_cards,
         best_seat=None if best_seat is None else int(best_seat),
+        covered=[int(n) for n in view.get("covered_count") or [0, 0, 0]],
+        my_covered=bytes(sorted(view.get("my_covered") or b"")),
+        occupied_cards=[bytes(o) for o in view["occupied"]],
         play_out=play_out,
     )

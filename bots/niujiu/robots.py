@@ -6,6 +6,8 @@ request's options.
 
 from __future__ import annotations
 
+import random
+
 import games
 from bots.base import Robot
 from games import Action
@@ -13,7 +15,7 @@ from games.niujiu import LEVEL, rank
 from protocol import DecisionRequest
 from protocol.niujiu import Act
 
-from . import evaluate
+from . import evaluate, montecarlo
 from .cache import hand_patterns
 from .evaluate import Choice
 from .knowledge import Knowledge, from_view
@@ -63,3 +65,23 @@ class GreedyRobot(Robot):
 
     def decide(self, request: DecisionRequest) -> Action:
         return action(greedy_choice(knowledge(request)))
+
+
+class MonteCarloRobot(Robot):
+    """``automaton`` with Monte Carlo play-outs at the decisions it leaves open (:mod:`.montecarlo`).
+
+    Its samples are seeded from the room, the seat and the prompt, so a replayed match
+    makes the same choices.
+    """
+
+    game = "niujiu"
+    name = "automaton-mc"
+    cpu_heavy = True
+
+    def __init__(self, settings: montecarlo.Settings | None = None) -> None:
+        self.settings = settings or montecarlo.Settings()
+
+    def decide(self, request: DecisionRequest) -> Action:
+        rules = games.get("niujiu").ruleset(request.ruleset or None)
+        rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
+        return action(montecarlo.decide(knowledge(request), rules, rng, self.settings))

@@ -1,0 +1,227 @@
+"""``automaton-mc``: Monte Carlo beyond the seed (seed 000 §6 proposes it).
+
+At a decision the automaton leaves open, the robot
+
+1. **samples** the hidden cards: the pool (every card it cannot see) is dealt at random
+   into the two other hands and their face-down covers, in the sizes the view shows. The
+   view carries the cards played (occupied, beaten, face-up in the trick) and how many
+   cards each seat covered; it keeps no record of earlier tricks, so who failed to eat
+   what is not known and not used;
+2. **plays out** each sample to the end of the hand (R6.2) for each candidate move, every
+   seat (itself included) following the ``automaton`` policy with its own knowledge
+   only (its hand, its covers, the public cards) — the same samples for every candidate;
+3. **chooses** the candidate of best mean score for its seat (R7.1-R7.3), the automaton's
+   own choice winning ties.
+
+It does not search when the automaton's plan is a sure six (it is already certain),
+when the only legal move is a cover, or when there is a single candidate. Candidates: the
+automaton's move and, leading, the best other leads by the evaluation function's
+expected gain; answering, every eat (the cheapest few) and the automaton's cover.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from games.niujiu import ENOUGH, NiujiuRules, Pattern, rank
+from protocol.cards import NIUJIU_CARDS
+from protocol.niujiu import Act
+
+from . import evaluate
+from .automaton import plan_for
+from .cache import hand_patterns, pattern_of
+from .evaluate import Choice
+from .knowledge import SEATS, Knowledge
+from .sure import eat_chance
+
+K = 13
+ALL = frozenset(NIUJIU_CARDS)
+
+
+@dataclass
+class Settings:
+    samples: int = 12  # play-outs per candidate
+    candidates: int = 5  # moves compared at most
+    budget_ms: float = 120.0  # stop sampling after this (every candidate keeps the same samples)
+
+
+@dataclass
+class PlayOut:
+    """A whole deal as one sample has it, played to the end by the automaton policy."""
+
+    hands: list[bytes]
+    covered: list[bytes]
+    public: set[int]  # every card all seats have seen
+    occupied: list[int]
+    kings: list[int]  # Ks occupied per seat (four Ks are a liangzi, R7.3)
+    leader: int
+    best: Pattern | None
+    best_cards: bytes
+    best_seat: int | None
+    position: int
+    play_out: bool
+    liangzi: list[int] = field(default_factory=lambda: [0, 0, 0])  # new liangzi occupied in the play-out
+
+    def knowledge(self, seat: int) -> Knowledge:
+        unseen = ALL - self.public - set(self.hands[seat]) - set(self.covered[seat])
+        return Knowledge(
+            seat=seat,
+            hand=self.hands[seat],
+            unseen=bytes(sorted(unseen)),
+            occupied=list(self.occupied),
+            hand_size=[len(h) for h in self.hands],
+            leader=self.leader,
+            position=self.position,
+            best=self.best,
+            best_cards=self.best_cards,
+            best_seat=self.best_seat,
+            play_out=self.play_out,
+        )
+
+    def apply(self, seat: int, choice: Choice) -> None:
+        hand = Counter(self.hands[seat])
+        hand.subtract(choice.cards)
+        self.hands[seat] = bytes(sorted(hand.elements()))
+        if choice.code == Act.COVER:
+            self.covered[seat] += choice.cards
+        else:
+            self.public.update(choice.cards)
+            self.best, self.best_cards, self.best_seat = pattern_of(choice.cards), choice.cards, seat
+        self.position += 1
+        if self.position == SEATS:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        assert self.best_seat is not None
+        w, cards = self.best_seat, self.best_cards
+        self.occupied[w] += len(cards)
+        counts = Counter(rank(c) for c in cards)
+        self.liangzi[w] += sum(1 for r, n in counts.items() if n == 4 and r != K)
+        before = self.kings[w]
+        self.kings[w] += counts[K]
+        if before < 4 <= self.kings[w]:
+            self.liangzi[w] += 1
+        self.leader, self.position = w, 0
+        self.best, self.best_cards, self.best_seat = None, b"", None
+
+    @property
+    def over(self) -> bool:
+        if self.position:
+            return False
+        left = len(self.hands[0])
+        if not left:
+            return True
+        return not self.play_out and all(o >= ENOUGH or o + left < ENOUGH for o in self.occupied)
+
+    @property
+    def turn(self) -> int:
+        return (self.leader + self.position) % SEATS
+
+    def finish(self) -> None:
+        while not self.over:
+            seat = self.turn
+            self.apply(seat, evaluate.decide(self.knowledge(seat)))
+
+    def score(self, seat: int, rules: NiujiuRules) -> int:
+        """``seat``'s score from what the play-out changed (earlier liangzi add the same to every candidate)."""
+        enough = [o >= ENOUGH for o in self.occupied]
+        out = 0
+        for t in range(SEATS):
+            if t != seat:
+                if enough[seat] and not enough[t]:
+                    out += rules.stake
+                elif enough[t] and not enough[seat]:
+                    out -= rules.stake
+                out += (self.liangzi[seat] - self.liangzi[t]) * rules.liangzi_bonus
+        return out
+
+
+def candidates(kn: Knowledge, own: Choice, limit: int) -> list[Choice]:
+    """The automaton's move first, then the others worth comparing."""
+    out = [own]
+    if kn.position == 0:
+        hands = [kn.hand_size[s] for s in kn.next_seats()]
+        ranked = sorted(
+            hand_patterns(kn.hand),
+            key=lambda p: (-len(p) * (1 - (lost := eat_chance(pattern_of(p), kn.pool, hands))) + len(p) * lost, p),
+        )
+        out += [Choice(Act.LEAD, p) for p in ranked if p != own.cards]
+    else:
+        value = evaluate.keep_value(kn.hand)
+        eats = sorted(evaluate.eats(kn), key=lambda p: (sum(value[c] for c in p), p))
+        out += [Choice(Act.EAT, p) for p in eats if own != Choice(Act.EAT, p)]
+        if eats and own.code != Act.COVER:
+            out.append(Choice(Act.COVER, evaluate.cover_cards(kn.hand, kn.k, value)))
+    return out[:limit]
+
+
+def sample(kn: Knowledge, rng: random.Random) -> PlayOut | None:
+    """A deal consistent with the view, or None when the view's counts do not add up."""
+    others = [(kn.seat + i) % SEATS for i in (1, 2)]
+    pool = list(kn.unseen)
+    if len(pool) != sum(kn.hand_size[s] + kn.covered[s] for s in others):
+        return None
+    rng.shuffle(pool)
+    hands = [b""] * SEATS
+    covered = [b""] * SEATS
+    hands[kn.seat], covered[kn.seat] = kn.hand, kn.my_covered
+    at = 0
+    for s in others:
+        hands[s] = bytes(sorted(pool[at : at + kn.hand_size[s]]))
+        at += kn.hand_size[s]
+        covered[s] = bytes(pool[at : at + kn.covered[s]])
+        at += kn.covered[s]
+    return PlayOut(
+        hands=hands,
+        covered=covered,
+        public=set(ALL - set(kn.unseen) - set(kn.hand) - set(kn.my_covered)),
+        occupied=list(kn.occupied),
+        kings=[sum(1 for c in o if rank(c) == K) for o in kn.occupied_cards],
+        leader=kn.leader,
+        best=kn.best,
+        best_cards=kn.best_cards,
+        best_seat=kn.best_seat,
+        position=kn.position,
+        play_out=kn.play_out,
+    )
+
+
+def decide(kn: Knowledge, rules: NiujiuRules, rng: random.Random, settings: Settings | None = None) -> Choice:
+    """The Monte Carlo choice (see the module)."""
+    s = settings or Settings()
+    own = evaluate.decide(kn)
+    if kn.position == 0 and kn.need and (plan := plan_for(kn.hand, kn.pool, kn.occupied[kn.seat])) and plan.steps:
+        return own  # a sure six: nothing to improve
+    moves = candidates(kn, own, s.candidates)
+    if len(moves) < 2:
+        return own
+    totals = [0.0] * len(moves)
+    deadline = time.perf_counter() + s.budget_ms / 1000
+    for _ in range(s.samples):
+        base = sample(kn, rng)
+        if base is None:
+            return own
+        for i, move in enumerate(moves):
+            po = PlayOut(
+                list(base.hands),
+                list(base.covered),
+                set(base.public),
+                list(base.occupied),
+                list(base.kings),
+                base.leader,
+                base.best,
+                base.best_cards,
+                base.best_seat,
+                base.position,
+                base.play_out,
+            )
+            po.apply(kn.seat, move)
+            po.finish()
+            totals[i] += po.score(kn.seat, rules)
+        if time.perf_counter() > deadline:
+            break
+    best = max(range(len(moves)), key=lambda i: (totals[i], i == 0))
+    return moves[best]
