@@ -43,6 +43,8 @@ class NiujiuFigures:
     head_accepted: int = 0
     head_accepted_enough: int = 0
     difference: dict[str, tuple[float, CI]] = field(default_factory=dict)  # other robot -> paired enough-rate gap
+    cpu_p50_ms: float = 0.0  # decision time on the deciding thread's CPU clock (bots.arena)
+    cpu_p99_ms: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +55,8 @@ class NiujiuFigures:
             "head_accepted": self.head_accepted,
             "head_accepted_enough": self.head_accepted_enough,
             "enough_difference": {k: [v, list(c) if c else None] for k, (v, c) in self.difference.items()},
+            "cpu_p50_ms": self.cpu_p50_ms,
+            "cpu_p99_ms": self.cpu_p99_ms,
         }
 
 
@@ -82,6 +86,7 @@ def stats(report: ArenaReport) -> dict[str, NiujiuFigures]:
         f.hands = len(flat)
         f.enough = statistics.fmean(flat) if flat else 0.0
         f.enough_ci = _ci(means[n], 0.0, 1.0)
+        f.cpu_p50_ms, f.cpu_p99_ms = report.robots[n].cpu_p50_ms, report.robots[n].cpu_p99_ms
         for other in names:
             if other != n:
                 gaps = [a - b for a, b in zip(means[n], means[other], strict=True)]
@@ -92,7 +97,8 @@ def stats(report: ArenaReport) -> dict[str, NiujiuFigures]:
 def table(figs: dict[str, NiujiuFigures]) -> str:
     """The figures as the text ``paiju arena niujiu`` prints."""
     lines = [
-        f"{'robot':<14} {'enough rate':>24} {'as head':>8} {'accepted':>9} {'…enough':>8}   enough-rate gap (paired)"
+        f"{'robot':<14} {'enough rate':>24} {'as head':>8} {'accepted':>9} {'…enough':>8} {'cpu p50':>8} {'cpu p99':>8}"
+        "   enough-rate gap (paired)"
     ]
     for n, f in figs.items():
         ci = f"[{f.enough_ci[0]:.3f}, {f.enough_ci[1]:.3f}]" if f.enough_ci else "[n/a]"
@@ -101,5 +107,6 @@ def table(figs: dict[str, NiujiuFigures]) -> str:
             for o, (g, c) in f.difference.items()
         )
         head = f"{f.head_hands:>8} {f.head_accepted:>9} {f.head_accepted_enough:>8}"
-        lines.append(f"{n:<14} {f.enough:>8.3f} {ci:>15} {head}   {gaps}")
+        cpu = f"{f.cpu_p50_ms:>8.3f} {f.cpu_p99_ms:>8.3f}"
+        lines.append(f"{n:<14} {f.enough:>8.3f} {ci:>15} {head} {cpu}   {gaps}")
     return "\n".join(lines)
