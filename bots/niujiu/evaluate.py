@@ -114,17 +114,15 @@ def choose_lead(kn: Knowledge) -> bytes:
     if sure:
         return max(sure, key=lambda p: (_liangzi(p), len(p), p))
     value = keep_value(kn.hand)
-    hands = [kn.hand_size[(kn.seat + i) % 3] for i in (1, 2)]
-    best_key: tuple[float, float] | None = None
-    choice = b""
-    for p in hand_patterns(kn.hand):
-        lost = eat_chance(pattern_of(p), kn.pool, hands)
-        k = len(p)
-        gain = k * ((1 - lost) - LOSS_WEIGHT * lost) if kn.need else -k * lost
-        key = (gain, -sum(value[c] for c in p) / k)
-        if best_key is None or key > best_key:
-            best_key, choice = key, p
-    return choice
+    return max(hand_patterns(kn.hand), key=lambda p: (lead_gain(kn, p), -sum(value[c] for c in p) / len(p)))
+
+
+def lead_gain(kn: Knowledge, cards: bytes) -> float:
+    """The expected gain of leading ``cards``: the cards won against those handed to an
+    opponent (not enough), or minus the cards expected to be handed over (enough)."""
+    lost = eat_chance(pattern_of(cards), kn.pool, _others(kn))
+    k = len(cards)
+    return k * ((1 - lost) - LOSS_WEIGHT * lost) if kn.need else -k * lost
 
 
 def choose_answer(kn: Knowledge) -> Choice:

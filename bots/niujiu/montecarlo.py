@@ -35,7 +35,6 @@ from .automaton import plan_for
 from .cache import hand_patterns, pattern_of
 from .evaluate import Choice
 from .knowledge import SEATS, Knowledge
-from .sure import eat_chance
 
 K = 13
 ALL = frozenset(NIUJIU_CARDS)
@@ -143,11 +142,7 @@ def candidates(kn: Knowledge, own: Choice, limit: int) -> list[Choice]:
     """The automaton's move first, then the others worth comparing."""
     out = [own]
     if kn.position == 0:
-        hands = [kn.hand_size[s] for s in kn.next_seats()]
-        ranked = sorted(
-            hand_patterns(kn.hand),
-            key=lambda p: (-len(p) * (1 - (lost := eat_chance(pattern_of(p), kn.pool, hands))) + len(p) * lost, p),
-        )
+        ranked = sorted(hand_patterns(kn.hand), key=lambda p: (-evaluate.lead_gain(kn, p), p))
         out += [Choice(Act.LEAD, p) for p in ranked if p != own.cards]
     else:
         value = evaluate.keep_value(kn.hand)
