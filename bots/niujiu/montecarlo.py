@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games.niujiu import ENOUGH, NiujiuRules, Pattern, rank
 from protocol.cards import NIUJIU_CARDS
@@ -63,6 +63,18 @@ class PlayOut:
     position: int
     play_out: bool
     liangzi: list[int] = field(default_factory=lambda: [0, 0, 0])  # new liangzi occupied in the play-out
+
+    def copy(self) -> PlayOut:
+        """An independent copy (the cards are immutable bytes; the lists and the set are new)."""
+        return replace(
+            self,
+            hands=list(self.hands),
+            covered=list(self.covered),
+            public=set(self.public),
+            occupied=list(self.occupied),
+            kings=list(self.kings),
+            liangzi=list(self.liangzi),
+        )
 
     def knowledge(self, seat: int) -> Knowledge:
         unseen = ALL - self.public - set(self.hands[seat]) - set(self.covered[seat])
@@ -200,19 +212,7 @@ def decide(kn: Knowledge, rules: NiujiuRules, rng: random.Random, settings: Sett
         if base is None:
             return own
         for i, move in enumerate(moves):
-            po = PlayOut(
-                list(base.hands),
-                list(base.covered),
-                set(base.public),
-                list(base.occupied),
-                list(base.kings),
-                base.leader,
-                base.best,
-                base.best_cards,
-                base.best_seat,
-                base.position,
-                base.play_out,
-            )
+            po = base.copy()
             po.apply(kn.seat, move)
             po.finish()
             totals[i] += po.score(kn.seat, rules)
