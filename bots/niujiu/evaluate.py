@@ -23,7 +23,8 @@ As **follower** (eat or cover):
 - the last seat to answer eats whenever it can (the trick is then surely its), with the
   cheapest pattern that eats;
 - the first to answer eats with a sure eat; else with the cheapest eat when the third
-  seat is unlikely to eat it in turn, or when the leader would otherwise reach enough;
+  seat is unlikely to eat it in turn, when the leader would otherwise reach enough, or
+  when it is enough itself (every trick it takes is one the others do not);
 - otherwise it covers the ``k`` cards of lowest :func:`keep_value`: the cards that belong
   to no sure or multi-card pattern and rank lowest.
 """
