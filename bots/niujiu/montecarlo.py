@@ -21,12 +21,14 @@ expected gain; answering, every eat (the cheapest few) and the automaton's cover
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from games.niujiu import ENOUGH, NiujiuRules, Pattern, rank
+from games.niujiu import ENOUGH, LEVEL, NiujiuRules, Pattern, rank
 from protocol.cards import NIUJIU_CARDS
 from protocol.niujiu import Act
 
@@ -45,6 +47,7 @@ class Settings:
     samples: int = 24  # play-outs per candidate
     candidates: int = 4  # moves compared at most
     budget_ms: float = 150.0  # CPU time after which sampling stops (every candidate keeps the same samples)
+    margin_z: float = 1.0  # leave the automaton's move only for a move better by this many standard errors
 
 
 @dataclass
@@ -160,8 +163,11 @@ def candidates(kn: Knowledge, own: Choice, limit: int) -> list[Choice]:
         value = evaluate.keep_value(kn.hand)
         eats = sorted(evaluate.eats(kn), key=lambda p: (sum(value[c] for c in p), p))
         out += [Choice(Act.EAT, p) for p in eats if own != Choice(Act.EAT, p)]
-        if eats and own.code != Act.COVER:
-            out.append(Choice(Act.COVER, evaluate.cover_cards(kn.hand, kn.k, value)))
+        covers = [
+            evaluate.cover_cards(kn.hand, kn.k, value),  # the automaton's: keep what is worth keeping
+            evaluate.cover_cards(kn.hand, kn.k, {c: float(LEVEL[rank(c)]) for c in kn.hand}),  # the lowest numbers
+        ]
+        out += [Choice(Act.COVER, c) for c in dict.fromkeys(covers) if own != Choice(Act.COVER, c)]
     return out[:limit]
 
 
@@ -205,7 +211,7 @@ def decide(kn: Knowledge, rules: NiujiuRules, rng: random.Random, settings: Sett
     moves = candidates(kn, own, s.candidates)
     if len(moves) < 2:
         return own
-    totals = [0.0] * len(moves)
+    scores: list[list[int]] = [[] for _ in moves]
     deadline = time.thread_time() + s.budget_ms / 1000  # CPU time: a loaded machine does not cut the samples
     for _ in range(s.samples):
         base = sample(kn, rng)
@@ -215,8 +221,17 @@ def decide(kn: Knowledge, rules: NiujiuRules, rng: random.Random, settings: Sett
             po = base.copy()
             po.apply(kn.seat, move)
             po.finish()
-            totals[i] += po.score(kn.seat, rules)
+            scores[i].append(po.score(kn.seat, rules))
         if time.thread_time() > deadline:
             break
-    best = max(range(len(moves)), key=lambda i: (totals[i], i == 0))
-    return moves[best]
+    best = max(range(len(moves)), key=lambda i: (sum(scores[i]), i == 0))
+    return moves[best] if best and _better(scores[best], scores[0], s.margin_z) else own
+
+
+def _better(mine: list[int], other: list[int], z: float) -> bool:
+    """Whether ``mine`` beats ``other`` on the same samples by more than ``z`` standard errors:
+    with few samples the best mean is often luck, and the automaton's move is the safe default."""
+    gaps = [a - b for a, b in zip(mine, other, strict=True)]
+    if len(gaps) < 2:
+        return False
+    return statistics.fmean(gaps) > z * statistics.stdev(gaps) / math.sqrt(len(gaps))
