@@ -27,6 +27,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from games.niujiu import ENOUGH, LEVEL, NiujiuRules, Pattern, rank
 from protocol.cards import NIUJIU_CARDS
@@ -87,12 +88,7 @@ class PlayOut:
             unseen=bytes(sorted(unseen)),
             occupied=list(self.occupied),
             hand_size=[len(h) for h in self.hands],
-            leader=self.leader,
-            position=self.position,
-            best=self.best,
-            best_cards=self.best_cards,
-            best_seat=self.best_seat,
-            play_out=self.play_out,
+            **_trick(self),
         )
 
     def apply(self, seat: int, choice: Choice) -> None:
@@ -153,6 +149,18 @@ class PlayOut:
         return out
 
 
+def _trick(x: Knowledge | PlayOut) -> dict[str, Any]:
+    """The trick in progress and the ruleset's play-out flag, which a knowledge and a play-out share."""
+    return {
+        "leader": x.leader,
+        "position": x.position,
+        "best": x.best,
+        "best_cards": x.best_cards,
+        "best_seat": x.best_seat,
+        "play_out": x.play_out,
+    }
+
+
 def candidates(kn: Knowledge, own: Choice, limit: int) -> list[Choice]:
     """The automaton's move first, then the others worth comparing."""
     out = [own]
@@ -193,12 +201,7 @@ def sample(kn: Knowledge, rng: random.Random) -> PlayOut | None:
         public=set(ALL - set(kn.unseen) - set(kn.hand) - set(kn.my_covered)),
         occupied=list(kn.occupied),
         kings=[sum(1 for c in o if rank(c) == K) for o in kn.occupied_cards],
-        leader=kn.leader,
-        best=kn.best,
-        best_cards=kn.best_cards,
-        best_seat=kn.best_seat,
-        position=kn.position,
-        play_out=kn.play_out,
+        **_trick(kn),
     )
 
 
