@@ -10,7 +10,8 @@ raises) counts as illegal, and the game's default action is played instead.
 Per robot the arena reports the share of hands won (a hand's win is shared equally
 between the seats with the top score), the mean score per hand, 95% confidence
 intervals of both (normal approximation over deals, the independent unit of a
-duplicate match), illegal actions, and the decision latency p50/p99.
+duplicate match), illegal actions, and the decision latency p50/p99 (wall clock, and the
+deciding thread's CPU time, which a loaded machine does not lengthen).
 
 >>> report = play("tricks", ["random", "random"], hands=2, seed=1, ruleset="standard")
 >>> report.games, sorted(report.robots), report.robots["random"].illegal
@@ -48,6 +49,7 @@ class HandRecord:
     scores: list[int]
     hands: list[str]  # the dealt hands, hex of the card bytes, by seat
     illegal: list[int]  # by seat
+    detail: dict[str, Any] = field(default_factory=dict)  # the outcome's detail, bytes as hex
 
 
 @dataclass
@@ -62,6 +64,8 @@ class RobotReport:
     decisions: int = 0
     p50_ms: float = 0.0
     p99_ms: float = 0.0
+    cpu_p50_ms: float = 0.0  # the deciding thread's CPU time: what the robot costs, whatever the machine's load
+    cpu_p99_ms: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,8 @@ class RobotReport:
             "decisions": self.decisions,
             "p50_ms": self.p50_ms,
             "p99_ms": self.p99_ms,
+            "cpu_p50_ms": self.cpu_p50_ms,
+            "cpu_p99_ms": self.cpu_p99_ms,
         }
 
 
@@ -119,6 +125,7 @@ def play_hand(
     room: str,
     latencies: Callable[[int, float], None] | None = None,
     max_actions: int = 100_000,
+    cpu_latencies: Callable[[int, float], None] | None = None,
 ) -> tuple[games.Game[Any], list[int]]:
     """Play deal number ``deal`` with ``robots[s]`` deciding for seat ``s``; return the game and illegal counts."""
     game = games.create(game_name, seed, ruleset, hand=deal)
@@ -134,13 +141,15 @@ def play_hand(
         request = decision_request(
             game, seat, room=room, prompt_id=next(prompt_ids), deadline_ms=0, robot=robots[controller].name, legal=legal
         )
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             action: Action | None = robots[controller].decide(request)
         except Exception:  # a crashing robot is an illegal answer, not the end of the match
             action = None
         if latencies is not None:
             latencies(controller, (time.perf_counter() - start) * 1000)
+        if cpu_latencies is not None:
+            cpu_latencies(controller, (time.thread_time() - cpu) * 1000)
         try:
             if action is None:
                 raise GameError(0, "no action")
@@ -171,6 +180,7 @@ def play(
     seatings = rotations(seats)
     report = ArenaReport(game_name, rules_name, list(seats), hands, seed)
     lat: dict[str, list[float]] = defaultdict(list)
+    cpu_lat: dict[str, list[float]] = defaultdict(list)
     illegal: dict[str, int] = defaultdict(int)
     # per robot, per deal: the scores and win credits of its seats over the rotations
     per_deal_score: dict[str, list[list[float]]] = {s: [[] for _ in range(hands)] for s in seats}
@@ -191,6 +201,7 @@ def play(
                 robots,
                 f"arena-{seed}-{deal}-{r}",
                 lambda seat, ms, seating=seating: lat[seating[seat]].append(ms),  # type: ignore[misc]
+                cpu_latencies=lambda seat, ms, seating=seating: cpu_lat[seating[seat]].append(ms),  # type: ignore[misc]
             )
             out = game.outcome()
             scores = list(out.scores)
@@ -201,7 +212,9 @@ def play(
                 per_deal_win[name][deal].append(1 / len(winners) if s in winners else 0.0)
                 illegal[name] += bad[s]
             report.records.append(
-                HandRecord(deal, r, game.dealer, list(seating), scores, [h.hex() for h in out.hands], bad)
+                HandRecord(
+                    deal, r, game.dealer, list(seating), scores, [h.hex() for h in out.hands], bad, _plain(out.detail)
+                )
             )
             report.games += 1
             if bar is not None:
@@ -223,8 +236,21 @@ def play(
             decisions=len(times),
             p50_ms=_percentile(times, 50),
             p99_ms=_percentile(times, 99),
+            cpu_p50_ms=_percentile(sorted(cpu_lat[name]), 50),
+            cpu_p99_ms=_percentile(sorted(cpu_lat[name]), 99),
         )
     return report
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with bytes as hex and tuples as lists, as JSON writes them."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _ci(samples: list[float], lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float] | None:

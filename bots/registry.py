@@ -9,7 +9,7 @@ import games
 from .base import RandomRobot, Robot
 
 # modules that register robots when imported (a game's robots live in bots/<game>/)
-MODULES: list[str] = ["bots.bridge", "bots.mahjong", "bots.tricks"]
+MODULES: list[str] = ["bots.bridge", "bots.mahjong", "bots.niujiu", "bots.tricks"]
 _ROBOTS: dict[tuple[str, str], type[Robot]] = {}
 _loaded = False
 

@@ -3,7 +3,9 @@
 Plays N deals headless, each once per rotation of the robots around the table (duplicate
 style), with a progress bar on stderr, and reports per robot the share of hands won,
 the mean score per hand with 95% confidence intervals, illegal actions and decision
-latency p50/p99.
+latency p50/p99. For niujiu it adds each robot's enough rate with its 95% interval and the
+paired gap to the others, and, as head, the hands the seed's automaton accepts at the deal
+and how many of them ended enough (bots/niujiu/arena.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +54,12 @@ def run(args: argparse.Namespace) -> int:
                 f.write(json.dumps(rec.__dict__) + "\n")
     if args.plot:
         arena.plot(report, args.plot)
+    niujiu = _niujiu_figures(report)
     if args.json:
-        print(json.dumps(report.as_dict()))
+        out = report.as_dict()
+        if niujiu is not None:
+            out["niujiu"] = {name: f.as_dict() for name, f in niujiu.items()}
+        print(json.dumps(out))
         return 0
     print(
         f"{report.game}/{report.ruleset}: {report.deals} deals x {len(seats)} rotations = {report.games} hands, "
@@ -64,9 +71,22 @@ def run(args: argparse.Namespace) -> int:
             f"{name:<12} {r.hands:>6} {r.win_share:>8.3f} {_ci(r.win_share_ci):>13} "
             f"{r.mean_score:>+9.3f} {_ci(r.mean_score_ci):>14} {r.illegal:>8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}"
         )
+    if niujiu is not None:
+        from bots.niujiu import arena as niujiu_arena
+
+        print(niujiu_arena.table(niujiu))
     if args.plot:
         print(f"chart: {args.plot}")
     return 0
+
+
+def _niujiu_figures(report: Any) -> dict[str, Any] | None:
+    """Niujiu's own figures: enough rates, the head's accepted hands (bots/niujiu/arena.py)."""
+    if report.game != "niujiu":
+        return None
+    from bots.niujiu import arena as niujiu_arena
+
+    return dict(niujiu_arena.stats(report))
 
 
 def _ci(ci: tuple[float, float] | None) -> str:
