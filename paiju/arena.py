@@ -3,7 +3,9 @@
 Plays N deals headless, each once per rotation of the robots around the table (duplicate
 style), with a progress bar on stderr, and reports per robot the share of hands won,
 the mean score per hand with 95% confidence intervals, illegal actions and decision
-latency p50/p99.
+latency p50/p99. For mahjong it adds the win, self-draw and deal-in rates and the mean
+points per hand, when winning and when dealing in, with 95% intervals, and the paired
+difference of points per hand between the robots (bots/arena_mahjong.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,8 +45,12 @@ def run(args: argparse.Namespace) -> int:
                 f.write(json.dumps(rec.__dict__) + "\n")
     if args.plot:
         arena.plot(report, args.plot)
+    extra = _game_figures(report)
     if args.json:
-        print(json.dumps(report.as_dict()))
+        out = report.as_dict()
+        if extra is not None:
+            out[report.game] = {name: f.as_dict() for name, f in extra.items()}
+        print(json.dumps(out))
         return 0
     print(
         f"{report.game}/{report.ruleset}: {report.deals} deals x {len(seats)} rotations = {report.games} hands, "
@@ -55,9 +62,22 @@ def run(args: argparse.Namespace) -> int:
             f"{name:<12} {r.hands:>6} {r.win_share:>8.3f} {_ci(r.win_share_ci):>13} "
             f"{r.mean_score:>+9.3f} {_ci(r.mean_score_ci):>14} {r.illegal:>8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}"
         )
+    if extra is not None:
+        from bots import arena_mahjong
+
+        print(arena_mahjong.table(extra))
     if args.plot:
         print(f"chart: {args.plot}")
     return 0
+
+
+def _game_figures(report: Any) -> dict[str, Any] | None:
+    """A game's own figures (mahjong: win, self-draw and deal-in rates, points; bots/arena_mahjong.py)."""
+    if report.game == "mahjong":
+        from bots import arena_mahjong
+
+        return dict(arena_mahjong.stats(report))
+    return None
 
 
 def _ci(ci: tuple[float, float] | None) -> str:
