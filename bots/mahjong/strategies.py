@@ -33,7 +33,7 @@ from .intentions import Intention, Intentions
 from .memory import Meld, Memory
 from .rulebase import NO_WAY, RuleBase
 from .stateset import MAX, StateSet, state_set, weight
-from .value import value
+from .value import fan, value
 
 
 def remove(tiles: bytes, *take: int) -> bytes:
@@ -79,6 +79,9 @@ def win_chance(distance: int, p_q: float) -> float:
 
 
 RACE = 0.2
+OTHERS_WIN = 0.04  # the chance a round that somebody else wins, with nobody declared
+OTHERS_READY = 0.06  # more for each opponent who has declared ready
+LOSS_ELSEWHERE = 1.0  # the points lost on average when another seat ends the hand
 STEP_ODDS = 0.35
 EXPOSED = 3.0  # the discards a hand that pushes on still has to make, each as dangerous
 
@@ -211,11 +214,12 @@ class HuDist(Strategy):
         beta: float = 1.0,
         pong: float = 0.0,
         seven_pairs_penalty: int = 1,
-        ready_min: int = 5,
+        ready_min: int = 1,
         value: bool = True,
         step: float = 0.3,
-        push: float | None = 1.0,
+        push: float | None = 0.5,
         claim_keep: float = 0.5,
+        hold: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -230,6 +234,9 @@ class HuDist(Strategy):
         # opponent (None: no fold/push, P_D only through alpha)
         self.push = push
         self.claim_keep = claim_keep  # pass a claim that keeps less than this share of the value
+        # let a cheap win on a discard go for a likelier self-draw when the expected points
+        # of waiting beat this many times the win's (None: always win; :meth:`holds_out`)
+        self.hold = hold
 
     def planning_rules(self, rules: RuleBase) -> RuleBase:
         if not rules.seven_pairs or rules.seven_pairs_penalty == self.seven_pairs_penalty:
@@ -268,6 +275,7 @@ class HuDist(Strategy):
         (``V``: the hand's points relative to a basic hand). Against a declared-ready
         opponent (fold/push) every discard is weighed instead by the points it may win,
         ``V`` times the chance of winning from its distance and ``P_Q`` (:func:`win_chance`),
+        while the hand is two or more from a win,
         less ``push`` times the points a deal-in is expected to cost (:mod:`.defence`) over
         the ``EXPOSED`` discards a hand that pushes on has to make.
         """
@@ -276,24 +284,29 @@ class HuDist(Strategy):
         total = max(1, memory.total_unseen)
         dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}
         best = min(dist.values())
-        fold = self.push is not None and danger.threatened
+        # a hand one tile from a win always pushes (its discards are judged by E as usual)
+        fold = self.push is not None and danger.threatened and best >= 2
         basic = rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus  # V is relative to it
         opts = []
         for t, d in dist.items():
             if d > best and not fold:
                 continue
             part = remove(hand, t)
+            p_d = 1.0 - danger.deal_in(t)
+            if fold:
+                assert self.push is not None
+                e = self.alpha * p_d - self.push * EXPOSED * danger.cost(t, rules) / basic
+                if d >= best + 2:  # two steps back the chance of a win is too small to count
+                    opts.append(Option(t, d, b"", 0.0, p_d, e))
+                    continue
             _, needed = useful(rules, part, melds, domain)
             if self.pong and d >= 2:  # a pair's third tile comes from any seat's discard
                 p_q = sum(memory.unseen[x] * (1 + self.pong * (part.count(x) >= 2)) for x in needed) / total
             else:
                 p_q = sum(memory.unseen[x] for x in needed) / total
-            p_d = 1.0 - danger.deal_in(t)
             v = self.worth(memory, rules, part, melds, d)
             if fold:
-                assert self.push is not None
-                e = self.beta * v * win_chance(d, p_q) - self.push * EXPOSED * danger.cost(t, rules) / basic
-                e += self.alpha * p_d
+                e += self.beta * v * win_chance(d, p_q)
             else:
                 e = self.alpha * p_d + self.beta * p_q * v
             opts.append(Option(t, d, needed, p_q, p_d, e))
@@ -320,6 +333,8 @@ class HuDist(Strategy):
         hand = memory.hand
         k = memory.own_melds
         ranked = self.claim_prefix(memory, rules)
+        if self.hold and ranked and ranked[0].code == Act.HU and self.holds_out(memory, rules):
+            return Intentions((Intention(Act.PASS, b"", 0.0),), b"", {"distance": 1, "held": 1})
         d_now, needed_now = useful(rules, hand, k, memory.tiles())
         # claims that bring the hand nearer a win (a cheap distance test first) ...
         nearer = []
@@ -340,6 +355,27 @@ class HuDist(Strategy):
         ranked.sort(key=lambda i: -i.value)
         ranked.append(Intention(Act.PASS, b"", -100.0))
         return Intentions(tuple(ranked), needed_now, {"distance": d_now})
+
+    def holds_out(self, memory: Memory, rules: RuleBase) -> bool:
+        """Whether to let a win on a discard go and wait for a self-draw (see the module's
+        ``hold_value``): the discarder alone pays ``P`` points, a self-draw is paid by all
+        three others, ``P + 1`` each. With ``s`` the chance a draw is a winning tile
+        (winning tiles unseen / tiles unseen) and ``o`` that somebody else ends the hand in
+        a round, the self-draw comes first with ``s / (s + o)`` of the rounds left; the
+        robot holds out when that times ``3 (P + 1)``, less the loss of the other endings,
+        beats ``hold`` times ``P``."""
+        t, hand, k = memory.offer, memory.hand, memory.own_melds
+        win = hand + bytes([t])
+        points = fan(memory, rules, win, k, 0, 0.0) + rules.ready_bonus * memory.ready[memory.seat]
+        outs = sum(memory.unseen[w] for w in rules.waits(hand, k))
+        total = max(1, memory.total_unseen)
+        s_ = outs / total
+        o = OTHERS_WIN + OTHERS_READY * sum(memory.ready[x] for x in range(4) if x != memory.seat)
+        rounds = memory.wall // 4
+        keep = (1 - s_) * (1 - o)
+        first = s_ / (s_ + o) * (1 - keep**rounds) if s_ + o else 0.0
+        hold = first * 3 * (points + rules.self_draw_bonus) - (1 - first) * LOSS_ELSEWHERE
+        return hold > self.hold * points
 
     def keeps_value(
         self, memory: Memory, rules: RuleBase, hand: bytes, k: int, d_now: int, part: bytes, after: dict[int, int]

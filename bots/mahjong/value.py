@@ -48,7 +48,7 @@ def all_pungs_distance(part: bytes, sets: int, unseen: list[int]) -> int:
     held = [
         (t, min(c, 3) if c + unseen[t] >= 3 else -1, min(c, 2) if c + unseen[t] >= 2 else -1) for t, c in have.items()
     ]
-    fresh = sum(1 for t in range(0x40) if unseen[t] >= 3 and t not in have)  # a pung or pair from nothing
+    fresh = sum(1 for t, u in enumerate(unseen) if u >= 3 and t not in have)  # a pung or pair from nothing
     pungs = sorted(((g, t) for t, g, _ in held if g >= 0), reverse=True)
     best = -1
     candidates = [(t, pair) for t, _, pair in held if pair >= 0] + ([(-1, 0)] if fresh else [])
@@ -73,8 +73,9 @@ def flush_distance(part: bytes, sets: int, suit: int) -> int:
     return 3 * sets + 2 - keep if keep >= 0 else NO_WAY
 
 
-def forms(memory: Memory, rules: RuleBase, part: bytes, melds: int) -> dict[str, int]:
-    """The distance of ``part`` (this seat's concealed tiles, ``melds`` sets down) to each paying form."""
+def forms(memory: Memory, rules: RuleBase, part: bytes, melds: int, within: int = NO_WAY) -> dict[str, int]:
+    """The distance of ``part`` (this seat's concealed tiles, ``melds`` sets down) to each
+    paying form; a flush with more than ``within`` tiles of other suits is not worked out."""
     own = memory.melds[memory.seat]
     sets = 4 - melds
     out = {"seven pairs": NO_WAY, "all pungs": NO_WAY, "full flush": NO_WAY}
@@ -83,8 +84,9 @@ def forms(memory: Memory, rules: RuleBase, part: bytes, melds: int) -> dict[str,
     if all(m.kind != "chow" for m in own):
         out["all pungs"] = all_pungs_distance(part, sets, memory.unseen)
     suits = {b >> 4 for m in own for b in m.tiles if b}
+    per_suit = Counter(b >> 4 for b in part)
     for s in range(3):
-        if suits <= {s}:
+        if suits <= {s} and len(part) - per_suit[s] <= within:  # each other tile is one to replace
             out["full flush"] = min(out["full flush"], flush_distance(part, sets, s))
     return out
 
@@ -94,7 +96,7 @@ def fan(memory: Memory, rules: RuleBase, part: bytes, melds: int, distance: int,
     one tile further counting ``step`` of what it adds over the basic fan."""
     fans = {"seven pairs": rules.fan_seven_pairs, "all pungs": rules.fan_all_pungs, "full flush": rules.fan_full_flush}
     best = float(rules.fan_basic)
-    for name, d in forms(memory, rules, part, melds).items():
+    for name, d in forms(memory, rules, part, melds, distance + 1).items():
         if d <= distance:
             best = max(best, fans[name])
         elif d == distance + 1:

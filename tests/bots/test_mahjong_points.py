@@ -76,11 +76,8 @@ def test_pushes_with_a_ready_hand_of_high_value() -> None:
     assert choice(HuDist(), m) == "5p"
     opts = HuDist().options(m, RB, m.hand, 0)
     assert opts[0].distance == 1
-    # the same danger with a cheap hand on a thin wait: it folds
-    cheap = table("123m 456p 789s 5m 99p 22s", theirs="1m 9s 1s 2s")
-    assert HuDist(push=None).options(cheap, RB, cheap.hand, 0)[0].distance == 1
-    assert Danger.of(cheap).deal_in(t("5m")[0]) > Danger.of(cheap).deal_in(t("2s")[0])
-    assert choice(HuDist(), cheap) == "2s"
+    # the same hand four from a win would fold: its 5p is no safer
+    assert choice(HuDist(), table("13579m 2468p 1379s 5p", theirs="1m 9p 1s 2s")) != "5p"
 
 
 def test_prefers_the_discard_of_higher_fan_when_speeds_are_equal() -> None:
