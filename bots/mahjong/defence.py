@@ -52,10 +52,8 @@ def tenpai_chance(memory: Memory, seat: int) -> float:
     return min(0.5, 0.1 * len(memory.melds[seat]) + 0.015 * len(memory.discards[seat]))
 
 
-def _raw(memory: Memory, x: int) -> float:
-    """How many ready shapes wait on ``x``, weighted by the unseen copies they need."""
-    u = memory.unseen
-    a = [v / 4 for v in u]
+def _raw(a: list[float], x: int) -> float:
+    """How many ready shapes wait on ``x``, weighted by the share ``a`` of each tile's copies unseen."""
     w = SINGLE * a[x] + a[x] * max(0.0, a[x] - 0.25)  # single wait; a pair of x (with another pair)
     if x >> 4 < 3:
         r = x & 0xF
@@ -75,7 +73,8 @@ class Danger:
 
     @classmethod
     def of(cls, memory: Memory) -> Danger:
-        raw = {x: _raw(memory, x) for x in memory.tiles()}
+        a = [v / 4 for v in memory.unseen]
+        raw = {x: _raw(a, x) for x in memory.tiles()}
         total = sum(raw.values()) or 1.0
         wait = {x: min(0.9, WAITS * w / total) for x, w in raw.items()}
         threat = tuple(0.0 if o == memory.seat else tenpai_chance(memory, o) for o in range(4))

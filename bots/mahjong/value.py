@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from games.mahjong.analysis import form_distances
 from games.mahjong.tables import suit_key, tables
 
 from .memory import Memory
@@ -80,7 +81,7 @@ def forms(memory: Memory, rules: RuleBase, part: bytes, melds: int, within: int 
     sets = 4 - melds
     out = {"seven pairs": NO_WAY, "all pungs": NO_WAY, "full flush": NO_WAY}
     if rules.seven_pairs and melds == 0 and len(part) in (13, 14):
-        out["seven pairs"] = rules.pair_distances(part, 0)[4]
+        out["seven pairs"] = form_distances(part)[1]
     if all(m.kind != "chow" for m in own):
         out["all pungs"] = all_pungs_distance(part, sets, memory.unseen)
     suits = {b >> 4 for m in own for b in m.tiles if b}
