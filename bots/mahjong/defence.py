@@ -108,10 +108,10 @@ class Danger:
 def loss(memory: Memory, seat: int, rules: RuleBase) -> float:
     """``L_o``: the points a deal-in to ``seat`` costs, from its declaration and melds."""
     melds = memory.melds[seat]
-    points = rules.fan_basic + rules.ready_bonus * memory.ready[seat]
+    points = float(rules.fan_basic + rules.ready_bonus * memory.ready[seat])
     suits = {b >> 4 for m in melds for b in m.tiles if b}
     if melds and len(suits) == 1 and suits <= {0, 1, 2}:
         points += 0.5 * (rules.fan_full_flush - rules.fan_basic) * min(1.0, len(melds) / 2)
     elif len(melds) >= 2 and all(m.kind != "chow" for m in melds):
         points += 0.5 * (rules.fan_all_pungs - rules.fan_basic)
-    return float(points)
+    return points

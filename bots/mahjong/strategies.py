@@ -364,6 +364,8 @@ class HuDist(Strategy):
         a round, the self-draw comes first with ``s / (s + o)`` of the rounds left; the
         robot holds out when that times ``3 (P + 1)``, less the loss of the other endings,
         beats ``hold`` times ``P``."""
+        if self.hold is None:
+            return False
         t, hand, k = memory.offer, memory.hand, memory.own_melds
         win = hand + bytes([t])
         points = fan(memory, rules, win, k, 0, 0.0) + rules.ready_bonus * memory.ready[memory.seat]
