@@ -3,17 +3,25 @@
 Plays N deals headless, each once per rotation of the robots around the table (duplicate
 style), with a progress bar on stderr, and reports per robot the share of hands won,
 the mean score per hand with 95% confidence intervals, illegal actions and decision
-latency p50/p99. For niujiu it adds each robot's enough rate with its 95% interval and the
-paired gap to the others, and, as head, the hands the seed's automaton accepts at the deal
-and how many of them ended enough (bots/niujiu/arena.py).
+latency p50/p99 (wall clock and the deciding thread's CPU time). A game may add figures of
+its own (`GAME_FIGURES`): for niujiu each robot's enough rate with its 95% interval and the
+paired gap to the others, and, as head, the hands the seed's automaton accepts at the deal and
+how many of them ended enough (bots/niujiu/arena.py); for mahjong the win, self-draw and
+deal-in rates and the mean points per hand, when winning and when dealing in, with 95%
+intervals, and the paired difference of points per hand (bots/arena_mahjong.py). Bridge is
+played as a duplicate match in IMPs with its own report (bots/bridge/arena.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Any
+
+# a game's own figures: a module with `stats(report) -> {robot: figures}` and `table(figures) -> str`
+GAME_FIGURES = {"niujiu": "bots.niujiu.arena", "mahjong": "bots.arena_mahjong"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
                 f.write(json.dumps(rec.__dict__) + "\n")
     if args.plot:
         arena.plot(report, args.plot)
-    niujiu = _niujiu_figures(report)
+    figures = importlib.import_module(GAME_FIGURES[report.game]) if report.game in GAME_FIGURES else None
+    extra = dict(figures.stats(report)) if figures is not None else None
     if args.json:
         out = report.as_dict()
-        if niujiu is not None:
-            out["niujiu"] = {name: f.as_dict() for name, f in niujiu.items()}
+        if extra is not None:
+            out[report.game] = {name: f.as_dict() for name, f in extra.items()}
         print(json.dumps(out))
         return 0
     print(
@@ -71,22 +80,11 @@ def run(args: argparse.Namespace) -> int:
             f"{name:<12} {r.hands:>6} {r.win_share:>8.3f} {_ci(r.win_share_ci):>13} "
             f"{r.mean_score:>+9.3f} {_ci(r.mean_score_ci):>14} {r.illegal:>8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}"
         )
-    if niujiu is not None:
-        from bots.niujiu import arena as niujiu_arena
-
-        print(niujiu_arena.table(niujiu))
+    if figures is not None and extra is not None:
+        print(figures.table(extra))
     if args.plot:
         print(f"chart: {args.plot}")
     return 0
-
-
-def _niujiu_figures(report: Any) -> dict[str, Any] | None:
-    """Niujiu's own figures: enough rates, the head's accepted hands (bots/niujiu/arena.py)."""
-    if report.game != "niujiu":
-        return None
-    from bots.niujiu import arena as niujiu_arena
-
-    return dict(niujiu_arena.stats(report))
 
 
 def _ci(ci: tuple[float, float] | None) -> str:

@@ -1,6 +1,7 @@
 """The mahjong robots (issue 8): seed 004's BDI architecture with a replaceable strategy
 library (``rearrange``: seed 004's out/in pairs; ``hudist``: seed 003's hu distance), and
-the ``greedy`` baseline. docs/robots.md describes them and quotes the arena's figures.
+the ``greedy`` baseline and the strong baseline ``ukeire`` (:mod:`.ukeire`, issue 21).
+docs/robots.md describes them and quotes the arena's figures.
 
 Parts, each its own module: :mod:`.perceptor` (view -> :mod:`.memory`), :mod:`.rulebase`
 (the engine's analysis), :mod:`.stateset` (per suit ``(Ar, p)`` and ``(Ar', p')``),
@@ -12,8 +13,9 @@ state, filter and decomposition methods), :mod:`.intentions`, :mod:`.matcher`,
 from bots.registry import register
 
 from .robots import BDIHuDist, BDIRearrange, BDIRobot, GreedyRobot
+from .ukeire import UkeireRobot
 
-for _cls in (BDIHuDist, BDIRearrange, GreedyRobot):
+for _cls in (BDIHuDist, BDIRearrange, GreedyRobot, UkeireRobot):
     register(_cls)
 
-__all__ = ["BDIHuDist", "BDIRearrange", "BDIRobot", "GreedyRobot"]
+__all__ = ["BDIHuDist", "BDIRearrange", "BDIRobot", "GreedyRobot", "UkeireRobot"]

@@ -9,6 +9,7 @@ the matcher meets them with the offered action set; the executor packs the actio
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,9 +31,19 @@ from .strategies import STRATEGIES, HuDist, Rearrange, Strategy, remove, useful
 
 
 def rules_of(ruleset: str) -> RuleBase:
-    """The rule base of a mahjong ruleset (its public options: seven pairs, honours)."""
+    """The rule base of a mahjong ruleset (its public options: seven pairs, honours, the scoring)."""
+    return _rules_of(ruleset or "")
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_of(ruleset: str) -> RuleBase:
     r = games.get("mahjong").ruleset(ruleset or None)
-    return RuleBase(seven_pairs=bool(getattr(r, "seven_pairs", True)), honours=bool(getattr(r, "honours", True)))
+    scoring = ("fan_basic", "fan_all_pungs", "fan_full_flush", "fan_seven_pairs", "ready_bonus", "self_draw_bonus")
+    return RuleBase(
+        seven_pairs=bool(getattr(r, "seven_pairs", True)),
+        honours=bool(getattr(r, "honours", True)),
+        **{k: int(getattr(r, k)) for k in scoring if hasattr(r, k)},
+    )
 
 
 @dataclass

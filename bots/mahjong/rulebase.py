@@ -37,6 +37,13 @@ class RuleBase:
     seven_pairs: bool = True
     honours: bool = True
     seven_pairs_penalty: int = 0  # see the module: 0 plans with the exact hu distance
+    # the points of a win (the ruleset's public scoring, docs/rules/mahjong.md)
+    fan_basic: int = 1
+    fan_all_pungs: int = 2
+    fan_full_flush: int = 3
+    fan_seven_pairs: int = 4
+    ready_bonus: int = 1
+    self_draw_bonus: int = 1
 
     def distance(self, tiles: bytes, melds: int = 0) -> int:
         """The hu distance of a concealed part (``games.mahjong.hu_distance``), or the

@@ -27,11 +27,13 @@ from dataclasses import dataclass
 
 from protocol.mahjong import Act
 
+from .defence import Danger
 from .goals import SEVEN_PAIRS, goal_byte, lowest, suits_of
 from .intentions import Intention, Intentions
 from .memory import Meld, Memory
 from .rulebase import NO_WAY, RuleBase
 from .stateset import MAX, StateSet, state_set, weight
+from .value import fan, value
 
 
 def remove(tiles: bytes, *take: int) -> bytes:
@@ -64,6 +66,24 @@ def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tu
     if far and rb.distance(part + bytes(far[:1]), melds) < d:
         good += far
     return d, bytes(sorted(good))
+
+
+def win_chance(distance: int, p_q: float) -> float:
+    """A rough chance that a part at ``distance`` wins against an opponent already one tile
+    from a win (who wins in a round with chance ``RACE``): a round brings one draw and three
+    discards (counted as one and a half draws more: the others keep what they need), so the
+    hand moves on with chance ``2.5 P_Q`` a round, and wins the race with ``p / (p + RACE)``;
+    each further step of distance keeps ``STEP_ODDS`` of that."""
+    p = min(0.9, 2.5 * p_q)
+    return p / (p + RACE) * STEP_ODDS ** (distance - 1)
+
+
+RACE = 0.2
+OTHERS_WIN = 0.04  # the chance a round that somebody else wins, with nobody declared
+OTHERS_READY = 0.06  # more for each opponent who has declared ready
+LOSS_ELSEWHERE = 1.0  # the points lost on average when another seat ends the hand
+STEP_ODDS = 0.35
+EXPOSED = 3.0  # the discards a hand that pushes on still has to make, each as dangerous
 
 
 @dataclass(frozen=True)
@@ -192,19 +212,31 @@ class HuDist(Strategy):
         self,
         alpha: float = 0.15,
         beta: float = 1.0,
-        defend: float = 1.5,
         pong: float = 0.0,
         seven_pairs_penalty: int = 1,
-        ready_min: int = 5,
+        ready_min: int = 1,
+        value: bool = True,
+        step: float = 0.3,
+        push: float | None = 0.5,
+        claim_keep: float = 0.5,
+        hold: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
-        self.defend = defend  # alpha when an opponent has declared ready and we are far
         self.pong = pong  # extra weight of a needed tile that any seat's discard gives (a pong)
         # seven pairs counts one tile further while two or more from a win: such a hand can
         # make no chow or pong, and claims are most of a fast hand (docs/robots.md)
         self.seven_pairs_penalty = seven_pairs_penalty
         self.policies = Policies(ready_min=ready_min)
+        self.value = value  # P_Q weighed by the points of the hand (value.py), not speed alone
+        self.step = step  # the share of a form one tile further that the value counts
+        # the fold/push weight of the expected loss of a deal-in against a declared-ready
+        # opponent (None: no fold/push, P_D only through alpha)
+        self.push = push
+        self.claim_keep = claim_keep  # pass a claim that keeps less than this share of the value
+        # let a cheap win on a discard go for a likelier self-draw when the expected points
+        # of waiting beat this many times the win's (None: always win; :meth:`holds_out`)
+        self.hold = hold
 
     def planning_rules(self, rules: RuleBase) -> RuleBase:
         if not rules.seven_pairs or rules.seven_pairs_penalty == self.seven_pairs_penalty:
@@ -227,48 +259,57 @@ class HuDist(Strategy):
         return lowest(goals, [(i, (d,)) for i, d in enumerate(dist)])
 
     # ------------------------------------------------------------------ E = a P_D + b P_Q
-    def safety(self, memory: Memory, tile: int) -> float:
-        """P_D: the chance that throwing ``tile`` hands no opponent a win, from public facts
-        only: who has declared ready, how many sets each has laid down, how many copies of
-        the tile are unseen (none unseen: nobody can wait on it as a pair or pung), and
-        whether the seat passed it before."""
-        danger = 0.0
-        u = memory.unseen[tile]
-        suit, rank = tile >> 4, tile & 0xF
-        if suit == 3:
-            base = 0.15 * u
-        else:
-            base = (0.25 if 3 <= rank <= 7 else 0.15) + 0.05 * u
-        for o in range(4):
-            if o == memory.seat:
-                continue
-            threat = 1.0 if memory.ready[o] else 0.08 * len(memory.melds[o])
-            if tile in memory.discards[o]:
-                threat *= 0.3
-            danger += threat * base
-        return max(0.0, 1.0 - danger)
+    def worth(self, memory: Memory, rules: RuleBase, part: bytes, melds: int, distance: int) -> float:
+        """The points ``part`` is worth if it wins, relative to a basic hand (1 when value is off)."""
+        if not self.value:
+            return 1.0
+        basic = rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus
+        return value(memory, rules, part, melds, distance, self.step) / basic
 
-    def options(self, memory: Memory, rules: RuleBase, hand: bytes, melds: int) -> list[Option]:
-        """Every discard of ``hand`` (after a draw) with its distance and E, best first."""
+    def options(
+        self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, danger: Danger | None = None
+    ) -> list[Option]:
+        """Every discard of ``hand`` (after a draw) with its distance and E, best first.
+
+        ``E = alpha * P_D + beta * P_Q * V`` among the discards at the least distance
+        (``V``: the hand's points relative to a basic hand). Against a declared-ready
+        opponent (fold/push) every discard is weighed instead by the points it may win,
+        ``V`` times the chance of winning from its distance and ``P_Q`` (:func:`win_chance`),
+        while the hand is two or more from a win,
+        less ``push`` times the points a deal-in is expected to cost (:mod:`.defence`) over
+        the ``EXPOSED`` discards a hand that pushes on has to make.
+        """
+        danger = danger or Danger.of(memory)
         domain = memory.tiles()
         total = max(1, memory.total_unseen)
         dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}
         best = min(dist.values())
-        far = best >= 2 and any(memory.ready[o] for o in range(4) if o != memory.seat)
-        alpha = self.defend if far else self.alpha
+        # a hand one tile from a win always pushes (its discards are judged by E as usual)
+        fold = self.push is not None and danger.threatened and best >= 2
+        basic = rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus  # V is relative to it
         opts = []
         for t, d in dist.items():
-            if d > best + (1 if far else 0):
+            if d > best and not fold:
                 continue
             part = remove(hand, t)
+            p_d = 1.0 - danger.deal_in(t)
+            if fold:
+                assert self.push is not None
+                e = self.alpha * p_d - self.push * EXPOSED * danger.cost(t, rules) / basic
+                if d >= best + 2:  # two steps back the chance of a win is too small to count
+                    opts.append(Option(t, d, b"", 0.0, p_d, e))
+                    continue
             _, needed = useful(rules, part, melds, domain)
             if self.pong and d >= 2:  # a pair's third tile comes from any seat's discard
                 p_q = sum(memory.unseen[x] * (1 + self.pong * (part.count(x) >= 2)) for x in needed) / total
             else:
                 p_q = sum(memory.unseen[x] for x in needed) / total
-            p_d = self.safety(memory, t)
-            value = alpha * p_d + self.beta * p_q - 10.0 * (d - best)
-            opts.append(Option(t, d, needed, p_q, p_d, value))
+            v = self.worth(memory, rules, part, melds, d)
+            if fold:
+                e += self.beta * v * win_chance(d, p_q)
+            else:
+                e = self.alpha * p_d + self.beta * p_q * v
+            opts.append(Option(t, d, needed, p_q, p_d, e))
         opts.sort(key=lambda o: (-o.value, o.tile))
         return opts
 
@@ -292,12 +333,16 @@ class HuDist(Strategy):
         hand = memory.hand
         k = memory.own_melds
         ranked = self.claim_prefix(memory, rules)
+        if self.hold and ranked and ranked[0].code == Act.HU and self.holds_out(memory, rules):
+            return Intentions((Intention(Act.PASS, b"", 0.0),), b"", {"distance": 1, "held": 1})
         d_now, needed_now = useful(rules, hand, k, memory.tiles())
         # claims that bring the hand nearer a win (a cheap distance test first) ...
         nearer = []
         for code, pair in self._claims(memory, t) if k < 4 else []:
             part = remove(hand, *pair)
-            if min(rules.distance(remove(part, x), k + 1) for x in set(part)) < d_now:
+            after = {x: rules.distance(remove(part, x), k + 1) for x in set(part)}
+            d_after = min(after.values())
+            if d_after < d_now and self.keeps_value(memory, rules, hand, k, d_now, part, after):
                 nearer.append((code, pair, part))
         # ... and the seed's test: with the offered tile in hand, is the best discard the tile itself?
         if nearer and not self.best_discard_is(memory, rules, hand + bytes([t]), t, k):
@@ -310,6 +355,43 @@ class HuDist(Strategy):
         ranked.sort(key=lambda i: -i.value)
         ranked.append(Intention(Act.PASS, b"", -100.0))
         return Intentions(tuple(ranked), needed_now, {"distance": d_now})
+
+    def holds_out(self, memory: Memory, rules: RuleBase) -> bool:
+        """Whether to let a win on a discard go and wait for a self-draw (see the module's
+        ``hold_value``): the discarder alone pays ``P`` points, a self-draw is paid by all
+        three others, ``P + 1`` each. With ``s`` the chance a draw is a winning tile
+        (winning tiles unseen / tiles unseen) and ``o`` that somebody else ends the hand in
+        a round, the self-draw comes first with ``s / (s + o)`` of the rounds left; the
+        robot holds out when that times ``3 (P + 1)``, less the loss of the other endings,
+        beats ``hold`` times ``P``."""
+        if self.hold is None:
+            return False
+        t, hand, k = memory.offer, memory.hand, memory.own_melds
+        win = hand + bytes([t])
+        points = fan(memory, rules, win, k, 0, 0.0) + rules.ready_bonus * memory.ready[memory.seat]
+        outs = sum(memory.unseen[w] for w in rules.waits(hand, k))
+        total = max(1, memory.total_unseen)
+        s_ = outs / total
+        o = OTHERS_WIN + OTHERS_READY * sum(memory.ready[x] for x in range(4) if x != memory.seat)
+        rounds = memory.wall // 4
+        keep = (1 - s_) * (1 - o)
+        first = s_ / (s_ + o) * (1 - keep**rounds) if s_ + o else 0.0
+        hold = first * 3 * (points + rules.self_draw_bonus) - (1 - first) * LOSS_ELSEWHERE
+        return hold > self.hold * points
+
+    def keeps_value(
+        self, memory: Memory, rules: RuleBase, hand: bytes, k: int, d_now: int, part: bytes, after: dict[int, int]
+    ) -> bool:
+        """Whether a claim leaving ``part`` keeps at least ``claim_keep`` of the hand's value
+        (a pong that breaks seven pairs, a chow that breaks a flush or all pungs may not)."""
+        if not self.value or not self.claim_keep:
+            return True
+        now = self.worth(memory, rules, hand, k, d_now)
+        if now <= 1.0:
+            return True
+        d = min(after.values())
+        then = max(self.worth(memory, rules, remove(part, x), k + 1, d) for x, dx in after.items() if dx == d)
+        return then >= self.claim_keep * now
 
     def best_discard_is(self, memory: Memory, rules: RuleBase, hand: bytes, t: int, melds: int) -> bool:
         """Seed 003's pass test: whether the best discard of ``hand`` (holding the offered

@@ -11,7 +11,7 @@ from bots import arena
 
 
 @pytest.mark.parametrize("ruleset", ["championship", "classic"])
-@pytest.mark.parametrize("robot", ["bdi-hudist", "bdi-rearrange"])
+@pytest.mark.parametrize("robot", ["bdi-hudist", "bdi-rearrange", "ukeire"])
 def test_short_match_against_greedy_has_no_illegal_action(robot: str, ruleset: str) -> None:
     report = arena.play("mahjong", [robot, "greedy", "greedy", "greedy"], hands=20, seed=11, ruleset=ruleset)
     assert report.ruleset == ruleset and report.games == 80  # 20 deals x 4 rotations

@@ -139,14 +139,17 @@ def test_seven_pairs_is_planned_one_tile_further_while_two_away() -> None:
     assert RuleBase(seven_pairs=True, seven_pairs_penalty=1).distance(ready) == rb.distance(ready) == 1
 
 
-def test_ready_is_declared_only_with_a_wide_wait() -> None:
+def test_ready_is_declared_only_with_a_wide_enough_wait() -> None:
     opts = [Option(Act.DISCARD, t("9s"), 1), Option(Act.READY, t("9s"), 1)]
     mask = 1 << Act.DISCARD | 1 << Act.READY
-    # throwing 9s waits on 5s alone (3 unseen): not worth locking the hand
+    strict = BDIHuDist(HuDist(ready_min=5))
+    # throwing 9s waits on 5s alone (3 unseen): under 5, not worth locking the hand
     thin = Memory(seat=0, hand=t("123m 456m 789m 123p 5s 9s"), honours=False)
-    assert BDIHuDist().think_memory(thin, RB, mask, opts).action == Action(Act.DISCARD, t("9s"))
+    assert strict.think_memory(thin, RB, mask, opts).action == Action(Act.DISCARD, t("9s"))
     # waiting on 3s or 6s (8 unseen): declare ready with the discard
     wide = Memory(seat=0, hand=t("123m 456m 789m 11p 45s 9s"), honours=False)
+    assert strict.think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
+    # playing for points, hudist declares with any wait (the bonus is worth the lock,
+    # docs/robots.md); rearrange keeps the shared default, 3
     assert BDIHuDist().think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
-    # the threshold is the strategy's (rearrange keeps the shared default, 3)
-    assert HuDist().policies.ready_min == 5 and Policies().ready_min == 3
+    assert HuDist().policies.ready_min == 1 and Policies().ready_min == 3

@@ -1,0 +1,97 @@
+"""``bdi-hudist`` playing for points (issue 21) on hand-picked positions: the deal-in
+estimate, folding with a far hand against a declared-ready opponent, pushing with a ready
+hand of high value, and the discard of higher fan when the speeds are equal."""
+
+from __future__ import annotations
+
+from bots.mahjong.defence import Danger, loss
+from bots.mahjong.memory import Meld, Memory
+from bots.mahjong.rulebase import RuleBase
+from bots.mahjong.strategies import HuDist
+from bots.mahjong.value import all_pungs_distance, forms, value
+from protocol.cards import format_tiles as f
+from protocol.cards import parse_tiles as t
+
+RB = RuleBase(seven_pairs=True, honours=False)
+
+
+def table(hand: str, *, ready: bool = True, theirs: str = "", others: str = "") -> Memory:
+    """Seat 0 holds ``hand`` after a draw; seat 1 (declared ready or not) threw ``theirs``,
+    seat 2 threw ``others``; 30 tiles left in the wall."""
+    m = Memory(seat=0, hand=t(hand), honours=False)
+    m.ready = [False, ready, False, False]
+    m.discards = [b"", t(theirs) if theirs else b"", t(others) if others else b"", b""]
+    for d in m.discards:
+        m.note_seen(d)
+    m.wall = 30
+    return m
+
+
+def choice(strategy: HuDist, m: Memory) -> str:
+    return f(bytes([strategy.options(m, RB, m.hand, 0)[0].tile]))
+
+
+def test_deal_in_estimate_reads_the_table() -> None:
+    m = table("123m 456m 789m 1234s 9p", ready=False)
+    quiet = Danger.of(m)
+    m.ready[1] = True
+    d = Danger.of(m)
+    five, one = t("5p")[0], t("1p")[0]
+    before = d.deal_in(five)  # (a Danger reads the memory it was made from: keep the figure)
+    assert before > quiet.deal_in(five)  # a declaration raises every tile's danger
+    assert before > d.deal_in(one) > 0  # middle tiles complete more waits than terminals
+    m.discards[1] = t("5p")
+    assert Danger.of(m).deal_in(five) < before  # the seat threw 5p itself
+    # holding or seeing every other 4p and 6p leaves fewer shapes waiting on 5p (the "wall")
+    walled = table("123m 456m 789m 1234s 9p")
+    walled.note_seen(t("4p 4p 4p 4p 6p 6p 6p 6p"))
+    assert Danger.of(walled).deal_in(five) < before
+    # a seat whose melds are all of one suit threatens a flush: dealing in costs more
+    m.melds[1] = [Meld("pong", t("222s")), Meld("chow", t("345s"))]
+    assert loss(m, 1, RB) > loss(table("1m", ready=True), 1, RB)
+
+
+def test_folds_against_a_declared_ready_opponent_with_a_far_hand() -> None:
+    # four from a win, every tile in a two-tile partial; seat 1 declared ready and threw 6m 7p 1s
+    m = table("24m 68m 35p 79p 13s 57s 5m 9s", theirs="6m 7p 1s")
+    fast = HuDist(push=None)  # speed (and a little safety) only
+    assert RB.distance(m.hand) == 4
+    assert choice(fast, m) not in ("1s", "6m", "7p")
+    danger = Danger.of(m)
+    pick = choice(HuDist(), m)
+    assert pick == "1s"  # the safest tile: thrown by the ready seat, and a terminal
+    assert danger.deal_in(t(pick)[0]) == min(danger.deal_in(x) for x in set(m.hand))
+    # not declared: nobody is known to be ready, the robot plays for speed
+    m.ready[1] = False
+    assert choice(HuDist(), m) == choice(fast, m)
+
+
+def test_pushes_with_a_ready_hand_of_high_value() -> None:
+    # a full flush of 万 one tile from a win once the 5p goes; seat 1 declared ready and has
+    # not thrown a 5p (a middle tile: among the most dangerous), 1m and 9p are safe
+    m = table("1112345678999m 5p", theirs="1m 9p 1s 2s")
+    danger = Danger.of(m)
+    five = t("5p")[0]
+    assert danger.deal_in(five) > danger.deal_in(t("1m")[0])
+    assert choice(HuDist(), m) == "5p"
+    opts = HuDist().options(m, RB, m.hand, 0)
+    assert opts[0].distance == 1
+    # the same hand four from a win would fold: its 5p is no safer
+    assert choice(HuDist(), table("13579m 2468p 1379s 5p", theirs="1m 9p 1s 2s")) != "5p"
+
+
+def test_prefers_the_discard_of_higher_fan_when_speeds_are_equal() -> None:
+    # 111m 222p 333s 55m 66p + 7p: throwing 7p waits on 5m or 6p (all pungs, 2 fan),
+    # throwing 6p waits on 5p or 8p (basic, 1 fan); two of each of 5p 8p are seen, so both
+    # waits keep four tiles: the same distance and the same P_Q
+    m = table("111m 222p 333s 55m 66p 7p", ready=False, others="5p 5p 8p 8p")
+    speed = {f(bytes([o.tile])): o for o in HuDist(value=False).options(m, RB, m.hand, 0)}
+    assert speed["7p"].distance == speed["6p"].distance == 1
+    assert speed["7p"].p_q == speed["6p"].p_q
+    assert choice(HuDist(), m) == "7p"
+    assert forms(m, RB, t("111m 222p 333s 55m 66p"), 0)["all pungs"] == 1
+    assert value(m, RB, t("111m 222p 333s 55m 66p"), 0, 1) > value(m, RB, t("111m 222p 333s 55m 67p"), 0, 1)
+    # seven pairs (4 fan) against a basic hand at the same distance
+    seven = table("1122m 3344p 5566s 7s 9p", ready=False)
+    sp = forms(seven, RB, t("1122m 3344p 5566s 7s"), 0)["seven pairs"]
+    assert sp == 1 and all_pungs_distance(t("1122m 3344p 5566s 7s"), 4, seven.unseen) > 1
