@@ -18,7 +18,6 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Any
 
 # a game's own figures: a module with `stats(report) -> {robot: figures}` and `table(figures) -> str`
 GAME_FIGURES = {"niujiu": "bots.niujiu.arena", "mahjong": "bots.arena_mahjong"}
