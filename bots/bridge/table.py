@@ -8,7 +8,7 @@ shown out of, the trick in progress, the contract and the auction. The robots' c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,7 @@ class Known:
     won: list[int]  # tricks by side: N-S, E-W
 
     @classmethod
-    def of(cls, view: dict[str, Any], seat: int) -> Known:
+    def of(cls, view: Mapping[str, Any], seat: int) -> Known:
         contract = view.get("contract")
         played = bytes(view.get("played") or b"")
         leaders = list(view.get("leaders") or [])

@@ -17,6 +17,7 @@ of these; they are in the two other hands or among their covers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +76,7 @@ class Knowledge:
         return [(self.seat + i) % SEATS for i in range(1, SEATS - self.position)]
 
 
-def from_view(seat: int, view: dict[str, Any], *, play_out: bool = False) -> Knowledge:
+def from_view(seat: int, view: Mapping[str, Any], *, play_out: bool = False) -> Knowledge:
     """The knowledge of ``seat`` from its view (nothing else is read)."""
     hand = bytes(sorted(view["hand"]))
     trick = view.get("trick") or []
