@@ -113,4 +113,4 @@ def basic_points(rules: RuleBase) -> float:
 def value(memory: Memory, rules: RuleBase, part: bytes, melds: int, distance: int, step: float = 0.3) -> float:
     """The points the hand ``part`` is worth if it wins: the fan (:func:`fan`), the 报听 bonus
     (counted whole: a robot declares when it gets ready) and half the self-draw bonus."""
-    return fan(memory, rules, part, melds, distance, step) - rules.fan_basic + basic_points(rules)
+    return fan(memory, rules, part, melds, distance, step) + rules.ready_bonus + 0.5 * rules.self_draw_bonus
