@@ -16,50 +16,55 @@ self-draw all three others pay. So per robot, from the records alone:
 
 >>> from bots.arena import play
 >>> s = stats(play("mahjong", ["greedy", "random", "random", "random"], hands=2, seed=1))
->>> sorted(s), s["greedy"].hands, 0 <= s["random"].deal_in <= 1
+>>> sorted(s), s["greedy"].hands, 0 <= s["random"].deal_in.mean <= 1
 (['greedy', 'random'], 8, True)
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .arena import ArenaReport, _ci
 
 CI = tuple[float, float] | None
+FIGURES = ("win", "self_draw", "deal_in", "points", "points_won", "points_dealt")
+
+
+class Estimate(NamedTuple):
+    """A mean and its 95% interval (None below two samples)."""
+
+    mean: float = 0.0
+    ci: CI = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "ci": list(self.ci) if self.ci else None}
+
+
+NOTHING = Estimate()  # no hand yet
 
 
 @dataclass
 class MahjongStats:
-    """One robot's mahjong figures (see the module)."""
+    """One robot's mahjong figures (see the module): each an :class:`Estimate`."""
 
     name: str
     hands: int = 0
-    win: float = 0.0
-    win_ci: CI = None
-    self_draw: float = 0.0
-    self_draw_ci: CI = None
-    deal_in: float = 0.0
-    deal_in_ci: CI = None
-    points: float = 0.0
-    points_ci: CI = None
-    points_won: float = 0.0
-    points_won_ci: CI = None
-    points_dealt: float = 0.0
-    points_dealt_ci: CI = None
-    difference: dict[str, tuple[float, CI]] = field(default_factory=dict)  # other robot -> paired mean difference
+    win: Estimate = NOTHING
+    self_draw: Estimate = NOTHING
+    deal_in: Estimate = NOTHING
+    points: Estimate = NOTHING
+    points_won: Estimate = NOTHING
+    points_dealt: Estimate = NOTHING
+    difference: dict[str, Estimate] = field(default_factory=dict)  # other robot -> paired difference of points
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key in ("hands", "win", "self_draw", "deal_in", "points", "points_won", "points_dealt"):
-            out[key] = getattr(self, key)
-            if key != "hands":
-                ci = getattr(self, key + "_ci")
-                out[key + "_ci"] = list(ci) if ci else None
-        out["difference"] = {o: {"mean": m, "ci": list(ci) if ci else None} for o, (m, ci) in self.difference.items()}
+        out: dict[str, Any] = {"hands": self.hands}
+        out.update({key: getattr(self, key).as_dict() for key in FIGURES})
+        out["difference"] = {o: e.as_dict() for o, e in self.difference.items()}
         return out
 
 
@@ -74,8 +79,8 @@ def ending(scores: list[int], seat: int) -> tuple[bool, bool, bool]:
     return won, won and payers > 1, scores[seat] < 0 and payers == 1
 
 
-def _mean_ci(values: list[float]) -> tuple[float, CI]:
-    return (statistics.fmean(values) if values else 0.0), _ci(values)
+def _estimate(values: list[float], lo: float = -math.inf, hi: float = math.inf) -> Estimate:
+    return Estimate(statistics.fmean(values) if values else 0.0, _ci(values, lo, hi))
 
 
 def stats(report: ArenaReport) -> dict[str, MahjongStats]:
@@ -93,17 +98,14 @@ def stats(report: ArenaReport) -> dict[str, MahjongStats]:
         flat = [r for d in deals for r in rows[n][d]]
         s = MahjongStats(n, hands=len(flat))
         for i, key in enumerate(("win", "self_draw", "deal_in")):
-            per_deal = [statistics.fmean(float(r[i]) for r in rows[n][d]) for d in deals]
-            mean, ci = _mean_ci(per_deal)
-            setattr(s, key, mean)
-            setattr(s, key + "_ci", None if ci is None else (max(0.0, ci[0]), min(1.0, ci[1])))
-        s.points, s.points_ci = _mean_ci(per_deal_points[n])
-        s.points_won, s.points_won_ci = _mean_ci([float(r[3]) for r in flat if r[0]])
-        s.points_dealt, s.points_dealt_ci = _mean_ci([float(r[3]) for r in flat if r[2]])
+            setattr(s, key, _estimate([statistics.fmean(float(r[i]) for r in rows[n][d]) for d in deals], 0.0, 1.0))
+        s.points = _estimate(per_deal_points[n])
+        s.points_won = _estimate([float(r[3]) for r in flat if r[0]])
+        s.points_dealt = _estimate([float(r[3]) for r in flat if r[2]])
         for o in names:
             if o != n:
-                diff = [a - b for a, b in zip(per_deal_points[n], per_deal_points[o], strict=True)]
-                s.difference[o] = _mean_ci(diff)
+                pairs = zip(per_deal_points[n], per_deal_points[o], strict=True)
+                s.difference[o] = _estimate([a - b for a, b in pairs])
         out[n] = s
     return out
 
@@ -111,22 +113,19 @@ def stats(report: ArenaReport) -> dict[str, MahjongStats]:
 def table(figures: dict[str, MahjongStats]) -> str:
     """The figures as a text table (rates and points with their 95% intervals), then the differences."""
 
-    def cell(v: float, ci: CI, fmt: str) -> str:
-        return f"{v:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]" if ci else f"{v:{fmt}} [n/a]"
+    def cell(e: Estimate, fmt: str) -> str:
+        return f"{e.mean:{fmt}} [{e.ci[0]:{fmt}}, {e.ci[1]:{fmt}}]" if e.ci else f"{e.mean:{fmt}} [n/a]"
 
     lines = [
         f"{'robot':<12} {'win':>21} {'self-draw':>21} {'deal-in':>21} "
         f"{'points/hand':>24} {'points won':>24} {'points dealt in':>24}"
     ]
     for n, s in figures.items():
-        lines.append(
-            f"{n:<12} {cell(s.win, s.win_ci, '.3f'):>21} {cell(s.self_draw, s.self_draw_ci, '.3f'):>21} "
-            f"{cell(s.deal_in, s.deal_in_ci, '.3f'):>21} {cell(s.points, s.points_ci, '+.3f'):>24} "
-            f"{cell(s.points_won, s.points_won_ci, '+.3f'):>24} {cell(s.points_dealt, s.points_dealt_ci, '+.3f'):>24}"
-        )
+        rates = " ".join(f"{cell(getattr(s, k), '.3f'):>21}" for k in FIGURES[:3])
+        points = " ".join(f"{cell(getattr(s, k), '+.3f'):>24}" for k in FIGURES[3:])
+        lines.append(f"{n:<12} {rates} {points}")
     names = list(figures)
     for i, n in enumerate(names):
         for o in names[i + 1 :]:
-            m, ci = figures[n].difference[o]
-            lines.append(f"points/hand {n} - {o} (paired over deals): {cell(m, ci, '+.3f')}")
+            lines.append(f"points/hand {n} - {o} (paired over deals): {cell(figures[n].difference[o], '+.3f')}")
     return "\n".join(lines)

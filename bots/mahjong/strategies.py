@@ -8,7 +8,9 @@ chosen goal into intentions -- plus the goal set itself. Two strategies:
   of least ``out + in`` of ``pwin_i``; throw the last ``out`` tiles of ``Ar`` (``Ar'``).
 - :class:`HuDist` (``hudist``): seed 003. Goal: every form at the least hu distance;
   intentions ranked by ``E = alpha * P_D + beta * P_Q`` over the information set, from the
-  tiles unseen from this seat; chow and pong judged as "take a known tile, then discard"
+  tiles unseen from this seat, with ``P_Q`` weighed by the hand's points (:mod:`.value`),
+  ``P_D`` from the deal-in estimate and a fold/push rule against a declared-ready seat
+  (:mod:`.defence`); chow and pong judged as "take a known tile, then discard"
   and passed when the best discard after the claim would be the claimed tile (the hand
   would be no nearer a win than without the claim).
 
@@ -33,7 +35,7 @@ from .intentions import Intention, Intentions
 from .memory import Meld, Memory
 from .rulebase import NO_WAY, RuleBase
 from .stateset import MAX, StateSet, state_set, weight
-from .value import fan, value
+from .value import basic_points, fan, value
 
 
 def remove(tiles: bytes, *take: int) -> bytes:
@@ -263,8 +265,7 @@ class HuDist(Strategy):
         """The points ``part`` is worth if it wins, relative to a basic hand (1 when value is off)."""
         if not self.value:
             return 1.0
-        basic = rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus
-        return value(memory, rules, part, melds, distance, self.step) / basic
+        return value(memory, rules, part, melds, distance, self.step) / basic_points(rules)
 
     def options(
         self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, danger: Danger | None = None
@@ -273,11 +274,11 @@ class HuDist(Strategy):
 
         ``E = alpha * P_D + beta * P_Q * V`` among the discards at the least distance
         (``V``: the hand's points relative to a basic hand). Against a declared-ready
-        opponent (fold/push) every discard is weighed instead by the points it may win,
-        ``V`` times the chance of winning from its distance and ``P_Q`` (:func:`win_chance`),
-        while the hand is two or more from a win,
-        less ``push`` times the points a deal-in is expected to cost (:mod:`.defence`) over
-        the ``EXPOSED`` discards a hand that pushes on has to make.
+        opponent, while the hand is two or more from a win (fold/push), every discard is
+        weighed instead by the points it may win, ``V`` times the chance of winning from
+        its distance and ``P_Q`` (:func:`win_chance`), less ``push`` times the points a
+        deal-in is expected to cost (:mod:`.defence`) over the ``EXPOSED`` discards a hand
+        that pushes on has to make.
         """
         danger = danger or Danger.of(memory)
         domain = memory.tiles()
@@ -286,7 +287,7 @@ class HuDist(Strategy):
         best = min(dist.values())
         # a hand one tile from a win always pushes (its discards are judged by E as usual)
         fold = self.push is not None and danger.threatened and best >= 2
-        basic = rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus  # V is relative to it
+        basic = basic_points(rules)  # V is relative to it
         opts = []
         for t, d in dist.items():
             if d > best and not fold:
@@ -357,8 +358,8 @@ class HuDist(Strategy):
         return Intentions(tuple(ranked), needed_now, {"distance": d_now})
 
     def holds_out(self, memory: Memory, rules: RuleBase) -> bool:
-        """Whether to let a win on a discard go and wait for a self-draw (see the module's
-        ``hold_value``): the discarder alone pays ``P`` points, a self-draw is paid by all
+        """Whether to let a win on a discard go and wait for a self-draw (``hold``; off by
+        default, measured in docs/robots.md): the discarder alone pays ``P`` points, a self-draw is paid by all
         three others, ``P + 1`` each. With ``s`` the chance a draw is a winning tile
         (winning tiles unseen / tiles unseen) and ``o`` that somebody else ends the hand in
         a round, the self-draw comes first with ``s / (s + o)`` of the rounds left; the

@@ -105,6 +105,11 @@ def fan(memory: Memory, rules: RuleBase, part: bytes, melds: int, distance: int,
     return best
 
 
+def basic_points(rules: RuleBase) -> float:
+    """What :func:`value` gives a basic hand: the unit of the robot's relative value."""
+    return rules.fan_basic + rules.ready_bonus + 0.5 * rules.self_draw_bonus
+
+
 def value(memory: Memory, rules: RuleBase, part: bytes, melds: int, distance: int, step: float = 0.3) -> float:
     """The points the hand ``part`` is worth if it wins: the fan (:func:`fan`), the 报听 bonus
     (counted whole: a robot declares when it gets ready) and half the self-draw bonus."""
