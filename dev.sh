@@ -49,6 +49,8 @@ install_paiju() {  # install_paiju [EXTRA]
 
 ensure_test_tools() {
     command -v redis-server >/dev/null || apt_install redis-server
+    # tests/records start a throwaway PostgreSQL cluster (initdb, pg_ctl) of their own
+    command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_install postgresql
     command -v docker-compose >/dev/null || apt_install docker-compose  # `docker-compose config` checks deploy/
     command -v redis-server >/dev/null || die "redis-server is needed by the tests"
     if [ ! -x /usr/bin/chromium ] && [ -z "${PAIJU_CHROMIUM:-}" ]; then
@@ -72,7 +74,7 @@ test)
     say "ruff (lint and format)"
     "$VENV/bin/ruff" check .
     "$VENV/bin/ruff" format --check .
-    say "mypy on protocol/ and games/"
+    say "mypy on protocol/, games/ and records/"
     "$VENV/bin/mypy"
     say "pytest"
     exec "$VENV/bin/pytest" -n 2 "$@"

@@ -10,10 +10,14 @@ person's name, so the two cannot collide).
 
 >>> check_name("Alice_2"), check_name("牛九王")
 ('Alice_2', '牛九王')
->>> check_name("a")
-Traceback (most recent call last):
-...
-records.accounts.AccountError: bad_name: a name is 2 to 24 letters, digits, '_', '-' or '.', starting with a letter or digit
+>>> codes = []
+>>> for bad in ("a", "_x", "bob!", "heuristic@1"):
+...     try:
+...         check_name(bad)
+...     except AccountError as e:
+...         codes.append(e.code)
+>>> codes
+['bad_name', 'bad_name', 'bad_name', 'bad_name']
 """
 
 from __future__ import annotations

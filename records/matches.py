@@ -169,7 +169,7 @@ async def _account_ids(s: AsyncSession, seats: Sequence[SeatHolder]) -> dict[str
 async def _rate(s: AsyncSession, game: str, rows: list[MatchSeat], totals: Sequence[int]) -> None:
     accounts = {r.account_id for r in rows if r.account_id is not None}
     q = select(Rating).where(Rating.game == game, Rating.account_id.in_(accounts))
-    if s.bind.dialect.name == "postgresql":
+    if s.get_bind().dialect.name == "postgresql":
         q = q.with_for_update()  # two servers rating the same robot at once: one waits
     held = {r.account_id: r for r in (await s.scalars(q)).all()}
     before = [(held[r.account_id].mu, held[r.account_id].sigma) if r.account_id in held else None for r in rows]
@@ -190,8 +190,17 @@ async def _rate(s: AsyncSession, game: str, rows: list[MatchSeat], totals: Seque
         sigma = sum(m[1] for m in ms) / len(ms)
         new[acc] = (mu, sigma)
         if old is None:
-            s.add(Rating(account_id=acc, game=game, mu=mu, sigma=sigma, ordinal=ratings.ordinal((mu, sigma)),
-                         matches=1, updated=now))
+            s.add(
+                Rating(
+                    account_id=acc,
+                    game=game,
+                    mu=mu,
+                    sigma=sigma,
+                    ordinal=ratings.ordinal((mu, sigma)),
+                    matches=1,
+                    updated=now,
+                )
+            )
         else:
             old.mu, old.sigma, old.ordinal = mu, sigma, ratings.ordinal((mu, sigma))
             old.matches += 1
@@ -240,7 +249,14 @@ async def match(db: Database, match_id: int) -> dict[str, Any]:
     out = _match_head(m, seats)
     out["options"] = m.options
     out["hands"] = [
-        {"hand": h.hand, "scores": h.scores, "dealt": h.dealt, "actions": h.actions, "detail": h.detail, "ended": h.ended}
+        {
+            "hand": h.hand,
+            "scores": h.scores,
+            "dealt": h.dealt,
+            "actions": h.actions,
+            "detail": h.detail,
+            "ended": h.ended,
+        }
         for h in hands
     ]
     return out
@@ -260,8 +276,15 @@ async def leaderboard(db: Database, game: str, *, limit: int = 50, offset: int =
             )
         ).all()
     return [
-        {"rank": offset + i + 1, "name": n, "kind": k, "rating": round(o, 3), "mu": round(mu, 3),
-         "sigma": round(sg, 3), "matches": c}
+        {
+            "rank": offset + i + 1,
+            "name": n,
+            "kind": k,
+            "rating": round(o, 3),
+            "mu": round(mu, 3),
+            "sigma": round(sg, 3),
+            "matches": c,
+        }
         for i, (n, k, mu, sg, o, c) in enumerate(rows)
     ]
 
@@ -283,11 +306,17 @@ def rules_of(record: dict[str, Any]) -> Rules:
 
 def pbn(record: dict[str, Any]) -> str:
     """A stored bridge match as a PBN file (its boards replayed from the action logs)."""
+    from games.bridge import Bridge
     from games.bridge.pbn import board_from_game, write_pbn
 
     if record["game"] != "bridge":
         raise ValueError(f"PBN is for bridge matches, not {record['game']}")
-    return write_pbn(board_from_game(replay_hand(record, h), event=f"paiju {record['id']}") for h in record["hands"])
+    boards = []
+    for h in record["hands"]:
+        g = replay_hand(record, h)
+        assert isinstance(g, Bridge)
+        boards.append(board_from_game(g, event=f"paiju {record['id']}"))
+    return write_pbn(boards)
 
 
 def jsonable(v: Any) -> Any:
@@ -320,8 +349,15 @@ def _match_head(m: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
         "ended": m.ended,
         "totals": m.totals,
         "seats": [
-            {"seat": r.seat, "name": r.name, "kind": r.kind, "total": r.total, "rank": r.rank,
-             "rating_before": r.rating_before, "rating_after": r.rating_after}
+            {
+                "seat": r.seat,
+                "name": r.name,
+                "kind": r.kind,
+                "total": r.total,
+                "rank": r.rank,
+                "rating_before": r.rating_before,
+                "rating_after": r.rating_after,
+            }
             for r in sorted(seats, key=lambda r: r.seat)
         ],
     }

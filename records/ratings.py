@@ -49,7 +49,7 @@ def update(game: str, before: Sequence[Rating | None], totals: Sequence[int]) ->
     """The seats' ratings after a match that ended with ``totals`` (None before: a fresh rating)."""
     groups = teams(game, len(totals))
     model_teams = [[_model.rating(*(before[s] or (MU, SIGMA))) for s in g] for g in groups]
-    rated = _model.rate(model_teams, ranks=ranks(totals, groups))
+    rated = _model.rate(model_teams, ranks=[float(r) for r in ranks(totals, groups)])
     out: list[Rating] = [(MU, SIGMA)] * len(totals)
     for g, team in zip(groups, rated, strict=True):
         for s, r in zip(g, team, strict=True):

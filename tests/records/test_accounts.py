@@ -27,8 +27,13 @@ async def test_register_login_resume_logout(db: Database) -> None:
 
 @pytest.mark.parametrize(
     ("name", "password", "code"),
-    [("ALICE", "another one", "name_taken"), ("a", "long enough", "bad_name"), ("bob!", "long enough", "bad_name"),
-     ("bob", "short", "bad_password"), ("heuristic@1", "long enough", "bad_name")],
+    [
+        ("ALICE", "another one", "name_taken"),
+        ("a", "long enough", "bad_name"),
+        ("bob!", "long enough", "bad_name"),
+        ("bob", "short", "bad_password"),
+        ("heuristic@1", "long enough", "bad_name"),
+    ],
 )
 async def test_refusals(db: Database, name: str, password: str, code: str) -> None:
     await accounts.register(db, "alice", "correct horse")

@@ -40,7 +40,9 @@ async def test_from_the_previous_revision_keeps_the_data(db_url: str) -> None:
                     " status, rated, started) VALUES ('r1', 'tricks', 'standard', '{}', 5, 1, 1, 'over', false, 1.0)"
                 )
             )
-            await conn.execute(text("INSERT INTO match_seats (match_id, seat, account_id, name, kind) VALUES (1, 0, 1, 'Ann', 'user')"))
+            await conn.execute(
+                text("INSERT INTO match_seats (match_id, seat, account_id, name, kind) VALUES (1, 0, 1, 'Ann', 'user')")
+            )
         await d.upgrade()
         async with d.engine.connect() as conn:
             row = (await conn.execute(text("SELECT name, kind, rating_before FROM match_seats"))).one()
