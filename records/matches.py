@@ -70,6 +70,12 @@ async def write_hand(
 ) -> int:
     """Store a finished hand (and the match row with its first hand); the match's id."""
     async with db.session.begin() as s:
+        if match_id is None:  # the room's first hand, or its first since a restart rebuilt it from Redis
+            match_id = await s.scalar(
+                select(Match.id).where(
+                    Match.room_id == info.room_id, Match.started == info.started, Match.status == PLAYING
+                )
+            )
         if match_id is None:
             m = Match(
                 room_id=info.room_id,
