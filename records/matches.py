@@ -219,60 +219,61 @@ async def _rate(s: AsyncSession, game: str, rows: list[MatchSeat], totals: Seque
 # ------------------------------------------------------------------ reading
 async def history(db: Database, name: str, *, limit: int = 20, before: int | None = None) -> dict[str, Any]:
     """A player's (or robot's) matches, newest first: ``limit`` of them with an id below
-    ``before``; ``next`` is the ``before`` of the following page (None: no more)."""
+    ``before``; ``next`` is the ``before`` of the following page (None: no more).
+
+    Two statements on one connection (the account, then the page's matches with all their
+    seats): each round trip to the database costs more than the rows it brings."""
     from .accounts import name_key
 
-    async with db.session() as s:
-        acc = await s.scalar(select(Account).where(Account.name_key == name_key(name)))
+    async with db.engine.connect() as conn:
+        acc = (await conn.execute(select(*_ACCOUNT).where(Account.name_key == name_key(name)))).first()
         if acc is None:
             raise NotFound(f"no player {name!r}")
-        q = select(MatchSeat.match_id).where(MatchSeat.account_id == acc.id)
+        ids = select(MatchSeat.match_id).where(MatchSeat.account_id == acc.id).distinct()
         if before is not None:
-            q = q.where(MatchSeat.match_id < before)
-        ids = list((await s.scalars(q.order_by(MatchSeat.match_id.desc()).limit(limit + 1))).all())
-        more = len(ids) > limit
-        ids = ids[:limit]
-        matches = {m.id: m for m in (await s.scalars(select(Match).where(Match.id.in_(ids)))).all()}
-        seats: dict[int, list[MatchSeat]] = {}
-        for row in (await s.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(ids)))).all():
-            seats.setdefault(row.match_id, []).append(row)
-    out = []
-    for mid in ids:
-        m = matches[mid]
-        mine = [r.seat for r in seats.get(mid, []) if r.account_id == acc.id]
-        out.append(_match_head(m, seats.get(mid, [])) | {"seats_held": mine})
-    return {"player": _account(acc), "matches": out, "next": ids[-1] if more else None}
+            ids = ids.where(MatchSeat.match_id < before)
+        page = ids.order_by(MatchSeat.match_id.desc()).limit(limit + 1).subquery()
+        rows = (
+            await conn.execute(
+                select(*_HEAD, *_SEAT, MatchSeat.account_id)
+                .join(page, page.c.match_id == Match.id)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .order_by(Match.id.desc(), MatchSeat.seat)
+            )
+        ).all()
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        if not out or out[-1]["id"] != r.id:
+            out.append(_head(r) | {"seats": [], "seats_held": []})
+        out[-1]["seats"].append(_seat(r))
+        if r.account_id == acc.id:
+            out[-1]["seats_held"].append(r.seat)
+    more = len(out) > limit
+    out = out[:limit]
+    player = {"name": acc.name, "kind": acc.kind, "created": acc.created}
+    return {"player": player, "matches": out, "next": out[-1]["id"] if more else None}
 
 
 async def match(db: Database, match_id: int) -> dict[str, Any]:
     """Everything stored of a match: its seats, and each finished hand with its action log."""
-    async with db.session() as s:
-        m = await s.get(Match, match_id)
-        if m is None:
+    async with db.engine.connect() as conn:
+        head = (await conn.execute(select(*_HEAD, Match.options).where(Match.id == match_id))).first()
+        if head is None:
             raise NotFound(f"no match {match_id}")
-        seats = list((await s.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id))).all())
-        hands = (await s.scalars(select(Hand).where(Hand.match_id == match_id).order_by(Hand.hand))).all()
-    out = _match_head(m, seats)
-    out["options"] = m.options
-    out["hands"] = [
-        {
-            "hand": h.hand,
-            "scores": h.scores,
-            "dealt": h.dealt,
-            "actions": h.actions,
-            "detail": h.detail,
-            "ended": h.ended,
-        }
-        for h in hands
-    ]
+        seats = (
+            await conn.execute(select(*_SEAT).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat))
+        ).all()
+        hands = (await conn.execute(select(*_HAND).where(Hand.match_id == match_id).order_by(Hand.hand))).all()
+    out = _head(head) | {"seats": [_seat(r) for r in seats], "options": head.options}
+    out["hands"] = [dict(h._mapping) for h in hands]
     return out
 
 
 async def leaderboard(db: Database, game: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
     """The accounts rated in ``game``, best ordinal first (robots included)."""
-    async with db.session() as s:
+    async with db.engine.connect() as conn:
         rows = (
-            await s.execute(
+            await conn.execute(
                 select(Account.name, Account.kind, Rating.mu, Rating.sigma, Rating.ordinal, Rating.matches)
                 .join(Account, Account.id == Rating.account_id)
                 .where(Rating.game == game)
@@ -284,15 +285,71 @@ async def leaderboard(db: Database, game: str, *, limit: int = 50, offset: int =
     return [
         {
             "rank": offset + i + 1,
-            "name": n,
-            "kind": k,
-            "rating": round(o, 3),
-            "mu": round(mu, 3),
-            "sigma": round(sg, 3),
-            "matches": c,
+            "name": r.name,
+            "kind": r.kind,
+            "rating": round(r.ordinal, 3),
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "matches": r.matches,
         }
-        for i, (n, k, mu, sg, o, c) in enumerate(rows)
+        for i, r in enumerate(rows)
     ]
+
+
+_ACCOUNT = (Account.id, Account.name, Account.kind, Account.created)
+_HEAD = (
+    Match.id,
+    Match.room_id,
+    Match.game,
+    Match.ruleset,
+    Match.seed,
+    Match.status,
+    Match.rated,
+    Match.hands_planned,
+    Match.hands_played,
+    Match.started,
+    Match.ended,
+    Match.totals,
+)
+_SEAT = (
+    MatchSeat.seat,
+    MatchSeat.name,
+    MatchSeat.kind,
+    MatchSeat.total,
+    MatchSeat.rank,
+    MatchSeat.rating_before,
+    MatchSeat.rating_after,
+)
+_HAND = (Hand.hand, Hand.scores, Hand.dealt, Hand.actions, Hand.detail, Hand.ended)
+
+
+def _head(r: Any) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "room": r.room_id,
+        "game": r.game,
+        "ruleset": r.ruleset,
+        "seed": r.seed,
+        "status": r.status,
+        "rated": r.rated,
+        "hands": r.hands_planned,
+        "hands_played": r.hands_played,
+        "started": r.started,
+        "ended": r.ended,
+        "totals": r.totals,
+    }
+
+
+def _seat(r: Any) -> dict[str, Any]:
+    return {
+        "seat": r.seat,
+        "name": r.name,
+        "kind": r.kind,
+        "total": r.total,
+        "rank": r.rank,
+        "rating_before": r.rating_before,
+        "rating_after": r.rating_after,
+    }
 
 
 def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:
@@ -334,36 +391,3 @@ def jsonable(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]
     return v
-
-
-def _account(a: Account) -> dict[str, Any]:
-    return {"name": a.name, "kind": a.kind, "created": a.created}
-
-
-def _match_head(m: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
-    return {
-        "id": m.id,
-        "room": m.room_id,
-        "game": m.game,
-        "ruleset": m.ruleset,
-        "seed": m.seed,
-        "status": m.status,
-        "rated": m.rated,
-        "hands": m.hands_planned,
-        "hands_played": m.hands_played,
-        "started": m.started,
-        "ended": m.ended,
-        "totals": m.totals,
-        "seats": [
-            {
-                "seat": r.seat,
-                "name": r.name,
-                "kind": r.kind,
-                "total": r.total,
-                "rank": r.rank,
-                "rating_before": r.rating_before,
-                "rating_after": r.rating_after,
-            }
-            for r in sorted(seats, key=lambda r: r.seat)
-        ],
-    }

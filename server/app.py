@@ -52,6 +52,8 @@ from protocol import (
 )
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
+from records import Database
+from records import api as records_api
 
 from . import tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
@@ -88,6 +90,7 @@ class Server:
         robots: Callable[[str], Sequence[str]] | None = None,
         web_dir: Path = WEB_DIR,
         store: RoomStore | None = None,
+        database: Database | None = None,
     ) -> None:
         self.config = config
         self.limits = config.limits
@@ -95,6 +98,7 @@ class Server:
         self.robots = robots
         self.web_dir = web_dir
         self.store = store  # room logs in Redis (paiju serve --redis), else None
+        self.database = database  # accounts, match history, ratings (paiju serve), else None
         self.secret = config.secret or secrets.token_bytes(32)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
@@ -111,7 +115,7 @@ class Server:
             self.handler,
             self.config.host,
             self.config.port,
-            process_request=self.http,
+            process_request=self.http_or_api,
             compression=None,
             max_size=self.limits.max_message,
             max_queue=32,
@@ -182,6 +186,17 @@ class Server:
             del self.rooms[room.id]
 
     # ------------------------------------------------------------------ HTTP
+    async def http_or_api(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The records' JSON API under /api/ (it reads the database), else :meth:`http`."""
+        path, _, query = request.path.partition("?")
+        if not path.startswith("/api/"):
+            return self.http(connection, request)
+        if self.database is None:
+            body = b'{"error": {"code": "no_records", "message": "this server keeps no records (no database)"}}'
+            return _response(connection, http.HTTPStatus.NOT_FOUND, body, "application/json")
+        r = await records_api.answer(self.database, path, query)
+        return _response(connection, http.HTTPStatus(r.status), r.body, r.content_type)
+
     def http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
