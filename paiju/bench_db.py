@@ -147,7 +147,7 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
     """Fill an empty database; the names of the registered players."""
     from argon2 import PasswordHasher
     from sqlalchemy import insert, text
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
     from records import ratings
     from records.models import GUEST, OVER, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
@@ -166,7 +166,7 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
         {"id": n_players + j + 1, "name": r, "name_key": r, "kind": ROBOT, "password_hash": None, "created": now}
         for j, r in enumerate(robots)
     ]
-    ids = {a["name"]: a["id"] for a in accounts}
+    ids: dict[str, int] = {str(a["name"]): int(str(a["id"])) for a in accounts}
     state: dict[tuple[int, str], tuple[float, float, int]] = {}  # (account, game) -> mu, sigma, matches
     async with db.engine.begin() as conn:
         await conn.execute(insert(Account), accounts)

@@ -14,7 +14,7 @@ import os
 import sys
 
 
-def add_database_argument(p: argparse.ArgumentParser) -> None:
+def add_database_argument(p: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
     """``--database URL`` (shared with `paiju serve` and `paiju bench db`)."""
     p.add_argument(
         "--database",

@@ -38,6 +38,7 @@ from protocol import (
     ErrorCode,
     Frame,
     Hello,
+    Identity,
     Join,
     Leave,
     ListRooms,
@@ -50,14 +51,17 @@ from protocol import (
     Welcome,
     decode,
 )
+from protocol import Account as AccountFrame
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
 from records import Database
 from records import api as records_api
+from records.recorder import Recorder
 
-from . import tokens
+from . import identity, tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
 from .connection import Connection, Player
+from .recording import RobotLabel, default_label
 from .room import Room
 from .storage import LogError, RoomStore, replay
 
@@ -91,6 +95,8 @@ class Server:
         web_dir: Path = WEB_DIR,
         store: RoomStore | None = None,
         database: Database | None = None,
+        recorder: Recorder | None = None,
+        robot_label: RobotLabel = default_label,
     ) -> None:
         self.config = config
         self.limits = config.limits
@@ -99,6 +105,8 @@ class Server:
         self.web_dir = web_dir
         self.store = store  # room logs in Redis (paiju serve --redis), else None
         self.database = database  # accounts, match history, ratings (paiju serve), else None
+        self.recorder = recorder  # finished hands and matches go to the database through it
+        self.robot_label = robot_label  # a robot's account name, NAME@VERSION
         self.secret = config.secret or secrets.token_bytes(32)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
@@ -289,7 +297,7 @@ class Server:
 
     async def dispatch(self, conn: Connection, f: Frame) -> None:
         if isinstance(f, Hello):
-            self._hello(conn, f)
+            await self._hello(conn, f)
             return
         p = conn.player
         if p is None:
@@ -326,10 +334,12 @@ class Server:
                 p.room.post("leave", p, conn, f)
         elif isinstance(f, QuickPlay):
             self._quickplay(conn, p, f)
+        elif isinstance(f, AccountFrame):
+            await identity.account_frame(self.database, conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             conn.error(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled", f)
 
-    def _hello(self, conn: Connection, f: Hello) -> None:
+    async def _hello(self, conn: Connection, f: Hello) -> None:
         if conn.player is not None:
             conn.error(ErrorCode.WRONG_STATE, "HELLO was already done on this connection", f)
             return
@@ -337,16 +347,18 @@ class Server:
             conn.error(ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}", f)
             return
         player: Player | None = None
+        pid: str | None = None
         if f.token is not None:
             pid = tokens.verify(self.secret, f.token)
             if pid is None:
                 conn.error(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)", f)
                 return
             player = self.players.get(pid)
-            if player is None:
-                player = self.players[pid] = Player(pid, f.name or "player")
+        account = await identity.check_hello(self.database, conn, f, player)
+        if account is None or conn.player is not None:  # refused (ERROR sent), or a HELLO raced it
+            return
         if player is None:
-            pid = secrets.token_hex(8)
+            pid = pid or secrets.token_hex(8)
             player = self.players[pid] = Player(pid, f.name or "player")
         old = player.conn
         if old is not None and old is not conn:
@@ -355,7 +367,11 @@ class Server:
         player.conn = conn
         player.name = f.name or player.name
         conn.player = player
+        if account:
+            identity.become(player, account, f.session)
         conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
+        if account:
+            conn.send(Identity(account, True, None))
         if player.room is not None:
             player.room.post("resume", player, conn, f.last_seq)
         self._trim_players()

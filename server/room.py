@@ -66,6 +66,7 @@ from protocol import Action as ActionFrame
 from protocol import Decision as DecisionFrame
 from protocol import Event as EventFrame
 
+from . import recording
 from .connection import Connection, Player
 from .storage import Journal, Replayed, event_entry, rules_options
 
@@ -659,6 +660,7 @@ class Room:
         self.pending.clear()
         out = self.game.outcome()
         self.totals = [t + s for t, s in zip(self.totals, out.scores, strict=True)]
+        recording.hand_ended(self, out)
         final = self.hand + 1 >= self.hands
         result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, out.detail)
         self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
@@ -671,6 +673,7 @@ class Room:
             return
         self.final_result = result
         self._emit(GameEvent(RoomEvent.MATCH_END, None, arg=self.hand))
+        recording.match_ended(self, complete=True)
         self._finish()
 
     def _finish(self) -> None:
@@ -757,6 +760,8 @@ class Room:
     def _release(self) -> None:
         if self.journal is not None and not self._shutdown and not self.journal.closing:
             self.journal.close()
+        if self.status == "playing" and not self._shutdown:
+            recording.match_ended(self, complete=False)  # closed before its last hand
         self.closed = True
         if self.status != "over":
             self.status = "over"
