@@ -124,7 +124,7 @@ class Client:
         """Register, log in or log out (ServerError when refused); the new identity."""
         i = await self.request(AccountFrame(op, name, password), lambda f: isinstance(f, Identity))
         assert isinstance(i, Identity)
-        self.name = i.name
+        self.name = i.player
         return i
 
     async def close(self) -> None:

@@ -325,7 +325,7 @@ class Identity(Frame):
     """Who the connection plays as: after WELCOME when HELLO's session is valid, and as the
     answer to ACCOUNT. A new session token comes with register and login: keep it for HELLO."""
 
-    name: Name
+    player: Name  # the name the connection plays under
     registered: bool  # an account's name (False: a guest)
     session: Text | None = None
 

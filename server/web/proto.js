@@ -37,7 +37,7 @@ export const S = {
   0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
   0x48: ["PONG", ["nonce"], {}],
   0x49: ["ACK", ["prompt_id"], {}],
-  0x4a: ["IDENTITY", ["name", "registered", "session"], { session: null }],
+  0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
 };
 
 const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];

@@ -59,7 +59,7 @@ async def test_register_login_logout_and_names(server: Served) -> None:
     frames = [await c.recv(5), await c.recv(5)]
     assert type(frames[0]).__name__ == "Welcome" and frames[1] == Identity("Alice", True, None)
     out = await c.account("logout")
-    assert not out.registered and out.name != "Alice"
+    assert not out.registered and out.player != "Alice"
     await c.close()
     with pytest.raises(ServerError) as e:
         await Client.connect(server.url, "whoever", session=ident.session)
