@@ -125,7 +125,7 @@ export async function showPlayer(name = me.name, before = null) {
     rows.length
       ? h("table", { id: "matches" }, h("thead", {}, h("tr", {}, ...["#", "when", "game", "seats", "status", "rating", ""].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows))
       : h("p", {}, "No match yet."),
-    page.next ? h("button", { id: "older", onclick: () => showPlayer(name, page.next) }, "older") : null,
+    page.next ? h("button", { id: "older", onclick: () => showPlayer(name, page.next) }, "older") : "",
   );
 }
 
@@ -178,7 +178,7 @@ export async function showReplay(id) {
   box.replaceChildren(
     h("h2", {}, `match ${m.id}: ${info.title} (${m.ruleset}), ${m.status}`),
     h("p", {}, `seed ${m.seed} · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
-    m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : null,
+    m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
     ...hands,
   );
 }
