@@ -18,12 +18,27 @@ import pytest
 from paiju.client import Client, ServerError
 from protocol import ErrorCode, Identity, Result
 from records import matches
+from tests.records.conftest import Postgres
 from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Served]:
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
+    yield from serve(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
+    """`paiju serve` on a SQLite file, and on a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield from serve(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+        return
+    pg: Postgres = request.getfixturevalue("postgres")
+    yield from serve(asyncio.run(pg.cluster.create()).replace("+asyncpg", ""))
+
+
+def serve(url: str) -> Iterator[Served]:
+    s = start_server(*TEST_OPTIONS, "--database", url)
     try:
         yield s
     finally:
@@ -72,7 +87,8 @@ async def test_register_login_logout_and_names(server: Served) -> None:
     await c.close()
 
 
-async def test_a_match_against_robots_is_recorded(server: Served) -> None:
+async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
+    server = any_server
     c = await Client.connect(server.url, "guest")
     await c.account("register", "bob", "correct horse")
     await c.create("tricks", hands=2, bots=[1], robot="random")
