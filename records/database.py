@@ -12,8 +12,10 @@ ValueError: database URL 'mysql://x': paiju speaks SQLite (sqlite:///PATH) and P
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -115,10 +117,25 @@ class Database:
         await self.engine.dispose()
 
     async def _run(self, fn: Callable[[Connection], T]) -> T:
-        async with self.engine.begin() as conn:
-            if not self.sqlite:
-                await conn.execute(text("SELECT pg_advisory_xact_lock(7105)"))  # 7105: paiju's migrations
-            return await conn.run_sync(fn)
+        with self._file_lock():
+            async with self.engine.begin() as conn:
+                if not self.sqlite:
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(7105)"))  # 7105: paiju's migrations
+                return await conn.run_sync(fn)
+
+    @contextlib.contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        """SQLite: servers started at once on one file take turns (DDL does not lock it)."""
+        path = make_url(self.url).database
+        if not self.sqlite or not path or path == ":memory:":
+            yield
+            return
+        with open(f"{path}.migrating", "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _config(conn: Connection) -> Config:

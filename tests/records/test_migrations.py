@@ -3,6 +3,10 @@ the previous revision (with data in it) to the head, and back down."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
@@ -61,3 +65,24 @@ async def test_from_the_previous_revision_keeps_the_data(db_url: str) -> None:
         assert tables <= {"alembic_version"}
     finally:
         await d.close()
+
+
+def test_paiju_db_upgrade_from_several_processes_at_once(tmp_path: Path) -> None:
+    """Servers started together on one database migrate it once, without tripping on each other."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    cmd = [sys.executable, "-m", "paiju", "db", "upgrade", "--database", url]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(3)]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], outs
+    assert sum("revision (empty) -> 0002" in o for o in outs) == 1, outs
+    current = subprocess.run(
+        [sys.executable, "-m", "paiju", "db", "current", "--database", url], capture_output=True, text=True, timeout=60
+    )
+    assert "revision 0002 (up to date)" in current.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "paiju", "db", "upgrade", "--database", "mysql://x/y"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "paiju speaks SQLite" in bad.stderr
