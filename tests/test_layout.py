@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "paiju"}
+FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "paiju", "records"}
 # what each package may import besides the standard library and itself
 ALLOWED = {
     "protocol": {"msgpack"},
     "games": {"protocol"},
     "bots": {"protocol", "games", "redisbus", "tqdm", "matplotlib", "numpy"},
-    "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack"},
+    "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack", "records"},
     "redisbus": {"protocol", "redis"},
+    "records": {"games", "sqlalchemy", "alembic", "argon2", "openskill", "platformdirs", "asyncpg"},
 }
 
 
