@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=20)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster (initdb, pg_ctl)")
-    add_database_argument(where)
+    add_database_argument(where, "a new SQLite file in a temporary folder; an URL given must hold no match")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -14,14 +14,19 @@ import os
 import sys
 
 
-def add_database_argument(p: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
-    """``--database URL`` (shared with `paiju serve` and `paiju bench db`)."""
+def add_database_argument(
+    p: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup,
+    without: str | None = None,
+) -> None:
+    """``--database URL`` (shared with `paiju serve` and `paiju bench db`). By default env
+    PAIJU_DATABASE, else the user's SQLite file; ``without`` says what happens without the
+    option instead (the environment is then not read)."""
+    default = without or "env PAIJU_DATABASE, else paiju.sqlite3 in the user's data directory"
     p.add_argument(
         "--database",
-        default=os.environ.get("PAIJU_DATABASE") or None,
+        default=None if without else (os.environ.get("PAIJU_DATABASE") or None),
         metavar="URL",
-        help="sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME "
-        "(default: env PAIJU_DATABASE, else paiju.sqlite3 in the user's data directory)",
+        help=f"sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME (default: {default})",
     )
 
 
