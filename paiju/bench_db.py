@@ -234,8 +234,10 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
         if not db.sqlite:  # explicit ids: move the sequences past them
             for table in ("accounts", "matches"):
                 await conn.execute(text(f"SELECT setval('{table}_id_seq', (SELECT max(id) FROM {table}))"))
-        else:
-            await conn.execute(text("ANALYZE"))
+    # the planner's statistics, which a live database has from autovacuum (or SQLite's ANALYZE)
+    async with db.engine.connect() as conn:
+        await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await conn.execute(text("ANALYZE"))
     return names
 
 
