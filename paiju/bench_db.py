@@ -137,7 +137,7 @@ def _sample_hands(rng: random.Random, per_game: int = 6) -> dict[str, list[dict[
                     "ruleset": g.rules.name,
                     "actions": [[s, a.code, bytes(a.cards).hex()] for s, a in g.log],
                     "scores": list(out.scores),
-                    "dealt": [bytes(c).hex() for c in out.hands],
+                    "revealed": [bytes(c).hex() for c in out.hands],
                     "detail": jsonable(out.detail),
                 }
             )
@@ -198,7 +198,7 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
             h_rows.append(
                 {
                     "match_id": mid, "hand": 0, "actions": hand["actions"], "scores": totals,
-                    "dealt": hand["dealt"], "detail": hand["detail"], "ended": started + 300.0,
+                    "revealed": hand["revealed"], "detail": hand["detail"], "ended": started + 300.0,
                 }
             )  # fmt: skip
             accs = [ids.get(name) if kind != GUEST else None for kind, name in holders]

@@ -3,8 +3,8 @@
 A hand is written when it ends, in one transaction with its match's row (created by the first
 hand); a match is closed in one transaction when it ends: its status, totals, the seats'
 holders and ranks, and (for a rated match) every rated account's new rating. A hand in play
-is never in the database, so whatever the API reads is already public: the cards dealt are
-revealed by every hand's RESULT anyway.
+is never in the database, so whatever the API reads is already public (the cards of a
+finished hand are in its RESULT, which every seat received).
 
 The action log of a hand (``[[seat, code, hex bytes], ...]``) replays it exactly from
 ``(game, seed, rules, hand)``: :func:`replay_hand` is how a stored outcome is checked, and how
@@ -56,7 +56,7 @@ class HandRecord:
     hand: int
     actions: Sequence[tuple[int, Action]]
     scores: Sequence[int]
-    dealt: Sequence[bytes]
+    revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
     detail: dict[str, Any] = field(default_factory=dict)
 
 
@@ -99,7 +99,7 @@ async def write_hand(
                 hand=hand.hand,
                 actions=[[seat, a.code, bytes(a.cards).hex()] for seat, a in hand.actions],
                 scores=list(hand.scores),
-                dealt=[bytes(c).hex() for c in hand.dealt],
+                revealed=[bytes(c).hex() for c in hand.revealed],
                 detail=jsonable(hand.detail),
                 ended=time.time(),
             )
@@ -320,7 +320,7 @@ _SEAT = (
     MatchSeat.rating_before,
     MatchSeat.rating_after,
 )
-_HAND = (Hand.hand, Hand.scores, Hand.dealt, Hand.actions, Hand.detail, Hand.ended)
+_HAND = (Hand.hand, Hand.scores, Hand.revealed, Hand.actions, Hand.detail, Hand.ended)
 
 
 def _head(r: Any) -> dict[str, Any]:

@@ -85,14 +85,14 @@ class MatchSeat(Base):
 
 class Hand(Base):
     """A finished hand: the action log (``[[seat, code, hex bytes], ...]``) that replays it from
-    ``(game, seed, rules, hand)``, its scores, every seat's dealt hand and the game's detail."""
+    ``(game, seed, rules, hand)``, its scores, every seat's hand as RESULT revealed it and the game's detail."""
 
     __tablename__ = "hands"
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     hand: Mapped[int] = mapped_column(Integer, primary_key=True)
     actions: Mapped[list[list[Any]]] = mapped_column(JSON)
     scores: Mapped[list[int]] = mapped_column(JSON)
-    dealt: Mapped[list[str]] = mapped_column(JSON)  # hex card bytes per seat
+    revealed: Mapped[list[str]] = mapped_column(JSON)  # hex card bytes per seat, as RESULT.hands
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
     ended: Mapped[float] = mapped_column(Float)
 

@@ -129,7 +129,7 @@ export async function showPlayer(name = me.name, before = null) {
   );
 }
 
-/** A stored match, hand by hand: the deal, then each action; ◀ ▶ step through it. */
+/** A stored match, hand by hand: the hands as revealed at the end, then each action; ◀ ▶ step through it. */
 export async function showReplay(id) {
   hooks.showScreen("records");
   const box = $("#records-body");
@@ -170,7 +170,7 @@ export async function showReplay(id) {
       "section",
       { class: "replay-hand", "data-hand": String(hd.hand) },
       h("h3", {}, `hand ${hd.hand + 1}: ${hd.scores.map((s, i) => `${seatName(i)} ${s > 0 ? "+" : ""}${s}`).join(", ")}`),
-      h("ul", { class: "replay-deal" }, ...hd.dealt.map((c, i) => h("li", {}, `${seatName(i)}: ${cardsText(m.game, fromHex(c))}`))),
+      h("ul", { class: "replay-deal" }, ...hd.revealed.map((c, i) => h("li", {}, `${seatName(i)}: ${cardsText(m.game, fromHex(c))}`))),
       controls,
       list,
     );

@@ -55,10 +55,10 @@ async def test_stored_outcomes_equal_a_replay(db: Database, game: str) -> None:
     for h in record["hands"]:
         g = matches.replay_hand(record, h)
         assert g.is_over and list(g.outcome().scores) == h["scores"]
-        assert [c.hex() for c in g.outcome().hands] == h["dealt"]
+        assert [c.hex() for c in g.outcome().hands] == h["revealed"]
     if game == "bridge":
         boards = read_pbn(matches.pbn(record))
-        assert [b.hands for b in boards] == [tuple(bytes.fromhex(c) for c in h["dealt"]) for h in record["hands"]]
+        assert [b.hands for b in boards] == [tuple(bytes.fromhex(c) for c in h["revealed"]) for h in record["hands"]]
 
 
 async def test_history_pages_and_ratings(db: Database) -> None:

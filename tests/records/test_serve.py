@@ -107,7 +107,7 @@ async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
     status, record = get(server, f"/api/matches/{m['id']}")
     assert status == 200
     for h, res in zip(record["hands"], results, strict=True):
-        assert h["scores"] == res.scores and h["dealt"] == [c.hex() for c in res.hands]
+        assert h["scores"] == res.scores and h["revealed"] == [c.hex() for c in res.hands]
         g = matches.replay_hand(record, h)
         assert list(g.outcome().scores) == res.scores
     status, board = get(server, "/api/leaderboard/tricks")

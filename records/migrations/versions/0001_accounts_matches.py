@@ -69,7 +69,7 @@ def upgrade() -> None:
         sa.Column("hand", sa.Integer(), primary_key=True),
         sa.Column("actions", sa.JSON(), nullable=False),
         sa.Column("scores", sa.JSON(), nullable=False),
-        sa.Column("dealt", sa.JSON(), nullable=False),
+        sa.Column("revealed", sa.JSON(), nullable=False),
         sa.Column("detail", sa.JSON(), nullable=False),
         sa.Column("ended", sa.Float(), nullable=False),
     )
