@@ -221,36 +221,48 @@ async def history(db: Database, name: str, *, limit: int = 20, before: int | Non
     """A player's (or robot's) matches, newest first: ``limit`` of them with an id below
     ``before``; ``next`` is the ``before`` of the following page (None: no more).
 
-    Two statements on one connection (the account, then the page's matches with all their
-    seats): each round trip to the database costs more than the rows it brings."""
+    One statement (the account's page of match ids from the index on ``(account_id,
+    match_id)``, joined with the matches, all their seats and the account), and a second one
+    only when it finds nothing: each round trip to the database costs more than its rows."""
     from .accounts import name_key
 
+    key = name_key(name)
+    ids = select(MatchSeat.match_id).where(
+        MatchSeat.account_id == select(Account.id).where(Account.name_key == key).scalar_subquery()
+    )
+    if before is not None:
+        ids = ids.where(MatchSeat.match_id < before)
+    page = ids.distinct().order_by(MatchSeat.match_id.desc()).limit(limit + 1).subquery()
+    me = Account.__table__.alias("me")
     async with db.engine.connect() as conn:
-        acc = (await conn.execute(select(*_ACCOUNT).where(Account.name_key == name_key(name)))).first()
-        if acc is None:
-            raise NotFound(f"no player {name!r}")
-        ids = select(MatchSeat.match_id).where(MatchSeat.account_id == acc.id).distinct()
-        if before is not None:
-            ids = ids.where(MatchSeat.match_id < before)
-        page = ids.order_by(MatchSeat.match_id.desc()).limit(limit + 1).subquery()
         rows = (
             await conn.execute(
-                select(*_HEAD, *_SEAT, MatchSeat.account_id)
+                select(*_HEAD, *_SEAT, MatchSeat.account_id, *(c.label(f"me_{c.name}") for c in me.c))
                 .join(page, page.c.match_id == Match.id)
                 .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .join(me, me.c.name_key == key)
                 .order_by(Match.id.desc(), MatchSeat.seat)
             )
         ).all()
+        acc = rows[0] if rows else None
+        if acc is None:
+            found = (
+                await conn.execute(select(me.c.id, me.c.name, me.c.kind, me.c.created).where(me.c.name_key == key))
+            ).first()
+            if found is None:
+                raise NotFound(f"no player {name!r}")
+            player = {"name": found.name, "kind": found.kind, "created": found.created}
+            return {"player": player, "matches": [], "next": None}
     out: list[dict[str, Any]] = []
     for r in rows:
         if not out or out[-1]["id"] != r.id:
             out.append(_head(r) | {"seats": [], "seats_held": []})
         out[-1]["seats"].append(_seat(r))
-        if r.account_id == acc.id:
+        if r.account_id == r.me_id:
             out[-1]["seats_held"].append(r.seat)
     more = len(out) > limit
     out = out[:limit]
-    player = {"name": acc.name, "kind": acc.kind, "created": acc.created}
+    player = {"name": acc.me_name, "kind": acc.me_kind, "created": acc.me_created}
     return {"player": player, "matches": out, "next": out[-1]["id"] if more else None}
 
 
@@ -296,7 +308,6 @@ async def leaderboard(db: Database, game: str, *, limit: int = 50, offset: int =
     ]
 
 
-_ACCOUNT = (Account.id, Account.name, Account.kind, Account.created)
 _HEAD = (
     Match.id,
     Match.room_id,
