@@ -13,7 +13,7 @@ Accounts, match history and ratings go to the records database (``--database URL
 PAIJU_DATABASE, else a SQLite file under the user's data directory), migrated at start-up; a
 database that cannot be opened is one line on stderr and a non-zero exit.
 
-This module is the only place where the server and the robots meet (DESIGN.md §1: the
+This module is the only place where the server and the robots meet (docs/design.md §1: the
 server never imports bots/).
 """
 

@@ -14,7 +14,7 @@ bridge matches are exported as PBN.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +57,7 @@ class HandRecord:
     actions: Sequence[tuple[int, Action]]
     scores: Sequence[int]
     revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: Mapping[str, Any] = field(default_factory=dict)
 
 
 class NotFound(LookupError):
@@ -397,7 +397,7 @@ def jsonable(v: Any) -> Any:
     """A msgpack-able value as JSON can hold it: bytes (cards, tiles) as hex strings."""
     if isinstance(v, (bytes, bytearray)):
         return bytes(v).hex()
-    if isinstance(v, dict):
+    if isinstance(v, Mapping):
         return {str(k): jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]

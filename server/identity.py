@@ -8,7 +8,8 @@ a browser restart). The account's name is kept in ``player.extra["account"]`` an
 token in ``player.extra["session"]`` (in memory only: the database has its hash).
 
 Without a database (a server built without records) there are only guests: ACCOUNT and a
-HELLO with a session get NO_ACCOUNTS.
+HELLO with a session get NO_ACCOUNTS. Refusals are raised as :class:`protocol.LobbyError`
+(the server's reader answers them with ERROR).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol import Account as AccountFrame
-from protocol import ErrorCode, Hello, Identity
+from protocol import ErrorCode, Hello, Identity, LobbyError
 from records import accounts
 from records.accounts import AccountError
 
-from .connection import Connection, Player
+from .connection import Connection
+from .room import Player
 
 if TYPE_CHECKING:
     from records import Database
@@ -41,25 +43,31 @@ def account_of(player: Player) -> str | None:
     return name if isinstance(name, str) else None
 
 
-async def check_hello(db: Database | None, conn: Connection, f: Hello, resumed: Player | None) -> str | None:
-    """The account a HELLO plays as ("" for a guest), or None after an ERROR (no WELCOME then).
+def _refused(e: AccountError) -> LobbyError:
+    return LobbyError(ERRORS[e.code], e.message)
+
+
+def _no_accounts() -> LobbyError:
+    return LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
+
+
+async def check_hello(db: Database | None, f: Hello, resumed: Player | None) -> str:
+    """The account a HELLO plays as ("" for a guest); LobbyError if refused (no WELCOME then).
 
     ``resumed`` is the player a valid resume token names, if any: it keeps its account."""
     if f.session is not None:
         if db is None:
-            conn.error(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts", f)
-            return None
+            raise _no_accounts()
         try:
             acc = await accounts.resume(db, f.session)
         except AccountError as e:
-            conn.error(ERRORS[e.code], e.message, f)
-            return None
+            raise _refused(e) from None
         return acc.name
-    if resumed is not None and account_of(resumed) is not None:
-        return account_of(resumed)
+    account = account_of(resumed) if resumed is not None else None
+    if account is not None:
+        return account
     if db is not None and f.name and await accounts.find(db, f.name) is not None:
-        conn.error(ErrorCode.NAME_TAKEN, f"the name {f.name!r} belongs to an account: log in to use it", f)
-        return None
+        raise LobbyError(ErrorCode.NAME_TAKEN, f"the name {f.name!r} belongs to an account: log in to use it")
     return ""
 
 
@@ -72,33 +80,29 @@ def become(player: Player, account: str, session: str | None) -> None:
 
 
 async def account_frame(db: Database | None, conn: Connection, player: Player, f: AccountFrame) -> None:
-    """Register, log in or log out; IDENTITY, or an ERROR that names why not."""
+    """Register, log in or log out: IDENTITY, or LobbyError naming why not."""
     if db is None:
-        conn.error(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts", f)
-        return
+        raise _no_accounts()
     if f.op == "logout":
+        if "account" not in player.extra:
+            raise LobbyError(ErrorCode.WRONG_STATE, "not logged in")
+        del player.extra["account"]
         session = player.extra.pop("session", None)
-        if player.extra.pop("account", None) is None:
-            conn.error(ErrorCode.WRONG_STATE, "not logged in", f)
-            return
         if isinstance(session, str):
             await accounts.logout(db, session)
         player.name = f"guest-{player.id[:4]}"
         conn.send(Identity(player.name, False, None))
         return
     if f.op not in ("register", "login"):
-        conn.error(ErrorCode.BAD_ACCOUNT, f"op is 'register', 'login' or 'logout', not {f.op!r}", f)
-        return
+        raise LobbyError(ErrorCode.BAD_ACCOUNT, f"op is 'register', 'login' or 'logout', not {f.op!r}")
     if f.name is None or f.password is None:
-        conn.error(ErrorCode.BAD_ACCOUNT, f"{f.op} needs a name and a password", f)
-        return
+        raise LobbyError(ErrorCode.BAD_ACCOUNT, f"{f.op} needs a name and a password")
     try:
         if f.op == "register":
             acc, token = await accounts.register(db, f.name, f.password)
         else:
             acc, token = await accounts.login(db, f.name, f.password)
     except AccountError as e:
-        conn.error(ERRORS[e.code], e.message, f)
-        return
+        raise _refused(e) from None
     become(player, acc.name, token)
     conn.send(Identity(acc.name, True, token))

@@ -4,13 +4,14 @@
 // the leaderboards (GET /api/leaderboard/GAME). The session token lives in localStorage, so a
 // login survives a browser restart; app.js sends it in HELLO.
 
-import { C, frames } from "./proto.js";
-import { GAMES, gameInfo } from "./codes.js";
+import { C, ERRORS, frames } from "./proto.js";
+import { GAMES, byName, gameInfo } from "./codes.js";
 import { cardsText, fromHex } from "./cards.js";
 import { h } from "./games.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SESSION = "paiju.session";
+const ERROR = byName(ERRORS);
 
 let hooks = null; // {send, rename, showScreen, showError, reconnect}
 const me = { name: null, registered: false };
@@ -32,13 +33,13 @@ export function onIdentity(f) {
 
 /** ERROR frames about accounts; true when handled here. */
 export function onError(f) {
-  if (f.ref_type === C.HELLO && f.code === 212) {
+  if (f.ref_type === C.HELLO && f.code === ERROR.BAD_LOGIN) {
     // the session ended (logged out elsewhere, expired): carry on as a guest
     localStorage.removeItem(SESSION);
     hooks.reconnect();
     return true;
   }
-  if (f.ref_type === C.HELLO && f.code === 211) {
+  if (f.ref_type === C.HELLO && f.code === ERROR.NAME_TAKEN) {
     // a guest name that belongs to an account: pick another and say so
     hooks.showError(`the name is registered: log in to use it (playing as a guest meanwhile)`);
     hooks.rename(`guest-${Math.floor(Math.random() * 9000 + 1000)}`);
