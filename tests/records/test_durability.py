@@ -9,6 +9,7 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from paiju.client import Client
@@ -32,8 +33,8 @@ async def wait_for(db: Database, status: str, n: int, timeout: float = 60) -> No
             await asyncio.sleep(0.1)
 
 
-async def play_one(s: Served, i: int, hands: int) -> tuple[str, list[Result]]:
-    c = await Client.connect(s.url, f"guest{i}")
+async def play_one(s: Served, i: int, hands: int, c: Client | None = None) -> tuple[str, list[Result]]:
+    c = c or await Client.connect(s.url, f"guest{i}")
     try:
         game = ("tricks", "niujiu")[i % 2]
         state = await c.create(game, hands=hands, bots=[1, 2][: 1 + (game == "niujiu")], robot="random")
@@ -56,12 +57,21 @@ async def check(db: Database, played: dict[str, list[Result]]) -> None:
             assert list(matches.replay_hand(record, h).outcome().scores) == h["scores"] == res.scores
 
 
+@pytest.mark.slow
 async def test_200_matches_at_once_are_all_stored(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     s = start_server(*OPTIONS, "--database", url)
     db = Database(url)
     try:
-        done = await asyncio.gather(*(play_one(s, i, 1) for i in range(200)))
+        # 200 players connect (twenty handshakes at a time), then all 200 matches are played at once
+        gate = asyncio.Semaphore(20)
+
+        async def connect(i: int) -> Client:
+            async with gate:
+                return await Client.connect(s.url, f"guest{i}")
+
+        clients = await asyncio.gather(*(connect(i) for i in range(200)))
+        done = await asyncio.gather(*(play_one(s, i, 1, c) for i, c in enumerate(clients)))
         await wait_for(db, "over", 200)
         await check(db, dict(done))
         board = await matches.leaderboard(db, "tricks")
