@@ -231,6 +231,7 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # one line per connection is noise
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen lines per start-up, even with nothing to do
     for m in args.robots_module:
         try:
             importlib.import_module(m)
