@@ -49,6 +49,8 @@ install_paiju() {  # install_paiju [EXTRA]
 
 ensure_test_tools() {
     command -v redis-server >/dev/null || apt_install redis-server
+    # tests/records start a throwaway PostgreSQL cluster (initdb, pg_ctl) of their own
+    command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_install postgresql
     command -v docker-compose >/dev/null || apt_install docker-compose  # `docker-compose config` checks deploy/
     command -v redis-server >/dev/null || die "redis-server is needed by the tests"
     if [ ! -x /usr/bin/chromium ] && [ -z "${PAIJU_CHROMIUM:-}" ]; then

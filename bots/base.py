@@ -20,6 +20,7 @@ class Robot(ABC):
 
     game: ClassVar[str]
     name: ClassVar[str]
+    version: ClassVar[str] = "1"  # a new version is a new account with its own rating (records/)
     cpu_heavy: ClassVar[bool] = False  # workers run heavy robots in a process pool
 
     @abstractmethod

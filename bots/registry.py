@@ -42,3 +42,11 @@ def get(game: str, name: str) -> Robot:
     if (game, name) not in _ROBOTS:
         raise KeyError(f"no robot {name!r} for {game}; known: {', '.join(names(game)) or 'none'}")
     return _ROBOTS[(game, name)]()
+
+
+def label(game: str, name: str) -> str:
+    """The robot's account name, ``NAME@VERSION`` (KeyError if there is no such robot)."""
+    _load()
+    if (game, name) not in _ROBOTS:
+        raise KeyError(f"no robot {name!r} for {game}")
+    return f"{name}@{_ROBOTS[(game, name)].version}"

@@ -38,6 +38,7 @@ from protocol import (
     Event,
     Frame,
     Hello,
+    Identity,
     Join,
     Leave,
     ListRooms,
@@ -54,6 +55,7 @@ from protocol import (
     decode,
     encode,
 )
+from protocol import Account as AccountFrame
 
 
 class ServerError(Exception):
@@ -99,24 +101,33 @@ class Client:
         last_seq: int | None = None,
         record: bool = False,
         hello: bool = True,
+        session: str | None = None,
         **kwargs: Any,
     ) -> Client:
         """Open ``url`` (ws://host:port/ws) and, unless ``hello=False``, say HELLO (resuming
-        with ``token`` and ``last_seq`` when given)."""
+        with ``token`` and ``last_seq`` when given; as an account with its ``session``)."""
         ws = await connect(url, compression=None, max_size=None, **kwargs)
         c = cls(ws, name)
         c.record = record
         if hello:
-            await c.hello(token=token, last_seq=last_seq)
+            await c.hello(token=token, last_seq=last_seq, session=session)
         return c
 
-    async def hello(self, token: str | None = None, last_seq: int | None = None) -> Welcome:
+    async def hello(self, token: str | None = None, last_seq: int | None = None, session: str | None = None) -> Welcome:
         if last_seq is not None:
             self.seq = last_seq
-        w = await self.request(Hello(VERSION, self.name, token, last_seq), lambda f: isinstance(f, Welcome))
+        hello = Hello(VERSION, self.name, token, last_seq, session)
+        w = await self.request(hello, lambda f: isinstance(f, Welcome))
         assert isinstance(w, Welcome)
         self.player_id, self.token = w.player_id, w.token
         return w
+
+    async def account(self, op: str, name: str | None = None, password: str | None = None) -> Identity:
+        """Register, log in or log out (ServerError when refused); the new identity."""
+        i = await self.request(AccountFrame(op, name, password), lambda f: isinstance(f, Identity))
+        assert isinstance(i, Identity)
+        self.name = i.player
+        return i
 
     async def close(self) -> None:
         self.closed = True

@@ -9,6 +9,10 @@ PAIJU_SECRET). An unreachable or malformed URL at start-up is one line on stderr
 non-zero exit; an outage later is survived (reconnection with backoff, bot seats fall back
 to the default action meanwhile).
 
+Accounts, match history and ratings go to the records database (``--database URL``, else env
+PAIJU_DATABASE, else a SQLite file under the user's data directory), migrated at start-up; a
+database that cannot be opened is one line on stderr and a non-zero exit.
+
 This module is the only place where the server and the robots meet (docs/design.md §1: the
 server never imports bots/).
 """
@@ -24,8 +28,14 @@ import os
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
+from paiju.db import add_database_argument
 from server.config import Config, Limits
+
+if TYPE_CHECKING:
+    from records import Database
+    from records.recorder import Recorder
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -61,6 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="import MODULE first (extra robots a room may ask for; give the workers the same)",
     )
     p.add_argument("--workers", type=int, default=8, help="robot decisions handled at once in-process (default 8)")
+    add_database_argument(p)
     g = p.add_argument_group("limits")
     g.add_argument("--grace", type=float, default=d.grace, help="seconds a dropped player keeps the seat (%(default)s)")
     g.add_argument("--max-rooms", type=int, default=d.max_rooms, help="(default %(default)s)")
@@ -104,14 +115,45 @@ def config_from(args: argparse.Namespace) -> Config:
     return cfg
 
 
-async def main(cfg: Config, workers: int = 8) -> None:
+async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
+    """The records database, migrated, and its recorder started; None after one line on stderr."""
+    from records import Database
+    from records.database import redacted
+    from records.recorder import Recorder
+
+    try:
+        db = Database(url)
+    except ValueError as e:
+        print(f"paiju serve: {e}", file=sys.stderr)
+        return None
+    try:
+        await db.upgrade()
+    except Exception as e:  # unreachable, refused, a newer schema than this version knows, ...
+        await db.close()
+        print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
+        return None
+    rec = Recorder(db)
+    rec.start()
+    return db, rec
+
+
+async def close_records(db: Database, rec: Recorder) -> None:
+    await rec.close()
+    await db.close()
+
+
+async def main(cfg: Config, workers: int = 8, database: str | None = None) -> int:
     from bots import registry
     from bots.worker import Worker
     from protocol.bus import MemoryBus
     from server.app import Server
 
+    records = await open_records(database)
+    if records is None:
+        return 1
+    db, rec = records
     bus = MemoryBus(cfg.server_id)
-    server = Server(cfg, bus, robots=registry.names)
+    server = Server(cfg, bus, robots=registry.names, database=db, recorder=rec, robot_label=registry.label)
     worker = Worker(bus, name="embedded", concurrency=workers)
     await server.start()
     wtask = asyncio.create_task(worker.run())
@@ -129,9 +171,11 @@ async def main(cfg: Config, workers: int = 8) -> None:
         await server.close()
         with contextlib.suppress(asyncio.CancelledError):
             await wtask
+        await close_records(db, rec)
+    return 0
 
 
-async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
+async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None = None) -> int:
     from bots import registry
     from redisbus.link import Link, client, redacted
     from redisbus.rooms import RedisRoomBus
@@ -149,9 +193,14 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
         return 1
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
+    records = await open_records(database)
+    if records is None:
+        await link.close()
+        return 1
+    db, rec = records
     bus = RedisRoomBus(link, cfg.server_id)
     store = RoomStore(link, cfg.server_id, log_ttl=log_ttl)
-    server = Server(cfg, bus, robots=registry.names, store=store)
+    server = Server(cfg, bus, robots=registry.names, store=store, database=db, recorder=rec, robot_label=registry.label)
     store.start()
     await bus.start()
     await server.restore()
@@ -175,12 +224,14 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
         await store.close()
         await bus.close()
         await link.close()
+        await close_records(db, rec)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # one line per connection is noise
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen lines per start-up, even with nothing to do
     for m in args.robots_module:
         try:
             importlib.import_module(m)
@@ -195,6 +246,5 @@ def run(args: argparse.Namespace) -> int:
         except BadRedisUrl as e:
             print(f"paiju serve: {e}", file=sys.stderr)
             return 2
-        return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl))
-    asyncio.run(main(config_from(args), args.workers))
-    return 0
+        return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl, args.database))
+    return asyncio.run(main(config_from(args), args.workers, args.database))

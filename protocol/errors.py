@@ -32,6 +32,10 @@ class ErrorCode(IntEnum):
     ALREADY_IN_ROOM = 208
     SLOW_CONSUMER = 209  # send queue overflowed: the connection is closed
     WRONG_STATE = 210  # a frame that makes no sense now (a second HELLO on one connection)
+    NAME_TAKEN = 211  # the name belongs to an account: log in to use it
+    BAD_LOGIN = 212  # wrong name or password, or a session token that ended (logged out, expired)
+    BAD_ACCOUNT = 213  # a name or password outside the rules (ERROR's message says which)
+    NO_ACCOUNTS = 214  # this server keeps no records (no database)
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one

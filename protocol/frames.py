@@ -137,6 +137,7 @@ class Hello(Frame):
     name: Name
     token: Text | None = None  # resume token from an earlier WELCOME
     last_seq: U32 | None = None  # last event sequence number seen in the room being resumed
+    session: Text | None = None  # an account's session token (from IDENTITY): plays as that account
 
 
 @frame(0x02, CLIENT)
@@ -205,6 +206,17 @@ class Ping(Frame):
     """Keep-alive and round-trip probe; answered by PONG with the same nonce."""
 
     nonce: U32
+
+
+@frame(0x09, CLIENT)
+@dataclass(frozen=True)
+class Account(Frame):
+    """Register, log in or log out, after HELLO (op "register", "login" or "logout"); answered
+    by IDENTITY."""
+
+    op: Name
+    name: Name | None = None
+    password: Text | None = None
 
 
 # ------------------------------------------------------------------ server -> client
@@ -320,6 +332,17 @@ class Ack(Frame):
     """The action for this prompt is accepted (sent again for a retried ACTION)."""
 
     prompt_id: U32  # the action for this prompt is accepted (sent again for a retry)
+
+
+@frame(0x4A, SERVER)
+@dataclass(frozen=True)
+class Identity(Frame):
+    """Who the connection plays as: after WELCOME when HELLO's session is valid, and as the
+    answer to ACCOUNT. A new session token comes with register and login: keep it for HELLO."""
+
+    player: Name  # the name the connection plays under
+    registered: bool  # an account's name (False: a guest)
+    session: Text | None = None
 
 
 # ------------------------------------------------------------------ bus

@@ -38,6 +38,7 @@ from protocol import (
     ErrorCode,
     Frame,
     Hello,
+    Identity,
     Join,
     Leave,
     ListRooms,
@@ -52,13 +53,18 @@ from protocol import (
     Welcome,
     decode,
 )
+from protocol import Account as AccountFrame
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
+from records import Database
+from records import api as records_api
+from records.recorder import Recorder
 
-from . import table, tokens
+from . import identity, table, tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
 from .connection import Connection
 from .lifecycle import Phase
+from .recording import Follower, RobotLabel, default_label
 from .room import Player, Room
 from .roomlog import LogError, Replayed, replay
 from .storage import Journal, RoomStore
@@ -92,6 +98,9 @@ class Server:
         robots: Callable[[str], Sequence[str]] | None = None,
         web_dir: Path = WEB_DIR,
         store: RoomStore | None = None,
+        database: Database | None = None,
+        recorder: Recorder | None = None,
+        robot_label: RobotLabel = default_label,
     ) -> None:
         self.config = config
         self.limits = config.limits
@@ -99,6 +108,9 @@ class Server:
         self.robots = robots
         self.web_dir = web_dir
         self.store = store  # room logs in Redis (paiju serve --redis), else None
+        self.database = database  # accounts, match history, ratings (paiju serve), else None
+        self.recorder = recorder  # finished hands and matches go to the database through it
+        self.robot_label = robot_label  # a robot's account name, NAME@VERSION
         self.secret = config.secret or secrets.token_bytes(32)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
@@ -115,7 +127,7 @@ class Server:
             self.handler,
             self.config.host,
             self.config.port,
-            process_request=self.http,
+            process_request=self.http_or_api,
             compression=None,
             max_size=self.limits.max_message,
             max_queue=32,
@@ -167,7 +179,10 @@ class Server:
                 await self.store.forget(rid)
                 continue
             t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
-            room = self._open(t, self.store.open(rid, entries))
+            follower = None
+            if self.recorder is not None:
+                follower = Follower.restored(self.recorder, r, self.players, self.robot_label)
+            room = self._open(t, self.store.open(rid, entries), follower)
             room.feed(table.Restored())
             rebuilt.append(room)
             log.info(
@@ -185,16 +200,33 @@ class Server:
         now = asyncio.get_running_loop().time()
         return {"now": now, "epoch": time.time() - now}
 
-    def _open(self, t: table.Table, journal: Journal | None) -> Room:
-        room = Room(t, bus=self.bus, players=self.players, on_close=self.forget_room, journal=journal)
+    def _open(self, t: table.Table, journal: Journal | None, follower: Follower | None = None) -> Room:
+        if follower is None and self.recorder is not None:
+            follower = Follower(self.recorder, t.id, t.head(), self.players, self.robot_label)
+        room = Room(
+            t, bus=self.bus, players=self.players, on_close=self.forget_room, journal=journal, follower=follower
+        )
         self.rooms[t.id] = room
         return room
 
     def forget_room(self, room: Room) -> None:
+        if isinstance(room.follower, Follower):
+            room.follower.closed()  # a match that did not reach its end is recorded as abandoned
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
 
     # ------------------------------------------------------------------ HTTP
+    async def http_or_api(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The records' JSON API under /api/ (it reads the database), else :meth:`http`."""
+        path, _, query = request.path.partition("?")
+        if not path.startswith("/api/"):
+            return self.http(connection, request)
+        if self.database is None:
+            body = b'{"error": {"code": "no_records", "message": "this server keeps no records (no database)"}}'
+            return _response(connection, http.HTTPStatus.NOT_FOUND, body, "application/json")
+        r = await records_api.answer(self.database, path, query)
+        return _response(connection, http.HTTPStatus(r.status), r.body, r.content_type)
+
     def http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
@@ -300,7 +332,7 @@ class Server:
     async def dispatch(self, conn: Connection, f: Frame) -> None:
         """Carry out the client frame ``f`` (PaijuError: refused, nothing changed)."""
         if isinstance(f, Hello):
-            self._hello(conn, f)
+            await self._hello(conn, f)
             return
         p = self.connections.get(conn)
         if p is None:
@@ -335,6 +367,8 @@ class Server:
             p.room.feed(table.Leave(p.id, conn))
         elif isinstance(f, QuickPlay):
             self._quickplay(conn, p, f)
+        elif isinstance(f, AccountFrame):
+            await identity.account_frame(self.database, conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
@@ -344,7 +378,7 @@ class Server:
         if p.room is not None:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first")
 
-    def _hello(self, conn: Connection, f: Hello) -> None:
+    async def _hello(self, conn: Connection, f: Hello) -> None:
         if self.connections.get(conn) is not None:
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         if f.version != VERSION:
@@ -352,15 +386,17 @@ class Server:
                 ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
             )
         player: Player | None = None
+        pid: str | None = None
         if f.token is not None:
             pid = tokens.verify(self.secret, f.token)
             if pid is None:
                 raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
             player = self.players.get(pid)
-            if player is None:
-                player = self.players[pid] = Player(pid, f.name or "player")
+        account = await identity.check_hello(self.database, f, player)
+        if self.connections.get(conn) is not None:  # another HELLO was done meanwhile
+            raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         if player is None:
-            pid = secrets.token_hex(8)
+            pid = pid or secrets.token_hex(8)
             player = self.players[pid] = Player(pid, f.name or "player")
         old = player.conn
         if old is not None and old is not conn:
@@ -370,7 +406,11 @@ class Server:
         player.conn = conn
         player.name = f.name or player.name
         self.connections[conn] = player
+        if account:
+            identity.become(player, account, f.session)
         conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
+        if account:
+            conn.send(Identity(account, True, None))
         if player.room is not None:
             player.room.feed(table.Resume(player.id, conn, f.last_seq))
         self._trim_players()
@@ -454,7 +494,7 @@ class Server:
             limits=self.limits,
             reply_to=self.bus.server_id,
             created=time.time(),
-            logged=self.store is not None,
+            logged=self.store is not None or self.recorder is not None,  # the log feeds the records too
             **self._clock(),
         )
 

@@ -10,6 +10,9 @@ With a :class:`~server.storage.Journal` (``paiju serve --redis``) the log entrie
 input are appended at once and its frames go out, in order, only once those entries are
 written (:meth:`Journal.sync`, bounded): a room rebuilt from its log after a restart is never
 behind what its players saw. Requests to the robots do not wait for the log.
+
+With a :class:`~server.recording.Follower` (a server that keeps records) the same log entries
+also go to the records: finished hands and matches are written to the database.
 """
 
 from __future__ import annotations
@@ -18,15 +21,22 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from protocol.bus import RoomBus
 
 from .connection import Connection
+from .roomlog import Entry
 from .storage import Journal
 from .table import Append, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
 
 log = logging.getLogger("paiju.room")
+
+
+class Follower(Protocol):
+    """Reads the room's log entries as they come (server/recording.py: into the records)."""
+
+    def feed(self, entry: Entry) -> None: ...
 
 
 @dataclass(eq=False)
@@ -56,8 +66,10 @@ class Room:
         players: dict[str, Player],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
+        follower: Follower | None = None,
     ) -> None:
         self.table = table
+        self.follower = follower
         self.id = table.id
         self.bus = bus
         self.players = players
@@ -107,6 +119,8 @@ class Room:
         if isinstance(o, Append):
             if self.journal is not None:
                 self.journal.append(o.entry)
+            if self.follower is not None:
+                self.follower.feed(o.entry)
         elif isinstance(o, Bind):
             player = self.players.get(o.player)
             if player is None:  # a player of a room rebuilt from its log

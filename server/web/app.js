@@ -11,6 +11,7 @@ import { C, ERRORS, decode, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, codesOf, eventName, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, cardsText, hex } from "./cards.js";
 import { BRIDGE_SEATS, h, makeModel, optionFace, positions, showView } from "./games.js";
+import * as records from "./records.js";
 
 // codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
 const BRIDGE = codesOf("bridge");
@@ -56,7 +57,7 @@ function connect(resume = false) {
     // a page that already shows a table resumes from the last event it saw; a fresh page
     // asks for the whole state (last_seq nil) of whatever room the token holds a seat in
     const last = resume && state.room ? state.lastSeq : null;
-    send(frames.hello(state.name, state.token, last));
+    send(frames.hello(state.name, state.token, last, records.session()));
   };
   ws.onmessage = (msg) => {
     if (typeof msg.data === "string") return;
@@ -111,6 +112,7 @@ function handle(f) {
       setStatus(`connected as ${state.name}`);
       $("#player-id").textContent = f.player_id;
       document.body.dataset.connected = "1";
+      records.onWelcome();
       send(frames.listRooms());
       break;
     case "ROOM_LIST":
@@ -134,6 +136,9 @@ function handle(f) {
       break;
     case "ERROR":
       onError(f);
+      break;
+    case "IDENTITY":
+      records.onIdentity(f);
       break;
     case "PONG":
       $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ms`;
@@ -162,11 +167,12 @@ function watchResume(room) {
 function onError(f) {
   const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
   showError(`${f.code} ${name}: ${f.message}`);
+  if (records.onError(f)) return;
   if (f.code === ERROR.BAD_TOKEN) {
     // an expired or foreign resume token: start a new session instead
     state.token = null;
     sessionStorage.removeItem("paiju.token");
-    send(frames.hello(state.name));
+    send(frames.hello(state.name, null, null, records.session()));
     return;
   }
   if (f.ref_type === C.ACTION && state.prompt && f.ref_id === state.prompt.prompt_id) {
@@ -521,6 +527,23 @@ function showScreen(name) {
   document.body.dataset.screen = name;
   $("#lobby").hidden = name !== "lobby";
   $("#table").hidden = name !== "table";
+  $("#records").hidden = name !== "records";
+}
+
+// a new session (a new name, or an account's session ended): the old connection goes
+function reconnect() {
+  state.token = null;
+  sessionStorage.removeItem("paiju.token");
+  const old = state.ws;
+  state.ws = null;
+  if (old) old.close();
+  connect(false);
+}
+
+function rename(name) {
+  state.name = name;
+  $("#player-name").value = name;
+  if (state.connected) setStatus(`connected as ${name}`);
 }
 
 function leaveRoom() {
@@ -651,14 +674,9 @@ async function init() {
   $("#player-name").addEventListener("change", (e) => {
     state.name = e.target.value.trim().slice(0, 64) || state.name;
     localStorage.setItem("paiju.name", state.name);
-    // a new name takes effect on a new session
-    state.token = null;
-    sessionStorage.removeItem("paiju.token");
-    const old = state.ws;
-    state.ws = null;
-    if (old) old.close();
-    connect(false);
+    reconnect(); // a new name takes effect on a new session
   });
+  records.initRecords({ send, rename, showScreen, showError, reconnect });
   showScreen("lobby");
   clearPrompt();
   setInterval(tickClock, 100);

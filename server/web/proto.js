@@ -23,6 +23,7 @@ export const C = {
   QUICK_PLAY: 0x06,
   ACTION: 0x07,
   PING: 0x08,
+  ACCOUNT: 0x09,
 };
 
 // server -> client: name, fields, and the defaults of trailing fields that may be left out
@@ -36,6 +37,7 @@ export const S = {
   0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
   0x48: ["PONG", ["nonce"], {}],
   0x49: ["ACK", ["prompt_id"], {}],
+  0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
 };
 
 const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
@@ -45,6 +47,7 @@ export const ERRORS = {
   105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST",
   201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM",
   206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE",
+  211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS",
   300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS",
   304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN",
 };
@@ -78,7 +81,8 @@ export function decode(data) {
 
 // Frames the client sends, with every field in wire order (SPEC §3.1).
 export const frames = {
-  hello: (name, token = null, lastSeq = null) => encode(C.HELLO, VERSION, name, token, lastSeq),
+  hello: (name, token = null, lastSeq = null, session = null) => encode(C.HELLO, VERSION, name, token, lastSeq, session),
+  account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null }) =>
     encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),

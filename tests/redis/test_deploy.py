@@ -22,7 +22,7 @@ from .conftest import ROOT, Proc, RedisServer
 DEPLOY = ROOT / "deploy"
 K8S = sorted(p for p in (DEPLOY / "k8s").glob("*.yaml") if p.name != "kustomization.yaml")
 BIN = Path(sys.executable).parent
-COMPOSE_ENV = {"PAIJU_SECRET": "compose-test-secret"}
+COMPOSE_ENV = {"PAIJU_SECRET": "compose-test-secret", "PAIJU_DB_PASSWORD": "compose-test-password"}
 
 
 def compose() -> dict:
@@ -46,12 +46,15 @@ def test_compose_file() -> None:
     else:
         resolved = compose()
     services = resolved["services"]
-    assert set(services) == {"redis", "server", "bots-1", "bots-2"}
+    assert set(services) == {"redis", "postgres", "server", "bots-1", "bots-2"}
     assert all("healthcheck" in s for s in services.values())
     for name in ("server", "bots-1", "bots-2"):
         assert services[name]["environment"]["PAIJU_REDIS"] == "redis://redis:6379/0"
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
     assert services["server"]["environment"]["PAIJU_SERVER_ID"]
+    assert services["server"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert services["server"]["environment"]["PAIJU_DATABASE"].startswith("postgresql://paiju:")
+    assert "/var/lib/postgresql/data" in str(services["postgres"]["volumes"]), "the database lives on a volume"
 
 
 def test_yamllint() -> None:
@@ -112,13 +115,16 @@ def run_image_command(cmd: list[str], env: dict[str, str]) -> Proc:
 @pytest.mark.parametrize("role", ["dockerfile", "server", "bots-1"])
 def test_image_commands_run_outside_docker(role: str, redis_server: RedisServer, tmp_path: Path) -> None:
     services = compose()["services"]
-    env = {"PAIJU_REDIS": redis_server.url, **COMPOSE_ENV}
+    # the compose file's PostgreSQL is not here: a SQLite file stands in for it
+    env = {"PAIJU_REDIS": redis_server.url, **COMPOSE_ENV, "PAIJU_DATABASE": f"sqlite:///{tmp_path / 'paiju.sqlite3'}"}
     if role == "dockerfile":
         cmd = dockerfile_cmd()
     else:
         cmd = services[role]["command"]
         env |= {
-            k: v for k, v in services[role].get("environment", {}).items() if k not in ("PAIJU_REDIS", "PAIJU_SECRET")
+            k: v
+            for k, v in services[role].get("environment", {}).items()
+            if k not in ("PAIJU_REDIS", "PAIJU_SECRET", "PAIJU_DATABASE")
         }
     health = services["server" if role != "bots-1" else "bots-1"]["healthcheck"]["test"]
     assert health[0] == "CMD"

@@ -1,0 +1,404 @@
+"""Match history: writing hands and matches as they end, reading them back.
+
+A hand is written when it ends, in one transaction with its match's row (created by the first
+hand); a match is closed in one transaction when it ends: its status, totals, the seats'
+holders and ranks, and (for a rated match) every rated account's new rating. A hand in play
+is never in the database, so whatever the API reads is already public (the cards of a
+finished hand are in its RESULT, which every seat received).
+
+The action log of a hand (``[[seat, code, hex bytes], ...]``) replays it exactly from
+``(game, seed, rules, hand)``: :func:`replay_hand` is how a stored outcome is checked, and how
+bridge matches are exported as PBN.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import games
+from games import Action, Game, Rules
+
+from . import ratings
+from .database import Database
+from .models import GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """Who holds a seat: a registered player (``user``, by account name), a ``guest`` (no
+    account: only the name is kept) or a robot (``robot``, by its ``NAME@VERSION`` label)."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a room knows of its match from the start."""
+
+    room_id: str
+    game: str
+    ruleset: str
+    options: dict[str, Any]  # rules options beyond the named ruleset (msgpack/JSON-ready)
+    seed: int
+    hands: int
+    started: float
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    hand: int
+    actions: Sequence[tuple[int, Action]]
+    scores: Sequence[int]
+    revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+class NotFound(LookupError):
+    """No such player or match (the API answers 404)."""
+
+
+# ------------------------------------------------------------------ writing
+async def write_hand(
+    db: Database, info: MatchInfo, match_id: int | None, hand: HandRecord, seats: Sequence[SeatHolder]
+) -> int:
+    """Store a finished hand (and the match row with its first hand); the match's id."""
+    async with db.session.begin() as s:
+        if match_id is None:  # the room's first hand, or its first since a restart rebuilt it from Redis
+            match_id = await s.scalar(
+                select(Match.id).where(
+                    Match.room_id == info.room_id, Match.started == info.started, Match.status == PLAYING
+                )
+            )
+        if match_id is None:
+            m = Match(
+                room_id=info.room_id,
+                game=info.game,
+                ruleset=info.ruleset,
+                options=info.options,
+                seed=info.seed,
+                hands_planned=info.hands,
+                hands_played=0,
+                status=PLAYING,
+                rated=False,
+                started=info.started,
+            )
+            s.add(m)
+            await s.flush()
+            match_id = m.id
+            await _write_seats(s, match_id, seats)
+        s.add(
+            Hand(
+                match_id=match_id,
+                hand=hand.hand,
+                actions=[[seat, a.code, bytes(a.cards).hex()] for seat, a in hand.actions],
+                scores=list(hand.scores),
+                revealed=[bytes(c).hex() for c in hand.revealed],
+                detail=jsonable(hand.detail),
+                ended=time.time(),
+            )
+        )
+        await s.execute(update(Match).where(Match.id == match_id).values(hands_played=Match.hands_played + 1))
+    return match_id
+
+
+async def finish_match(
+    db: Database, match_id: int, info: MatchInfo, seats: Sequence[SeatHolder], totals: Sequence[int], *, complete: bool
+) -> None:
+    """Close a match in one transaction: ``over`` (rated when a person played in it) when
+    every hand was played, else ``abandoned`` (the room closed early; never rated)."""
+    rated = complete and any(h.kind in (USER, GUEST) for h in seats)
+    groups = ratings.teams(info.game, len(totals))
+    team_rank = ratings.ranks(totals, groups)
+    rank = {s: r for g, r in zip(groups, team_rank, strict=True) for s in g}
+    async with db.session.begin() as s:
+        await s.execute(delete(MatchSeat).where(MatchSeat.match_id == match_id))
+        rows = await _write_seats(s, match_id, seats, totals, rank)
+        if rated:
+            await _rate(s, info.game, rows, totals)
+        await s.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(status=OVER if complete else "abandoned", rated=rated, ended=time.time(), totals=list(totals))
+        )
+
+
+async def _write_seats(
+    s: AsyncSession,
+    match_id: int,
+    seats: Sequence[SeatHolder],
+    totals: Sequence[int] | None = None,
+    rank: dict[int, int] | None = None,
+) -> list[MatchSeat]:
+    ids = await _account_ids(s, seats)
+    rows = [
+        MatchSeat(
+            match_id=match_id,
+            seat=i,
+            account_id=ids.get(h.name) if h.kind != GUEST else None,
+            name=h.name,
+            kind=h.kind,
+            total=None if totals is None else totals[i],
+            rank=None if rank is None else rank[i],
+        )
+        for i, h in enumerate(seats)
+    ]
+    s.add_all(rows)
+    await s.flush()
+    return rows
+
+
+async def _account_ids(s: AsyncSession, seats: Sequence[SeatHolder]) -> dict[str, int]:
+    """Account ids by name; a robot's account is created on its first match."""
+    from .accounts import name_key
+
+    keys = {name_key(h.name): h for h in seats if h.kind != GUEST}
+    if not keys:
+        return {}
+    found = {a.name_key: a for a in (await s.scalars(select(Account).where(Account.name_key.in_(keys)))).all()}
+    for k, h in keys.items():
+        if k not in found and h.kind == ROBOT:
+            acc = Account(name=h.name, name_key=k, kind=ROBOT, password_hash=None, created=time.time())
+            # a savepoint: another server creating the same robot's account only costs a retry
+            async with s.begin_nested():
+                s.add(acc)
+            found[k] = acc
+    return {h.name: found[k].id for k, h in keys.items() if k in found}
+
+
+async def _rate(s: AsyncSession, game: str, rows: list[MatchSeat], totals: Sequence[int]) -> None:
+    accounts = {r.account_id for r in rows if r.account_id is not None}
+    q = select(Rating).where(Rating.game == game, Rating.account_id.in_(accounts))
+    if s.get_bind().dialect.name == "postgresql":
+        q = q.with_for_update()  # two servers rating the same robot at once: one waits
+    held = {r.account_id: r for r in (await s.scalars(q)).all()}
+    before = [(held[r.account_id].mu, held[r.account_id].sigma) if r.account_id in held else None for r in rows]
+    after = ratings.update(game, before, totals)
+    # An account in several seats (one robot filling three) moves by the mean of its seats' moves.
+    moves: dict[int, list[tuple[float, float]]] = {}
+    for r, b, a in zip(rows, before, after, strict=True):
+        if r.account_id is not None:
+            b = b or (ratings.MU, ratings.SIGMA)
+            moves.setdefault(r.account_id, []).append((a[0] - b[0], a[1]))
+            r.rating_before = ratings.ordinal(b)
+    now = time.time()
+    new: dict[int, tuple[float, float]] = {}
+    for acc, ms in moves.items():
+        old = held.get(acc)
+        mu0 = old.mu if old is not None else ratings.MU
+        mu = mu0 + sum(m[0] for m in ms) / len(ms)
+        sigma = sum(m[1] for m in ms) / len(ms)
+        new[acc] = (mu, sigma)
+        if old is None:
+            s.add(
+                Rating(
+                    account_id=acc,
+                    game=game,
+                    mu=mu,
+                    sigma=sigma,
+                    ordinal=ratings.ordinal((mu, sigma)),
+                    matches=1,
+                    updated=now,
+                )
+            )
+        else:
+            old.mu, old.sigma, old.ordinal = mu, sigma, ratings.ordinal((mu, sigma))
+            old.matches += 1
+            old.updated = now
+    for r in rows:
+        if r.account_id is not None:
+            r.rating_after = ratings.ordinal(new[r.account_id])
+
+
+# ------------------------------------------------------------------ reading
+async def history(db: Database, name: str, *, limit: int = 20, before: int | None = None) -> dict[str, Any]:
+    """A player's (or robot's) matches, newest first: ``limit`` of them with an id below
+    ``before``; ``next`` is the ``before`` of the following page (None: no more).
+
+    One statement (the account's page of match ids from the index on ``(account_id,
+    match_id)``, joined with the matches, all their seats and the account), and a second one
+    only when it finds nothing: each round trip to the database costs more than its rows."""
+    from .accounts import name_key
+
+    key = name_key(name)
+    ids = select(MatchSeat.match_id).where(
+        MatchSeat.account_id == select(Account.id).where(Account.name_key == key).scalar_subquery()
+    )
+    if before is not None:
+        ids = ids.where(MatchSeat.match_id < before)
+    page = ids.distinct().order_by(MatchSeat.match_id.desc()).limit(limit + 1).subquery()
+    me = Account.__table__.alias("me")
+    async with db.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(*_HEAD, *_SEAT, MatchSeat.account_id, *(c.label(f"me_{c.name}") for c in me.c))
+                .join(page, page.c.match_id == Match.id)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .join(me, me.c.name_key == key)
+                .order_by(Match.id.desc(), MatchSeat.seat)
+            )
+        ).all()
+        acc = rows[0] if rows else None
+        if acc is None:
+            found = (
+                await conn.execute(select(me.c.id, me.c.name, me.c.kind, me.c.created).where(me.c.name_key == key))
+            ).first()
+            if found is None:
+                raise NotFound(f"no player {name!r}")
+            player = {"name": found.name, "kind": found.kind, "created": found.created}
+            return {"player": player, "matches": [], "next": None}
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        if not out or out[-1]["id"] != r.id:
+            out.append(_head(r) | {"seats": [], "seats_held": []})
+        out[-1]["seats"].append(_seat(r))
+        if r.account_id == r.me_id:
+            out[-1]["seats_held"].append(r.seat)
+    more = len(out) > limit
+    out = out[:limit]
+    player = {"name": acc.me_name, "kind": acc.me_kind, "created": acc.me_created}
+    return {"player": player, "matches": out, "next": out[-1]["id"] if more else None}
+
+
+async def match(db: Database, match_id: int) -> dict[str, Any]:
+    """Everything stored of a match: its seats, and each finished hand with its action log."""
+    async with db.engine.connect() as conn:
+        head = (await conn.execute(select(*_HEAD, Match.options).where(Match.id == match_id))).first()
+        if head is None:
+            raise NotFound(f"no match {match_id}")
+        seats = (
+            await conn.execute(select(*_SEAT).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat))
+        ).all()
+        hands = (await conn.execute(select(*_HAND).where(Hand.match_id == match_id).order_by(Hand.hand))).all()
+    out = _head(head) | {"seats": [_seat(r) for r in seats], "options": head.options}
+    out["hands"] = [dict(h._mapping) for h in hands]
+    return out
+
+
+async def leaderboard(db: Database, game: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    """The accounts rated in ``game``, best ordinal first (robots included)."""
+    async with db.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(Account.name, Account.kind, Rating.mu, Rating.sigma, Rating.ordinal, Rating.matches)
+                .join(Account, Account.id == Rating.account_id)
+                .where(Rating.game == game)
+                .order_by(Rating.ordinal.desc(), Account.id)
+                .limit(limit)
+                .offset(offset)
+            )
+        ).all()
+    return [
+        {
+            "rank": offset + i + 1,
+            "name": r.name,
+            "kind": r.kind,
+            "rating": round(r.ordinal, 3),
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "matches": r.matches,
+        }
+        for i, r in enumerate(rows)
+    ]
+
+
+_HEAD = (
+    Match.id,
+    Match.room_id,
+    Match.game,
+    Match.ruleset,
+    Match.seed,
+    Match.status,
+    Match.rated,
+    Match.hands_planned,
+    Match.hands_played,
+    Match.started,
+    Match.ended,
+    Match.totals,
+)
+_SEAT = (
+    MatchSeat.seat,
+    MatchSeat.name,
+    MatchSeat.kind,
+    MatchSeat.total,
+    MatchSeat.rank,
+    MatchSeat.rating_before,
+    MatchSeat.rating_after,
+)
+_HAND = (Hand.hand, Hand.scores, Hand.revealed, Hand.actions, Hand.detail, Hand.ended)
+
+
+def _head(r: Any) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "room": r.room_id,
+        "game": r.game,
+        "ruleset": r.ruleset,
+        "seed": r.seed,
+        "status": r.status,
+        "rated": r.rated,
+        "hands": r.hands_planned,
+        "hands_played": r.hands_played,
+        "started": r.started,
+        "ended": r.ended,
+        "totals": r.totals,
+    }
+
+
+def _seat(r: Any) -> dict[str, Any]:
+    return {
+        "seat": r.seat,
+        "name": r.name,
+        "kind": r.kind,
+        "total": r.total,
+        "rank": r.rank,
+        "rating_before": r.rating_before,
+        "rating_after": r.rating_after,
+    }
+
+
+def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:
+    """The game of a stored hand (``record`` from :func:`match`), rebuilt from its action log."""
+    log = [(int(seat), Action(int(code), bytes.fromhex(cards))) for seat, code, cards in hand["actions"]]
+    return games.get(record["game"]).replay(record["seed"], rules_of(record), log, hand=hand["hand"])
+
+
+def rules_of(record: dict[str, Any]) -> Rules:
+    def frozen(v: Any) -> Any:
+        return tuple(frozen(x) for x in v) if isinstance(v, list) else v
+
+    opts = {k: frozen(v) for k, v in (record.get("options") or {}).items()}
+    rules: Rules = games.get(record["game"]).ruleset(record["ruleset"], **opts)
+    return rules
+
+
+def pbn(record: dict[str, Any]) -> str:
+    """A stored bridge match as a PBN file (its boards replayed from the action logs)."""
+    from games.bridge import Bridge
+    from games.bridge.pbn import board_from_game, write_pbn
+
+    if record["game"] != "bridge":
+        raise ValueError(f"PBN is for bridge matches, not {record['game']}")
+    boards = []
+    for h in record["hands"]:
+        g = replay_hand(record, h)
+        assert isinstance(g, Bridge)
+        boards.append(board_from_game(g, event=f"paiju {record['id']}"))
+    return write_pbn(boards)
+
+
+def jsonable(v: Any) -> Any:
+    """A msgpack-able value as JSON can hold it: bytes (cards, tiles) as hex strings."""
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, Mapping):
+        return {str(k): jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    return v

@@ -1,0 +1,114 @@
+"""What a room hands to the records (the server's side of :mod:`records.recorder`).
+
+A room's log entries (server/roomlog.py: the stream that ``--redis`` also writes to Redis) go
+through a :class:`Follower`, which turns them into records: the actions of each hand, and at
+its HAND_END (with its RESULT) one hand record; at MATCH_END the end of the match; a room that
+closes before its last hand ends its match as abandoned. Who holds each seat comes from the
+log's seat entries: an account (``player.extra["account"]`` of the seat's player), a guest
+(its name), or the room's robot under its account name ``NAME@VERSION``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from games import Action
+from protocol import RoomEvent, SeatKind
+from records.matches import HandRecord, MatchInfo, SeatHolder
+from records.models import GUEST, ROBOT, USER
+from records.recorder import Recorder
+
+from . import roomlog
+from .identity import account_of
+from .room import Player
+
+RobotLabel = Callable[[str, str], str]  # (game, robot name) -> "NAME@VERSION"
+
+
+def default_label(game: str, robot: str) -> str:
+    return f"{robot}@1"
+
+
+class Follower:
+    """One room's log entries -> the recorder."""
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        room_id: str,
+        head: roomlog.Head,
+        players: Mapping[str, Player],
+        label: RobotLabel = default_label,
+        *,
+        seats: Iterable[roomlog.SeatRecord] = (),
+        actions: Iterable[tuple[int, Action]] = (),
+        totals: Iterable[int] = (),
+        hands: int = 0,
+    ) -> None:
+        self.recorder = recorder
+        self.info = MatchInfo(room_id, head.game, head.ruleset, dict(head.options), head.seed, head.hands, head.created)
+        self.players = players
+        self.robot = head.robot
+        self.label = label
+        self.seats = tuple(seats)
+        self.actions = list(actions)  # of the hand in play
+        self.totals = list(totals)
+        self.hands = hands  # hands ended
+        self.over = False
+
+    @classmethod
+    def restored(
+        cls, recorder: Recorder, r: roomlog.Replayed, players: Mapping[str, Player], label: RobotLabel
+    ) -> Follower:
+        """The follower of a room rebuilt from its log: its seats, the actions of its hand in
+        play so far, the hands already over (already recorded before the restart)."""
+        return cls(
+            recorder,
+            r.room_id,
+            r.head,
+            players,
+            label,
+            seats=r.seats,
+            actions=r.game.log,  # a finished hand's, when between hands: the next deal resets them
+            totals=r.totals,
+            hands=len(r.results),
+        )
+
+    def feed(self, e: roomlog.Entry) -> None:
+        if isinstance(e, roomlog.Seats):
+            self.seats = e.seats
+        elif isinstance(e, roomlog.Hand):
+            self.actions = []
+        elif isinstance(e, roomlog.Act):
+            self.actions.append((e.seat, Action(e.code, e.cards)))
+        elif isinstance(e, roomlog.Emitted):
+            r = e.result
+            if e.event.code == RoomEvent.HAND_END and r is not None:
+                self.hands += 1
+                self.totals = list(r.totals)
+                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, r.detail)
+                self.recorder.hand_ended(self.info, hand, self.holders())
+            elif e.event.code == RoomEvent.MATCH_END:
+                self.over = True
+                self.recorder.match_ended(self.info, self.holders(), self.totals, complete=True)
+
+    def closed(self) -> None:
+        """The room closed: a match that did not reach its end is abandoned."""
+        if not self.over and self.hands:
+            self.over = True
+            self.recorder.match_ended(self.info, self.holders(), self.totals, complete=False)
+
+    def holders(self) -> list[SeatHolder]:
+        try:
+            robot = self.label(self.info.game, self.robot)
+        except KeyError:  # a robot this process's registry does not know (served by another worker)
+            robot = default_label(self.info.game, self.robot)
+        out = []
+        for s in self.seats:
+            p = self.players.get(s.player) if s.player is not None else None
+            if s.kind in (SeatKind.HUMAN, SeatKind.AWAY) and s.player is not None:
+                account = account_of(p) if p is not None else None
+                out.append(SeatHolder(USER, account) if account else SeatHolder(GUEST, s.name or "player"))
+            else:
+                out.append(SeatHolder(ROBOT, robot))
+        return out

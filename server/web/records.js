@@ -1,0 +1,227 @@
+// Accounts and records in the web client: log in / register / log out (ACCOUNT, IDENTITY over
+// the WebSocket), a player's page (their matches, from GET /api/players/NAME/matches), the replay
+// of a stored match (GET /api/matches/ID: each hand's deal and its actions, step by step) and
+// the leaderboards (GET /api/leaderboard/GAME). The session token lives in localStorage, so a
+// login survives a browser restart; app.js sends it in HELLO.
+
+import { C, ERRORS, frames } from "./proto.js";
+import { GAMES, byName, gameInfo } from "./codes.js";
+import { cardsText, fromHex } from "./cards.js";
+import { h } from "./games.js";
+
+const $ = (sel) => document.querySelector(sel);
+const SESSION = "paiju.session";
+const ERROR = byName(ERRORS);
+
+let hooks = null; // {send, rename, showScreen, showError, reconnect}
+const me = { name: null, registered: false };
+
+/** The session token to send in HELLO (null: play as a guest). */
+export function session() {
+  return localStorage.getItem(SESSION);
+}
+
+/** IDENTITY: who this page plays as now. */
+export function onIdentity(f) {
+  me.name = f.player;
+  me.registered = f.registered;
+  if (f.session) localStorage.setItem(SESSION, f.session);
+  if (!f.registered) localStorage.removeItem(SESSION);
+  hooks.rename(f.player);
+  renderAccount();
+}
+
+/** ERROR frames about accounts; true when handled here. */
+export function onError(f) {
+  if (f.ref_type === C.HELLO && f.code === ERROR.BAD_LOGIN) {
+    // the session ended (logged out elsewhere, expired): carry on as a guest
+    localStorage.removeItem(SESSION);
+    hooks.reconnect();
+    return true;
+  }
+  if (f.ref_type === C.HELLO && f.code === ERROR.NAME_TAKEN) {
+    // a guest name that belongs to an account: pick another and say so
+    hooks.showError(`the name is registered: log in to use it (playing as a guest meanwhile)`);
+    hooks.rename(`guest-${Math.floor(Math.random() * 9000 + 1000)}`);
+    hooks.reconnect();
+    return true;
+  }
+  if (f.ref_type === C.ACCOUNT) {
+    $("#account-error").textContent = f.message;
+    return true;
+  }
+  return false;
+}
+
+/** A new connection (WELCOME): guests show the login form. */
+export function onWelcome() {
+  if (!session()) {
+    me.registered = false;
+    renderAccount();
+  }
+}
+
+function renderAccount() {
+  const box = $("#account");
+  if (me.registered) {
+    box.replaceChildren(
+      h("span", { id: "account-name" }, `signed in as ${me.name}`),
+      h("button", { id: "logout", onclick: () => hooks.send(frames.account("logout")) }, "Log out"),
+    );
+  } else {
+    const name = h("input", { id: "account-user", placeholder: "account name", size: "12", autocomplete: "username" });
+    const pw = h("input", { id: "account-password", type: "password", placeholder: "password", size: "12", autocomplete: "current-password" });
+    const go = (op) => () => {
+      $("#account-error").textContent = "";
+      hooks.send(frames.account(op, name.value.trim(), pw.value));
+    };
+    box.replaceChildren(name, pw, h("button", { id: "login", onclick: go("login") }, "Log in"), h("button", { id: "register", onclick: go("register") }, "Register"));
+  }
+  box.appendChild(h("span", { id: "account-error", class: "error-text" }));
+}
+
+async function api(path) {
+  const r = await fetch(path);
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${r.status}`);
+  return body;
+}
+
+const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
+const rating = (x) => (x === null || x === undefined ? "" : x.toFixed(2));
+
+/** The player's page: their matches, newest first, each opening its replay. */
+export async function showPlayer(name = me.name, before = null) {
+  hooks.showScreen("records");
+  const box = $("#records-body");
+  box.dataset.view = "player";
+  if (!name) {
+    box.replaceChildren(h("p", {}, "Log in (or register) to keep your matches and a rating."));
+    return;
+  }
+  let page;
+  try {
+    page = await api(`/api/players/${encodeURIComponent(name)}/matches?limit=20${before ? `&before=${before}` : ""}`);
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "error-text" }, e.message));
+    return;
+  }
+  const rows = page.matches.map((m) => {
+    const mine = m.seats.filter((s) => m.seats_held.includes(s.seat));
+    const change = mine.length && mine[0].rating_after !== null ? `${rating(mine[0].rating_before)} → ${rating(mine[0].rating_after)}` : "";
+    return h(
+      "tr",
+      { "data-match": String(m.id) },
+      h("td", {}, String(m.id)),
+      h("td", {}, when(m.ended || m.started)),
+      h("td", {}, gameInfo(m.game).title),
+      h("td", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` (${s.total})` : ""}`).join(", ")),
+      h("td", {}, m.status),
+      h("td", { class: "rating-change" }, change),
+      h("td", {}, h("button", { class: "open-replay", onclick: () => showReplay(m.id) }, "replay")),
+    );
+  });
+  box.replaceChildren(
+    h("h2", {}, `${page.player.name}${page.player.kind === "robot" ? " (robot)" : ""}: matches`),
+    rows.length
+      ? h("table", { id: "matches" }, h("thead", {}, h("tr", {}, ...["#", "when", "game", "seats", "status", "rating", ""].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows))
+      : h("p", {}, "No match yet."),
+    page.next ? h("button", { id: "older", onclick: () => showPlayer(name, page.next) }, "older") : "",
+  );
+}
+
+/** A stored match, hand by hand: the hands as revealed at the end, then each action; ◀ ▶ step through it. */
+export async function showReplay(id) {
+  hooks.showScreen("records");
+  const box = $("#records-body");
+  box.dataset.view = "replay";
+  let m;
+  try {
+    m = await api(`/api/matches/${id}`);
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "error-text" }, e.message));
+    return;
+  }
+  const info = gameInfo(m.game);
+  const seatName = (i) => (m.seats[i] ? m.seats[i].name : `seat ${i}`);
+  const hands = m.hands.map((hd) => {
+    const steps = hd.actions.map(([seat, code, bytes], k) =>
+      h("li", { "data-step": String(k) }, `${seatName(seat)}: ${info.act[code] || `ACT_${code}`} ${cardsText(m.game, fromHex(bytes))}`),
+    );
+    const list = h("ol", { class: "replay-steps" }, ...steps);
+    let at = -1;
+    const show = (k) => {
+      at = Math.max(-1, Math.min(steps.length - 1, k));
+      steps.forEach((el, i) => {
+        el.dataset.state = i < at ? "done" : i === at ? "now" : "later";
+      });
+      counter.textContent = `${at + 1} / ${steps.length}`;
+    };
+    const counter = h("span", { class: "replay-at" });
+    const controls = h(
+      "div",
+      { class: "replay-controls" },
+      h("button", { class: "replay-prev", onclick: () => show(at - 1) }, "◀"),
+      counter,
+      h("button", { class: "replay-next", onclick: () => show(at + 1) }, "▶"),
+      h("button", { class: "replay-end", onclick: () => show(steps.length - 1) }, "end"),
+    );
+    show(-1);
+    return h(
+      "section",
+      { class: "replay-hand", "data-hand": String(hd.hand) },
+      h("h3", {}, `hand ${hd.hand + 1}: ${hd.scores.map((s, i) => `${seatName(i)} ${s > 0 ? "+" : ""}${s}`).join(", ")}`),
+      h("ul", { class: "replay-deal" }, ...hd.revealed.map((c, i) => h("li", {}, `${seatName(i)}: ${cardsText(m.game, fromHex(c))}`))),
+      controls,
+      list,
+    );
+  });
+  box.replaceChildren(
+    h("h2", {}, `match ${m.id}: ${info.title} (${m.ruleset}), ${m.status}`),
+    h("p", {}, `seed ${m.seed} · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
+    m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
+    ...hands,
+  );
+}
+
+/** The leaderboard of a game (robots included). */
+export async function showLeaderboard(game = Object.keys(GAMES)[0]) {
+  hooks.showScreen("records");
+  const box = $("#records-body");
+  box.dataset.view = "leaderboard";
+  const pick = h("select", { id: "leaderboard-game", onchange: (e) => showLeaderboard(e.target.value) }, ...Object.keys(GAMES).map((g) => h("option", { value: g, selected: g === game }, gameInfo(g).title)));
+  let board;
+  try {
+    board = await api(`/api/leaderboard/${encodeURIComponent(game)}?limit=100`);
+  } catch (e) {
+    box.replaceChildren(pick, h("p", { class: "error-text" }, e.message));
+    return;
+  }
+  const rows = board.players.map((p) =>
+    h(
+      "tr",
+      { "data-player": p.name },
+      h("td", {}, String(p.rank)),
+      h("td", {}, h("a", { href: "#", onclick: (e) => (e.preventDefault(), showPlayer(p.name)) }, p.name)),
+      h("td", {}, p.kind),
+      h("td", { class: "rating" }, rating(p.rating)),
+      h("td", {}, `${p.mu.toFixed(1)} ± ${(3 * p.sigma).toFixed(1)}`),
+      h("td", {}, String(p.matches)),
+    ),
+  );
+  box.replaceChildren(
+    h("h2", {}, "Leaderboard ", pick),
+    h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, ...["#", "player", "kind", "rating", "skill", "matches"].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows)),
+  );
+}
+
+/** Wire the header's account box and the records links; ``hooks`` come from app.js. */
+export function initRecords(h0) {
+  hooks = h0;
+  renderAccount();
+  $("#show-mine").addEventListener("click", () => showPlayer());
+  $("#show-leaderboard").addEventListener("click", () => showLeaderboard());
+  $("#records-back").addEventListener("click", () => hooks.showScreen("lobby"));
+}
+
+export { me as identity };

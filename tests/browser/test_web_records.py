@@ -1,0 +1,87 @@
+"""Accounts and records in a real browser (headless Chromium, as test_web_client.py): register,
+play a hand against a robot, find it on the player's page, open its replay and step through
+it, see the rating on the leaderboard; log out, log in again, and stay logged in across a
+reload (the session token is kept in localStorage)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+import pytest
+
+from tests.browser.test_web_client import ARTIFACTS, _play_hand, base_url, browser  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -> None:  # noqa: F811
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = f"ann{secrets.token_hex(3)}"
+    context = browser.new_context(viewport={"width": 1360, "height": 860})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    try:
+        page.goto(base_url + "/")
+        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        page.fill("#account-user", name)
+        page.fill("#account-password", "correct horse")
+        page.click("#register")
+        page.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=15000)
+
+        page.select_option("#create-game", "tricks")
+        page.fill("#create-hands", "1")
+        page.fill("#create-clock", "30")
+        boxes = page.locator("#create-bots input[type=checkbox]")
+        boxes.nth(0).set_checked(False)
+        boxes.nth(1).set_checked(True)
+        page.click("#create-room")
+        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        shots = {k: ARTIFACTS / f"web-records-{k}.png" for k in ("play", "result")}
+        _play_hand(page, "tricks", random.Random("web:records"), shots)
+
+        # the player's page lists the match (the recorder writes it a moment after its end)
+        for _ in range(50):
+            page.click("#show-mine")
+            page.wait_for_selector('#records-body[data-view="player"] h2', timeout=10000)
+            if page.locator("#matches tr[data-match]").count():
+                break
+            page.wait_for_timeout(200)
+        row = page.locator("#matches tr[data-match]").first
+        assert "Tricks" in row.inner_text() and name in row.inner_text()
+        assert "→" in row.locator(".rating-change").inner_text(), "the rating change is shown"
+        row.locator("button.open-replay").click()
+        page.wait_for_selector(".replay-hand .replay-steps li", timeout=10000)
+        steps = page.locator(".replay-hand .replay-steps li").count()
+        assert steps >= 16  # 8 cards each, two seats
+        for _ in range(3):
+            page.click(".replay-hand .replay-next")
+        assert page.locator('.replay-steps li[data-state="now"]').get_attribute("data-step") == "2"
+        page.screenshot(path=str(ARTIFACTS / "web-records-replay.png"))
+
+        page.click("#show-leaderboard")
+        page.select_option("#leaderboard-game", "tricks")
+        page.wait_for_selector(f'#leaderboard tr[data-player="{name}"]', timeout=10000)
+        # a new player's rating is 0 (mu - 3 sigma = 25 - 3 x 25/3): one rated match moves it
+        assert page.locator(f'#leaderboard tr[data-player="{name}"] td.rating').inner_text() not in ("", "0.00")
+        assert page.locator('#leaderboard tr[data-player="random@1"]').count() == 1  # robots are rated too
+        page.screenshot(path=str(ARTIFACTS / "web-records-leaderboard.png"))
+
+        page.click("#logout")
+        page.wait_for_selector("#login", timeout=10000)
+        page.fill("#account-user", name)
+        page.fill("#account-password", "wrong horse")
+        page.click("#login")
+        page.wait_for_selector('#account-error:text("no account with this name and password")', timeout=10000)
+        page.fill("#account-password", "correct horse")
+        page.click("#login")
+        page.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=10000)
+        page.reload()  # the session token in localStorage signs the page in again
+        page.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=15000)
+        problems = [p for p in problems if "212" not in p and "211" not in p]
+        assert problems == [], problems
+    finally:
+        context.close()

@@ -1,0 +1,121 @@
+"""Records through a real `paiju serve`: 200 matches played at once are all stored, with
+outcomes equal to a replay of their logs and to what the players were sent; a server killed
+(SIGKILL) in the middle of matches and started again keeps every finished match and hand."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from paiju.client import Client
+from protocol import Prompt, Result
+from records import Database, matches
+from records.models import Match
+from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+
+OPTIONS = (*TEST_OPTIONS, "--max-connections", "1000")
+
+
+async def stored(db: Database, status: str) -> int:
+    async with db.session() as s:
+        n: int = await s.scalar(select(func.count()).select_from(Match).where(Match.status == status))
+    return n
+
+
+async def wait_for(db: Database, status: str, n: int, timeout: float = 60) -> None:
+    async with asyncio.timeout(timeout):
+        while await stored(db, status) < n:
+            await asyncio.sleep(0.1)
+
+
+async def play_one(s: Served, i: int, hands: int, c: Client | None = None) -> tuple[str, list[Result]]:
+    c = c or await Client.connect(s.url, f"guest{i}")
+    try:
+        game = ("tricks", "niujiu")[i % 2]
+        state = await c.create(game, hands=hands, bots=[1, 2][: 1 + (game == "niujiu")], robot="random")
+        return state.room, await c.play(random.Random(i), timeout=120)
+    finally:
+        await c.close()
+
+
+async def check(db: Database, played: dict[str, list[Result]]) -> None:
+    """Every match played is stored once, over, its hands replaying to the scores the players got."""
+    async with db.session() as s:
+        rows = (await s.execute(select(Match.id, Match.room_id).where(Match.status == "over"))).all()
+    by_room = {room: mid for mid, room in rows}
+    assert set(by_room) == set(played) and len(rows) == len(played)
+    for room, results in played.items():
+        record = await matches.match(db, by_room[room])
+        assert record["totals"] == results[-1].totals
+        assert len(record["hands"]) == len(results)
+        for h, res in zip(record["hands"], results, strict=True):
+            assert list(matches.replay_hand(record, h).outcome().scores) == h["scores"] == res.scores
+
+
+@pytest.mark.slow
+async def test_200_matches_at_once_are_all_stored(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
+    s = start_server(*OPTIONS, "--database", url)
+    db = Database(url)
+    try:
+        # 200 players connect (twenty handshakes at a time), then all 200 matches are played at once
+        gate = asyncio.Semaphore(20)
+
+        async def connect(i: int) -> Client:
+            async with gate:
+                return await Client.connect(s.url, f"guest{i}")
+
+        clients = await asyncio.gather(*(connect(i) for i in range(200)))
+        done = await asyncio.gather(*(play_one(s, i, 1, c) for i, c in enumerate(clients)))
+        await wait_for(db, "over", 200)
+        await check(db, dict(done))
+        board = await matches.leaderboard(db, "tricks")
+        assert [p["name"] for p in board] == ["random@1"] and board[0]["matches"] == 100
+    finally:
+        await db.close()
+        out = stop_server(s)
+    assert "Traceback" not in out, out[-4000:]
+
+
+async def test_a_killed_server_keeps_its_finished_matches(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
+    s = start_server(*OPTIONS, "--database", url)
+    db = Database(url)
+    try:
+        finished = dict(await asyncio.gather(*(play_one(s, i, 1) for i in range(20))))
+        # more matches in play, each with its first hand over
+        clients = []
+        for i in range(10):
+            c = await Client.connect(s.url, f"late{i}")
+            await c.create("tricks", hands=3, bots=[1], robot="random")
+            clients.append(c)
+
+        async def first_hand(c: Client, i: int) -> None:
+            rng = random.Random(i)
+            async for f in c:
+                if isinstance(f, Result):
+                    return
+                if isinstance(f, Prompt) and f.prompt_id in c.prompts:
+                    await c.act_random(f, rng)
+
+        await asyncio.gather(*(first_hand(c, i) for i, c in enumerate(clients)))
+        await wait_for(db, "over", 20)
+        await wait_for(db, "playing", 10)
+        s.proc.send_signal(signal.SIGKILL)
+        s.proc.wait(10)
+        for c in clients:
+            await c.abort()
+        await check(db, finished)
+        s = start_server(*OPTIONS, "--database", url)  # the same database: migrations have nothing to do
+        assert await stored(db, "over") == 20 and await stored(db, "playing") == 10
+        late = dict(await asyncio.gather(*(play_one(s, 100 + i, 1) for i in range(5))))
+        await wait_for(db, "over", 25)
+        await check(db, finished | late)
+    finally:
+        await db.close()
+        stop_server(s)

@@ -1,0 +1,116 @@
+"""Accounts and records through a real `paiju serve` (its own SQLite file): register, log in
+and out over the WebSocket, the name rules, and a match played against robots that shows up
+in the history, the match record and the leaderboard with the outcome the players saw."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiju.client import Client, ServerError
+from protocol import ErrorCode, Identity, Result
+from records import matches
+from tests.records.conftest import Postgres
+from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    yield from serve(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
+    """`paiju serve` on a SQLite file, and on a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield from serve(f"sqlite:///{tmp_path / 'records.sqlite3'}")
+        return
+    pg: Postgres = request.getfixturevalue("postgres")
+    yield from serve(asyncio.run(pg.cluster.create()).replace("+asyncpg", ""))
+
+
+def serve(url: str) -> Iterator[Served]:
+    s = start_server(*TEST_OPTIONS, "--database", url)
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        assert "Traceback" not in out, out[-4000:]
+
+
+def get(s: Served, path: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(s.http + path, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+async def test_register_login_logout_and_names(server: Served) -> None:
+    c = await Client.connect(server.url, "zed")
+    ident = await c.account("register", "Alice", "correct horse")
+    assert ident == Identity("Alice", True, ident.session) and ident.session
+    with pytest.raises(ServerError) as e:
+        await c.account("register", "alice", "another one")
+    assert e.value.code == ErrorCode.NAME_TAKEN
+    with pytest.raises(ServerError) as e:
+        await c.account("register", "x", "another one")
+    assert e.value.code == ErrorCode.BAD_ACCOUNT
+    await c.close()
+    # a guest may not take an account's name, whatever its case
+    with pytest.raises(ServerError) as e:
+        await Client.connect(server.url, "ALICE")
+    assert e.value.code == ErrorCode.NAME_TAKEN
+    # the session token comes back (a browser restart): HELLO plays as the account
+    c = await Client.connect(server.url, "whoever", session=ident.session, record=True)
+    frames = [await c.recv(5), await c.recv(5)]
+    assert type(frames[0]).__name__ == "Welcome" and frames[1] == Identity("Alice", True, None)
+    out = await c.account("logout")
+    assert not out.registered and out.player != "Alice"
+    await c.close()
+    with pytest.raises(ServerError) as e:
+        await Client.connect(server.url, "whoever", session=ident.session)
+    assert e.value.code == ErrorCode.BAD_LOGIN
+    c = await Client.connect(server.url, "guest")
+    with pytest.raises(ServerError) as e:
+        await c.account("login", "alice", "wrong horse")
+    assert e.value.code == ErrorCode.BAD_LOGIN
+    assert (await c.account("login", "alice", "correct horse")).registered
+    await c.close()
+
+
+async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
+    server = any_server
+    c = await Client.connect(server.url, "guest")
+    await c.account("register", "bob", "correct horse")
+    await c.create("tricks", hands=2, bots=[1], robot="random")
+    results: list[Result] = await c.play(random.Random(4))
+    await c.close()
+    assert len(results) == 2 and results[-1].final
+    for _ in range(100):  # the recorder writes in its own task: a moment after MATCH_END
+        status, page = get(server, "/api/players/bob/matches")
+        if status == 200 and page["matches"] and page["matches"][0]["status"] == "over":
+            break
+        await asyncio.sleep(0.05)
+    assert status == 200, page
+    m = page["matches"][0]
+    assert m["seats_held"] == [0] and m["totals"] == results[-1].totals and m["rated"]
+    assert [s["name"] for s in m["seats"]] == ["bob", "random@1"]
+    status, record = get(server, f"/api/matches/{m['id']}")
+    assert status == 200
+    for h, res in zip(record["hands"], results, strict=True):
+        assert h["scores"] == res.scores and h["revealed"] == [c.hex() for c in res.hands]
+        g = matches.replay_hand(record, h)
+        assert list(g.outcome().scores) == res.scores
+    status, board = get(server, "/api/leaderboard/tricks")
+    assert status == 200 and {p["name"] for p in board["players"]} == {"bob", "random@1"}
+    status, err = get(server, "/api/players/bob/matches?limit=1000")
+    assert status == 400 and err["error"]["code"] == "bad_limit"
