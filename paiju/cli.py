@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("paiju.bench", "benchmarks (timing targets live here, never in unit tests)"),
     "solve": ("paiju.solve", "solve a game position exactly (the simple trick-taking game)"),
     "arena": ("paiju.arena", "play robots against each other headless, duplicate style, and report"),
+    "loadtest": ("paiju.loadtest", "drive real protocol clients against a paiju server and report (load test)"),
 }
 
 

@@ -1,6 +1,6 @@
 """`paiju serve`: the game server. With no options, the embedded default: one process,
 the in-memory bus, robots served in-process, no Redis; WebSocket at ws://HOST:PORT/ws,
-the web client at http://HOST:PORT/, health at /healthz.
+the web client at http://HOST:PORT/, health at /healthz, Prometheus metrics at /metrics.
 
 With ``--redis URL`` the bus is Redis (robots run in `paiju bots` workers), every room's
 log is appended to Redis as it plays, and the rooms this server id owned are rebuilt from

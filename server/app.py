@@ -53,7 +53,7 @@ from protocol import (
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
 
-from . import tokens
+from . import metrics, tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
 from .connection import Connection, Player
 from .room import Room
@@ -104,6 +104,7 @@ class Server:
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
         self.port = config.port
+        metrics.watch(self)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -197,6 +198,8 @@ class Server:
                 "games": games.names(),
             }
             return _response(connection, http.HTTPStatus.OK, json.dumps(body).encode(), "application/json")
+        if path == "/metrics":
+            return _response(connection, http.HTTPStatus.OK, *metrics.exposition())
         f = self.static_file(path)
         if f is None:
             return _response(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
@@ -231,6 +234,7 @@ class Server:
         try:
             async for msg in ws:
                 self.counts["frames_in"] += 1
+                metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
                 while conn.queue.qsize() > self.limits.send_queue // 2 and not conn.closed:
@@ -286,7 +290,7 @@ class Server:
             if p.room is None:
                 conn.error(ErrorCode.NOT_IN_ROOM, "not in a room", f, f.prompt_id)
             else:
-                p.room.post("action", p, conn, f)
+                p.room.post("action", p, conn, f, time.perf_counter())
         elif isinstance(f, ListRooms):
             rooms = [
                 r.info()
@@ -342,6 +346,7 @@ class Server:
         conn.player = player
         conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
         if player.room is not None:
+            metrics.resumed()
             player.room.post("resume", player, conn, f.last_seq)
         self._trim_players()
 

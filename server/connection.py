@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import Error, ErrorCode, Frame, encode
 
+from . import metrics
 from .config import Limits
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ class Connection:
 
     def send(self, frame: Frame) -> bool:
         """Queue ``frame``; False (and the connection closing) when the reader is too slow."""
+        if type(frame) is Error:
+            metrics.error(frame.code)
         return self.send_bytes(encode(frame))
 
     def send_bytes(self, data: bytes) -> bool:
@@ -130,6 +133,7 @@ class Connection:
                     return
                 await self.ws.send(data)
                 self.sent += 1
+                metrics.sent(data)
         except ConnectionClosed:
             pass
         except asyncio.CancelledError:

@@ -66,6 +66,7 @@ from protocol import Action as ActionFrame
 from protocol import Decision as DecisionFrame
 from protocol import Event as EventFrame
 
+from . import metrics
 from .connection import Connection, Player
 from .storage import Journal, Replayed, event_entry, rules_options
 
@@ -346,6 +347,7 @@ class Room:
                 continue  # withdrawn by an earlier timeout's action in this window
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
+            metrics.clock_default(self.game_name, c.robot_played)
             await self._apply(p, self.game.default_action(p.seat))
             if c.kind == SeatKind.HUMAN and not c.robot:
                 c.timeouts += 1
@@ -509,7 +511,7 @@ class Room:
         self._redispatch(i)
 
     # ------------------------------------------------------------------ actions
-    async def _action(self, player: Player, conn: Connection, frame: ActionFrame) -> None:
+    async def _action(self, player: Player, conn: Connection, frame: ActionFrame, received: float = 0.0) -> None:
         if player.room is not self or player.seat is None:
             conn.error(ErrorCode.NOT_IN_ROOM, "only a seated player acts", frame, frame.prompt_id)
             return
@@ -540,6 +542,7 @@ class Room:
             return
         try:
             await self._apply(p, action, conn)
+            metrics.action_latency(self.game_name, time.perf_counter() - received)
         except GameError as e:
             conn.error(e.code, e.reason, frame, frame.prompt_id)
 
@@ -547,6 +550,7 @@ class Room:
         p = self.pending.get(d.seat)
         if p is None or p.id != d.prompt_id or not self.seats[p.controller].robot_played:
             return  # late, or the seat's owner took it back
+        metrics.robot_latency(self.game_name, self.loop.time() - p.deadline + self.clock_ms / 1000)
         try:
             await self._apply(p, Action(d.code, d.cards))
         except GameError as e:
@@ -555,6 +559,7 @@ class Room:
     async def _apply(self, p: Pending, action: Action, conn: Connection | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
+        metrics.applied(self.game_name)
         if self.journal is not None:
             self.journal.append(["act", p.seat, action.code, bytes(action.cards), p.id])
         self.answered[p.id] = (p.controller, action)
@@ -601,6 +606,7 @@ class Room:
             return  # answered or withdrawn before this (scheduled) dispatch ran
         st = self.seats[p.controller]
         if st.robot_played:
+            metrics.requested(self.game_name)
             await self.server.bus.publish(
                 DecisionRequest(
                     self.id,

@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "paiju"}
+FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "paiju", "loadtest"}
 # what each package may import besides the standard library and itself
 ALLOWED = {
     "protocol": {"msgpack"},
     "games": {"protocol"},
-    "bots": {"protocol", "games", "redisbus", "tqdm", "matplotlib", "numpy"},
-    "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack"},
+    "bots": {"protocol", "games", "redisbus", "tqdm", "matplotlib", "numpy", "prometheus_client"},
+    "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack", "prometheus_client"},
     "redisbus": {"protocol", "redis"},
+    # the load tester speaks only the protocol, to any paiju server (never imports the server)
+    "loadtest": {"protocol", "websockets", "tqdm", "matplotlib", "prometheus_client"},
 }
 
 
