@@ -209,6 +209,9 @@ class Table:
         rng: random.Random,
     ) -> None:
         self.index = index
+        self.robot: str | None = None  # robot of the robot seats (None: the server's choice)
+        self.interval = 0.0  # paced: at most one action of ours per interval (0: at once)
+        self._next_at = 0.0
         self.game = game
         self.bots = bots
         self.hands = hands
@@ -219,6 +222,13 @@ class Table:
         self.sessions = [Session(url, f"load{index}-{i}", stats, stopping) for i in range(max(humans, 1))]
         self.rooms: dict[int, asyncio.Future[str]] = {}  # match number -> room id
         self.last_action: float | None = None  # when a player of the table last acted
+
+    async def _pace(self) -> None:
+        """Wait for this table's next slot (open-loop pacing: the slots do not drift with latency)."""
+        now = time.perf_counter()
+        if self._next_at > now:
+            await asyncio.sleep(self._next_at - now)
+        self._next_at = max(now, self._next_at) + self.interval
 
     def _room(self, match: int) -> asyncio.Future[str]:
         if match not in self.rooms:
@@ -256,6 +266,8 @@ class Table:
                                 self.last_action = None
                             opt = self.rng.choice(f.options)
                             cards = bytes(self.rng.sample(list(opt.cards), opt.pick))
+                            if self.interval:
+                                await self._pace()
                             now = time.perf_counter()
                             sent[f.prompt_id] = now
                             self.last_action = now
@@ -279,6 +291,9 @@ class Table:
                         if i == 0:
                             self.stats.hands += 1
                     elif isinstance(f, RoomState):
+                        robots = [n for n in f.seats if n is not None and n.endswith(" (robot)")]
+                        if robots and self.stats.robot is None:
+                            self.stats.robot = robots[0].removesuffix(" (robot)")
                         if i == 0 and not self._room(match).done():
                             self._room(match).set_result(f.room)
                     elif isinstance(f, Error):

@@ -46,6 +46,8 @@ class Options:
     drops: int = 0  # connections cut on purpose during the window (they resume)
     seed: int | None = None
     metrics: str | None = None  # the server's /metrics (default: from url; "" = none)
+    robot: str | None = None  # robot of the robot seats (default: the server's choice)
+    pace: float | None = None  # actions/s of all our players together (default: as fast as answered)
     echo: bool = False  # the bare round trip instead of games (paiju bench server)
     connections: int = 0  # echo: connections
 
@@ -81,6 +83,7 @@ class Report:
             "rooms": self.tables,
             "players_per_room": self.humans,
             "robots_per_room": o.robots_per_room,
+            "robot": s.robot,
             "idle": o.idle,
             "duration_s": round(secs, 3),
             "actions": s.actions,
@@ -134,29 +137,35 @@ async def probe(url: str, game: str) -> int:
 
 async def run(o: Options, on_tick: Callable[[Tick, Stats], None] | None = None) -> Report:
     """Drive the load described by ``o``; ``on_tick`` is called once a second (the live display)."""
-    if o.duration <= 0 or o.ramp < 0 or o.idle < 0 or o.drops < 0 or o.hands < 1:
-        raise LoadError("--duration > 0, --ramp >= 0, --idle >= 0, --drops >= 0 and --hands >= 1 are needed")
+    if min(o.duration, o.pace or 1.0) <= 0 or min(o.ramp, o.idle, o.drops) < 0 or o.hands < 1:
+        raise LoadError("--duration > 0, --ramp >= 0, --idle >= 0, --drops >= 0, --hands >= 1, --pace > 0 are needed")
     rng = random.Random(o.seed)
     seats, tables, humans = 0, 0, 0
     if not o.echo:
         if o.rooms is not None and o.clients is not None:
             raise LoadError("give --rooms or --clients, not both (--clients N: N players, rooms = N / players a room)")
-        seats = await probe(o.url, o.game)
-        if not 0 <= o.robots_per_room <= seats:
-            raise LoadError(f"{o.game} has {seats} seats: --robots-per-room must be 0..{seats}")
-        tables, humans = o.tables(seats)
-        if tables < 1:
-            raise LoadError("nothing to do: --rooms and --clients must be at least 1")
+        if o.rooms == 0 and o.idle > 0:
+            pass  # idle connections only
+        else:
+            seats = await probe(o.url, o.game)
+            if not 0 <= o.robots_per_room <= seats:
+                raise LoadError(f"{o.game} has {seats} seats: --robots-per-room must be 0..{seats}")
+            tables, humans = o.tables(seats)
+            if tables < 1:
+                raise LoadError("nothing to do: --rooms and --clients must be at least 1")
     elif o.connections < 1:
         raise LoadError("echo: --connections must be at least 1")
     stats = Stats()
     stopping = asyncio.Event()
     murl = metrics_url(o.url) if o.metrics is None else o.metrics
     bots = list(range(seats - o.robots_per_room, seats))
+    interval = tables / o.pace if o.pace else 0.0
     tabs = [
         Table(i, o.url, o.game, humans, bots, o.hands, stats, stopping, random.Random(rng.getrandbits(64)))
         for i in range(tables)
     ]
+    for t in tabs:
+        t.robot, t.interval = o.robot, interval
 
     async def later(delay: float, coro: Any) -> None:
         try:

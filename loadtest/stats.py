@@ -83,6 +83,7 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)  # ERROR frames by code name, and client-side failures
     timeouts: int = 0  # our prompts that the clock answered before our action arrived
     stale: int = 0  # an action that crossed the withdrawal of its prompt (a race every real client sees)
+    robot: str | None = None  # the robot the server seated (as its seat names say)
     lat: dict[str, array[float]] = field(default_factory=lambda: {k: array("d") for k in LATENCIES})
     ticks: list[Tick] = field(default_factory=list)
     started: float = 0.0  # perf_counter when the measured window opened
@@ -91,7 +92,7 @@ class Stats:
 
     def start(self) -> None:
         """Open the measured window: what happened during the ramp is forgotten."""
-        keep = {"connections": self.connections, "peak_connections": self.connections}
+        keep = {"connections": self.connections, "peak_connections": self.connections, "robot": self.robot}
         fresh = Stats()
         for k, v in vars(fresh).items():
             if k not in ("ticks",):

@@ -32,10 +32,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("url", nargs="?", default=DEFAULT_URL, help="the server's WebSocket URL (default %(default)s)")
     p.add_argument("--game", default="tricks", help="game of the rooms (default %(default)s)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--rooms", type=int, default=None, help="tables playing at once (default 10)")
+    g.add_argument("--rooms", type=int, default=None, help="tables at once (default 10; 0 with --idle: idle only)")
     g.add_argument("--clients", type=int, default=None, help="players at once (rooms = players / human seats)")
     p.add_argument(
         "--robots-per-room", type=int, default=0, help="robot seats in each room (all seats: one client watches)"
+    )
+    p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's best for the game)")
+    p.add_argument(
+        "--pace", type=float, default=None, metavar="A", help="our players' actions/s in all (default: unpaced)"
     )
     p.add_argument("--hands", type=int, default=4, help="hands per match; each table plays match after match (4)")
     p.add_argument("--duration", type=float, default=10.0, help="seconds measured after the ramp (%(default)s)")
@@ -67,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         clients=args.clients,
         robots_per_room=args.robots_per_room,
         hands=args.hands,
+        robot=args.robot,
+        pace=args.pace,
         duration=args.duration,
         ramp=args.ramp,
         idle=args.idle,

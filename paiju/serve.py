@@ -24,8 +24,12 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from server.config import Config, Limits
+
+T = TypeVar("T")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -79,6 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a robot plays a dropped player's seat until it resumes (else only the clock does)",
     )
     g.add_argument("--clock", action="append", default=[], metavar="GAME=MS", help="default action clock of a game")
+    p.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (pip install 'paiju[bench]')")
     p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
 
 
@@ -195,6 +200,14 @@ def run(args: argparse.Namespace) -> int:
         except BadRedisUrl as e:
             print(f"paiju serve: {e}", file=sys.stderr)
             return 2
-        return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl))
-    asyncio.run(main(config_from(args), args.workers))
+        return _run(main_redis(config_from(args), args.redis, args.log_ttl), args.uvloop)
+    _run(main(config_from(args), args.workers), args.uvloop)
     return 0
+
+
+def _run(coro: Coroutine[Any, Any, T], uvloop: bool) -> T:
+    if uvloop:
+        import uvloop as uv
+
+        return uv.run(coro)
+    return asyncio.run(coro)

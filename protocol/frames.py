@@ -555,7 +555,7 @@ def decode(data: bytes) -> Frame:
         n = len(obj) - 1
         if lay.required <= n <= len(lay.fast):
             try:
-                return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])  # type: ignore[no-any-return]
+                return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
             except _Invalid:
                 pass
         return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error

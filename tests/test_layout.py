@@ -18,7 +18,7 @@ ALLOWED = {
     "server": {"protocol", "games", "redisbus", "websockets", "redis", "msgpack", "prometheus_client"},
     "redisbus": {"protocol", "redis"},
     # the load tester speaks only the protocol, to any paiju server (never imports the server)
-    "loadtest": {"protocol", "websockets", "tqdm", "matplotlib", "prometheus_client"},
+    "loadtest": {"protocol", "websockets", "tqdm", "matplotlib", "prometheus_client", "uvloop"},
 }
 
 

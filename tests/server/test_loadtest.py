@@ -59,3 +59,29 @@ def test_loadtest_refusals_are_one_line(served: Served) -> None:
     assert p.stderr.startswith("paiju loadtest: the server refused a chess room: BAD_ROOM_OPTIONS"), p.stderr
     p = loadtest(served.url, "--game", "tricks", "--robots-per-room", "9", "--quiet")
     assert p.returncode == 2 and "--robots-per-room must be 0.." in p.stderr, p.stderr
+
+
+def test_bench_server_runs_both_servers_in_one_run() -> None:
+    """`paiju bench server` at the smallest counts: every figure is there."""
+    p = subprocess.run(
+        [
+            *(sys.executable, "-m", "paiju", "bench", "server", "--json", "--games", "tricks", "--rooms", "2"),
+            *("--duration", "1", "--ramp", "0.2", "--idle", "20", "--hold", "1", "--robot-rooms", "1"),
+            *("--arena-hands", "1"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout)
+    assert [(s["game"], s["robots_per_room"]) for s in r["scenarios"]] == [("tricks", 0), ("tricks", 1)]
+    for s in r["scenarios"]:
+        assert s["echo_round_trips_per_s"] > 0 and s["paiju_actions_applied_per_s"] > 0 and s["errors"] == 0
+        assert s["ratio"] == round(s["paiju_actions_applied_per_s"] / s["echo_round_trips_per_s"], 3)
+        assert s["next_prompt_p99_ms"] > 0 and s["paced_next_prompt_p99_ms"] > 0
+    for name in ("echo", "paiju"):
+        assert r["idle"][name]["connections"] == 20 and r["idle"][name]["disconnects"] == 0
+        assert r["idle"][name]["rss_held_kib"] >= r["idle"][name]["rss_before_kib"] > 0
+    assert r["robots"]["rooms_hands_per_s"] > 0 and r["robots"]["arena_hands_per_s"] > 0

@@ -1,0 +1,259 @@
+"""`paiju bench server`: paiju's rooms against a bare WebSocket echo, in one run.
+
+One process tree: this process (the load generator, loadtest/), a bare ``websockets`` echo
+server (loadtest/echo.py) and ``paiju serve`` (no pause between hands, no rate limit), each
+a child process. For every scenario (game x robot seats) the same generator first drives
+the echo server with as many connections as the scenario has players (closed loop: one
+message in flight each), then the rooms (closed loop: each player answers its prompt at
+once); the ratio is the server's actions applied per second (its /metrics, robot actions
+included) to the echo's round trips per second. Then, paced at half the actions/s just
+measured, the p99 of action -> next prompt. Then the memory of idle connections (RSS of
+each server before and with ``--idle`` connections open, held ``--hold`` seconds: drops
+counted), and robot-filled mahjong rooms (every seat a robot, one watcher each) against
+``paiju arena`` with the same robot in this process.
+
+The generator and both servers share the machine: figures move with whatever else runs
+(the load average is printed); compare figures of one run, not across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE_OPTIONS = ("--hand-pause", "0", "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", nargs="+", default=["tricks", "mahjong"], help="games to load (default tricks mahjong)")
+    p.add_argument("--rooms", type=int, default=16, help="rooms per scenario (default %(default)s)")
+    p.add_argument("--duration", type=float, default=8.0, help="seconds measured per run (default %(default)s)")
+    p.add_argument("--ramp", type=float, default=1.0, help="seconds to open the connections (default %(default)s)")
+    p.add_argument("--idle", type=int, default=2000, help="idle connections for the memory figure (0: skip)")
+    p.add_argument("--hold", type=float, default=10.0, help="seconds the idle connections are held (default 10)")
+    p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
+    p.add_argument("--arena-hands", type=int, default=30, help="arena deals for the robot comparison (default 30)")
+    p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
+    p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+class Child:
+    """A server child process and the line that gives its port."""
+
+    def __init__(self, cmd: list[str], pattern: str) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        out = subprocess.PIPE
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 60
+        seen = []
+        while time.monotonic() < deadline:
+            if select.select([self.proc.stdout], [], [], 0.5)[0]:
+                line = self.proc.stdout.readline()
+                if not line:
+                    break
+                seen.append(line)
+                m = re.search(pattern, line)
+                if m:
+                    self.port = int(m.group(1))
+                    return
+        self.proc.kill()
+        raise RuntimeError(f"{cmd[2:4]} did not start:\n{''.join(seen)}")
+
+    def rss_kib(self) -> int:
+        """Resident set size now (Linux /proc)."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def run(args: argparse.Namespace) -> int:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # children inherit it: many sockets each
+    loop = ["--uvloop"] if args.uvloop else []
+    echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
+    try:
+        limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        serve = Child(
+            [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits, *loop],
+            r"paiju serving on http://[^:]+:(\d+)/",
+        )
+    except Exception:
+        echo.stop()
+        raise
+    try:
+        if args.uvloop:
+            import uvloop
+
+            out = uvloop.run(bench(args, echo, serve))
+        else:
+            out = asyncio.run(bench(args, echo, serve))
+    finally:
+        serve.stop()
+        echo.stop()
+    if args.json:
+        print(json.dumps(out))
+    return 0
+
+
+def say(args: argparse.Namespace, text: str) -> None:
+    if not args.json:
+        print(text, flush=True)
+
+
+async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str, Any]:
+    from loadtest import Options
+    from loadtest import run as load
+    from loadtest.run import probe
+
+    eurl, purl = f"ws://127.0.0.1:{echo.port}/", f"ws://127.0.0.1:{serve.port}/ws"
+    common: dict[str, Any] = {"duration": args.duration, "ramp": args.ramp, "robot": args.robot}
+    out: dict[str, Any] = {"load_average_start": os.getloadavg(), "uvloop": args.uvloop, "scenarios": []}
+    say(args, f"paiju bench server: one run, load average {os.getloadavg()[0]:.2f} (2-minute figures; shared machine)")
+    say(
+        args,
+        f"  {'scenario':<26}{'echo rt/s':>11}{'paiju act/s':>13}{'ratio':>7}"
+        f"{'next p99 ms':>13}{'paced at':>10}{'p99 ms':>8}",
+    )
+    for game in args.games:
+        seats = await probe(purl, game)
+        for robots in sorted({0, seats // 2}):
+            players = args.rooms * (seats - robots)
+            e = (await load(Options(eurl, echo=True, connections=players, metrics="", **common))).as_dict()
+            p = (await load(Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, **common))).as_dict()
+            applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
+            half = p["actions_per_s"] / 2
+            paced = (
+                await load(Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, pace=half, **common))
+            ).as_dict()
+            row = {
+                "game": game,
+                "rooms": args.rooms,
+                "robots_per_room": robots,
+                "connections": players,
+                "echo_round_trips_per_s": e["round_trips_per_s"],
+                "echo_round_trip_p99_ms": e["latency_ms"]["ack"]["p99"],
+                "paiju_actions_applied_per_s": applied,
+                "paiju_client_actions_per_s": p["actions_per_s"],
+                "ratio": round(applied / e["round_trips_per_s"], 3) if e["round_trips_per_s"] else None,
+                "next_prompt_p99_ms": p["latency_ms"]["next_prompt"]["p99"],
+                "paced_actions_per_s": paced["actions_per_s"],
+                "paced_next_prompt_p99_ms": paced["latency_ms"]["next_prompt"]["p99"],
+                "paced_next_prompt_p50_ms": paced["latency_ms"]["next_prompt"]["p50"],
+                "errors": p["error_count"] + paced["error_count"],
+                "server_cpu_percent": p["server"]["cpu_percent"] if p["server"] else None,
+            }
+            out["scenarios"].append(row)
+            say(
+                args,
+                f"  {f'{game}, {robots} robots, {args.rooms} rooms':<26}{row['echo_round_trips_per_s']:>11,.0f}"
+                f"{applied:>13,.0f}{row['ratio'] or 0:>7.3f}{row['next_prompt_p99_ms']:>13.1f}"
+                f"{row['paced_actions_per_s']:>10,.0f}{row['paced_next_prompt_p99_ms']:>8.1f}",
+            )
+    if args.idle:
+        out["idle"] = {}
+        for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):
+            out["idle"][name] = await idle_cost(child, url, args)
+            i = out["idle"][name]
+            say(
+                args,
+                f"  idle {name:<6} {i['connections']:,} connections held {args.hold:g} s: "
+                f"{i['kib_per_connection']:.1f} KiB RSS each ({i['rss_before_kib']:,} -> {i['rss_held_kib']:,} KiB), "
+                f"{i['disconnects']} drops, {i['connect_failures']} failed connects",
+            )
+    if args.robot_rooms:
+        out["robots"] = await robot_rooms(purl, args)
+        r = out["robots"]
+        say(
+            args,
+            f"  robot-filled mahjong ({r['robot']}): rooms {r['rooms_hands_per_s']:.2f} hands/s "
+            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}",
+        )
+    out["load_average_end"] = os.getloadavg()
+    say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
+    return out
+
+
+async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """RSS of ``child`` before and with ``--idle`` connections open (HELLO said, pinging
+    every 20 s, like a browser tab left open)."""
+    from loadtest import Options
+    from loadtest import run as load
+    from loadtest.stats import Stats, Tick
+
+    before = child.rss_kib()
+    held: list[int] = []
+
+    def sample(t: Tick, s: Stats) -> None:
+        if s.connections >= args.idle:
+            held.append(child.rss_kib())
+
+    ramp = max(args.ramp, args.idle / 1000)  # at most ~1000 new connections a second
+    r = await load(
+        Options(url, rooms=0, idle=args.idle, ramp=ramp, duration=args.hold, ping_interval=20.0, metrics=""),
+        on_tick=sample,
+    )
+    d = r.as_dict()
+    top = max(held) if held else child.rss_kib()
+    return {
+        "connections": d["connections_peak"],
+        "rss_before_kib": before,
+        "rss_held_kib": top,
+        "kib_per_connection": round((top - before) / max(d["connections_peak"], 1), 2),
+        "disconnects": d["disconnects"],
+        "connect_failures": d["connect_failures"],
+    }
+
+
+async def robot_rooms(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
+    bus) against ``paiju arena``'s for the same robot, here."""
+    from bots import arena
+    from loadtest import Options
+    from loadtest import run as load
+
+    r = await load(
+        Options(
+            url,
+            game="mahjong",
+            rooms=args.robot_rooms,
+            robots_per_room=4,
+            robot=args.robot,
+            hands=8,
+            duration=args.duration,
+            ramp=args.ramp,
+        )
+    )
+    robot = r.stats.robot or "random"  # the robot the server seated
+    t = time.perf_counter()
+    a = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, args.arena_hands, 0)
+    arena_rate = a.games / (time.perf_counter() - t)
+    rooms_rate = r.as_dict()["hands_per_s"]
+    return {
+        "robot": robot,
+        "rooms_hands_per_s": rooms_rate,
+        "arena_hands_per_s": round(arena_rate, 2),
+        "ratio": round(rooms_rate / arena_rate, 3) if arena_rate else 0.0,
+        "rooms_server_cpu_percent": (r.server or {}).get("cpu_percent"),
+    }
