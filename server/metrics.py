@@ -112,7 +112,7 @@ class _Live(Collector):
         frames = CounterMetricFamily(
             "paiju_frames", "WebSocket frames, by direction (in: from clients, out: to clients)", labels=["direction"]
         )
-        size = CounterMetricFamily("paiju_frame_bytes", "Payload bytes of those frames, by direction", labels=["direction"])
+        size = CounterMetricFamily("paiju_frame_bytes", "Payload bytes of those frames", labels=["direction"])
         frames.add_metric(["in"], _WIRE[0])
         size.add_metric(["in"], _WIRE[1])
         frames.add_metric(["out"], _WIRE[2])
