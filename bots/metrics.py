@@ -8,6 +8,8 @@ docs/operations.md lists every metric and what it means.
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter, Histogram
 
 REQUESTS = Counter(
@@ -24,9 +26,14 @@ THINK = Histogram(
 )
 
 
+# the labelled children, looked up once per label values (labels() locks on every call)
+_REQUESTS = functools.cache(REQUESTS.labels)
+_THINK = functools.cache(THINK.labels)
+
+
 def handled(game: str, outcome: str) -> None:
-    REQUESTS.labels(game, outcome).inc()
+    _REQUESTS(game, outcome).inc()
 
 
 def thought(game: str, robot: str, seconds: float) -> None:
-    THINK.labels(game, robot).observe(seconds)
+    _THINK(game, robot).observe(seconds)
