@@ -237,7 +237,7 @@ class Server:
                 metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
-                while conn.queue.qsize() > self.limits.send_queue // 2 and not conn.closed:
+                while conn.backlog > self.limits.send_queue // 2 and not conn.closed:
                     await asyncio.sleep(0.005)
                 allowed = conn.allow()
                 if not allowed and conn.strikes > self.limits.rate_strikes:
