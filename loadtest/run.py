@@ -135,8 +135,13 @@ async def probe(url: str, game: str) -> int:
     raise LoadError(f"{url} closed the connection")
 
 
-async def run(o: Options, on_tick: Callable[[Tick, Stats], None] | None = None) -> Report:
-    """Drive the load described by ``o``; ``on_tick`` is called once a second (the live display)."""
+async def run(
+    o: Options,
+    on_tick: Callable[[Tick, Stats], None] | None = None,
+    on_window: Callable[[bool], None] | None = None,
+) -> Report:
+    """Drive the load described by ``o``; ``on_tick`` is called once a second (the live
+    display), ``on_window(True)`` when the measured window opens and ``(False)`` when it closes."""
     if min(o.duration, o.pace or 1.0) <= 0 or min(o.ramp, o.idle, o.drops) < 0 or o.hands < 1:
         raise LoadError("--duration > 0, --ramp >= 0, --idle >= 0, --drops >= 0, --hands >= 1, --pace > 0 are needed")
     rng = random.Random(o.seed)
@@ -214,11 +219,15 @@ async def run(o: Options, on_tick: Callable[[Tick, Stats], None] | None = None) 
         before = await scrape(murl) if murl else None
         t0 = time.perf_counter()
         stats.start()
+        if on_window is not None:
+            on_window(True)
         drops = asyncio.create_task(dropper())
         await asyncio.sleep(max(0.0, o.duration - (time.perf_counter() - t0)))
         after = await scrape(murl) if before is not None else None
         t1 = time.perf_counter()
         stats.stop()
+        if on_window is not None:
+            on_window(False)
         drops.cancel()
     finally:
         stopping.set()

@@ -79,6 +79,11 @@ class Child:
                 return int(line.split()[1])
         return 0
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time used so far (Linux /proc)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -133,16 +138,20 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
     say(args, f"paiju bench server: one run, load average {os.getloadavg()[0]:.2f} (2-minute figures; shared machine)")
     say(
         args,
-        f"  {'scenario':<26}{'echo rt/s':>11}{'paiju act/s':>13}{'ratio':>7}"
-        f"{'next p99 ms':>13}{'paced at':>10}{'p99 ms':>8}",
+        f"  {'scenario':<26}{'echo rt/s':>11}{'paiju act/s':>13}{'ratio':>7}{'per CPU-s':>10}"
+        f"{'next p99 ms':>13}{'paced at':>10}{'p99 ms':>8}  CPU % echo/paiju/generator",
     )
     for game in args.games:
         seats = await probe(purl, game)
         for robots in sorted({0, seats // 2}):
             players = args.rooms * (seats - robots)
-            e = (await load(Options(eurl, echo=True, connections=players, metrics="", **common))).as_dict()
-            p = (await load(Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, **common))).as_dict()
+            e, e_cpu = await measured(echo, Options(eurl, echo=True, connections=players, metrics="", **common))
+            rooms = Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, **common)
+            p, p_cpu = await measured(serve, rooms)
             applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
+            # per CPU-second of each server: what the same work costs, whatever else the machine runs
+            e_eff = e["round_trips_per_s"] * e["duration_s"] / max(e_cpu["server"], 1e-3)
+            p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
             half = p["actions_per_s"] / 2
             paced = (
                 await load(Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, pace=half, **common))
@@ -162,14 +171,21 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
                 "paced_next_prompt_p99_ms": paced["latency_ms"]["next_prompt"]["p99"],
                 "paced_next_prompt_p50_ms": paced["latency_ms"]["next_prompt"]["p50"],
                 "errors": p["error_count"] + paced["error_count"],
-                "server_cpu_percent": p["server"]["cpu_percent"] if p["server"] else None,
+                "echo_cpu": e_cpu,
+                "paiju_cpu": p_cpu,
+                "echo_round_trips_per_cpu_s": round(e_eff, 1),
+                "paiju_actions_per_cpu_s": round(p_eff, 1),
+                "ratio_per_cpu_s": round(p_eff / e_eff, 3) if e_eff else None,
             }
             out["scenarios"].append(row)
             say(
                 args,
                 f"  {f'{game}, {robots} robots, {args.rooms} rooms':<26}{row['echo_round_trips_per_s']:>11,.0f}"
-                f"{applied:>13,.0f}{row['ratio'] or 0:>7.3f}{row['next_prompt_p99_ms']:>13.1f}"
-                f"{row['paced_actions_per_s']:>10,.0f}{row['paced_next_prompt_p99_ms']:>8.1f}",
+                f"{applied:>13,.0f}{row['ratio'] or 0:>7.3f}{row['ratio_per_cpu_s'] or 0:>10.3f}"
+                f"{row['next_prompt_p99_ms']:>13.1f}"
+                f"{row['paced_actions_per_s']:>10,.0f}{row['paced_next_prompt_p99_ms']:>8.1f}"
+                f"  {e_cpu['server_percent']:.0f}/{p_cpu['server_percent']:.0f}/"
+                f"{(e_cpu['generator_percent'] + p_cpu['generator_percent']) / 2:.0f}",
             )
     if args.idle:
         out["idle"] = {}
@@ -193,6 +209,27 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
     return out
+
+
+async def measured(child: Child, o: Any) -> tuple[dict[str, Any], dict[str, float]]:
+    """Run the load ``o`` against ``child``; its report, and the CPU the server and this
+    generator used in the measured window."""
+    from loadtest import run as load
+
+    marks: list[tuple[float, float, float]] = []
+
+    def mark(_: bool) -> None:
+        marks.append((child.cpu_seconds(), time.process_time(), time.perf_counter()))
+
+    r = (await load(o, on_window=mark)).as_dict()
+    (c0, g0, t0), (c1, g1, t1) = marks
+    wall = t1 - t0
+    cpu = {
+        "server": round(c1 - c0, 3),
+        "server_percent": round(100 * (c1 - c0) / wall, 1),
+        "generator_percent": round(100 * (g1 - g0) / wall, 1),
+    }
+    return r, cpu
 
 
 async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
