@@ -88,6 +88,7 @@ class Session:
         self._nonces = itertools.count(1)
         self.cut = False  # we dropped it on purpose (--drops)
         self.room: str | None = None  # the room this player is in (to LEAVE at the end)
+        self.gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight (see run.py)
 
     async def open(self) -> None:
         """Connect and say HELLO (resuming when a token is known); retries until stopping."""
@@ -96,7 +97,7 @@ class Session:
             if self.stopping.is_set():
                 raise Stop
             try:
-                ws = await connect(self.url, compression=None, max_size=None, ping_interval=None, open_timeout=10)
+                ws = await _connect(self.url, self.gate)
             except CONNECT_ERRORS as e:
                 self.stats.connect_failures += 1
                 self.stats.error(f"connect: {type(e).__name__}")
@@ -350,11 +351,11 @@ async def idle(s: Session, interval: float) -> None:
         await s.close()
 
 
-async def echo(url: str, stats: Stats, stopping: asyncio.Event) -> None:
+async def echo(url: str, stats: Stats, stopping: asyncio.Event, gate: asyncio.Semaphore | None = None) -> None:
     """One connection that sends a PING frame and waits for the same bytes back, in a loop:
     the bare round trip that ``paiju bench server`` compares the rooms with."""
     try:
-        ws = await connect(url, compression=None, max_size=None, ping_interval=None, open_timeout=10)
+        ws = await _connect(url, gate)
     except CONNECT_ERRORS as e:
         stats.connect_failures += 1
         stats.error(f"connect: {type(e).__name__}")
@@ -380,6 +381,14 @@ async def echo(url: str, stats: Stats, stopping: asyncio.Event) -> None:
         stats.connections -= 1
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), 2)
+
+
+async def _connect(url: str, gate: asyncio.Semaphore | None) -> ClientConnection:
+    """Open a WebSocket (the opening handshake within 30 s), at most ``gate``'s count at once."""
+    if gate is None:
+        return await connect(url, compression=None, max_size=None, ping_interval=None, open_timeout=30)
+    async with gate:
+        return await connect(url, compression=None, max_size=None, ping_interval=None, open_timeout=30)
 
 
 async def _until(fut: asyncio.Future[str], stopping: asyncio.Event) -> str:

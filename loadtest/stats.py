@@ -75,8 +75,8 @@ class Stats:
     round_trips: int = 0  # echo mode: messages echoed back
     connections: int = 0  # open now
     peak_connections: int = 0
-    connects: int = 0
-    connect_failures: int = 0
+    connects: int = 0  # over the whole run, ramp included
+    connect_failures: int = 0  # (retried: a session connects again until the run stops)
     disconnects: int = 0  # closed by the other side or the network, not by us
     drops: int = 0  # connections we cut on purpose (--drops)
     resumes: int = 0  # sessions resumed with a token after a disconnect or a drop
@@ -92,7 +92,13 @@ class Stats:
 
     def start(self) -> None:
         """Open the measured window: what happened during the ramp is forgotten."""
-        keep = {"connections": self.connections, "peak_connections": self.connections, "robot": self.robot}
+        keep = {
+            "connections": self.connections,
+            "peak_connections": self.connections,
+            "robot": self.robot,
+            "connects": self.connects,  # the ramp's connections count: they are the ones made
+            "connect_failures": self.connect_failures,
+        }
         fresh = Stats()
         for k, v in vars(fresh).items():
             if k not in ("ticks",):
