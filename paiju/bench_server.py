@@ -46,16 +46,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arena-hands", type=int, default=30, help="arena deals for the robot comparison (default 30)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
     p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 class Child:
     """A server child process and the line that gives its port."""
 
-    def __init__(self, cmd: list[str], pattern: str) -> None:
+    def __init__(self, cmd: list[str], pattern: str, cwd: Path = ROOT) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         out = subprocess.PIPE
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        # python -m puts the working directory first on sys.path: cwd picks the checkout
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 60
         seen = []
@@ -98,25 +106,26 @@ def run(args: argparse.Namespace) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # children inherit it: many sockets each
     loop = ["--uvloop"] if args.uvloop else []
     echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
+    children = [echo]
     try:
         limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
-        serve = Child(
-            [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits, *loop],
-            r"paiju serving on http://[^:]+:(\d+)/",
-        )
-    except Exception:
-        echo.stop()
-        raise
-    try:
+        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
+        serve = Child([*cmd, *loop], r"paiju serving on http://[^:]+:(\d+)/")
+        children.append(serve)
+        base = None
+        if args.baseline is not None:
+            # an older checkout may not know --uvloop or print the same log level: plain options
+            base = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
+            children.append(base)
         if args.uvloop:
             import uvloop
 
-            out = uvloop.run(bench(args, echo, serve))
+            out = uvloop.run(bench(args, echo, serve, base))
         else:
-            out = asyncio.run(bench(args, echo, serve))
+            out = asyncio.run(bench(args, echo, serve, base))
     finally:
-        serve.stop()
-        echo.stop()
+        for c in children:
+            c.stop()
     if args.json:
         print(json.dumps(out))
     return 0
@@ -127,7 +136,7 @@ def say(args: argparse.Namespace, text: str) -> None:
         print(text, flush=True)
 
 
-async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str, Any]:
+async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child | None) -> dict[str, Any]:
     from loadtest import Options
     from loadtest import run as load
     from loadtest.run import probe
@@ -146,16 +155,19 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
         for robots in sorted({0, seats // 2}):
             players = args.rooms * (seats - robots)
             e, e_cpu = await measured(echo, Options(eurl, echo=True, connections=players, metrics="", **common))
-            rooms = Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, **common)
-            p, p_cpu = await measured(serve, rooms)
+
+            def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
+                return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)
+
+            p, p_cpu = await measured(serve, rooms(purl))
             applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
             # per CPU-second of each server: what the same work costs, whatever else the machine runs
             e_eff = e["round_trips_per_s"] * e["duration_s"] / max(e_cpu["server"], 1e-3)
             p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
+            if base is not None:
+                b, b_cpu = await measured(base, rooms(f"ws://127.0.0.1:{base.port}/ws"))
             half = p["actions_per_s"] / 2
-            paced = (
-                await load(Options(purl, game=game, rooms=args.rooms, robots_per_room=robots, pace=half, **common))
-            ).as_dict()
+            paced = (await load(rooms(purl, half))).as_dict()
             row = {
                 "game": game,
                 "rooms": args.rooms,
@@ -176,7 +188,11 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
                 "echo_round_trips_per_cpu_s": round(e_eff, 1),
                 "paiju_actions_per_cpu_s": round(p_eff, 1),
                 "ratio_per_cpu_s": round(p_eff / e_eff, 3) if e_eff else None,
+                "paiju_cpu_ms_per_client_action": round(1000 * p_cpu["server"] / max(p["actions"], 1), 3),
             }
+            if base is not None:
+                row["baseline_client_actions_per_s"] = b["actions_per_s"]
+                row["baseline_cpu_ms_per_client_action"] = round(1000 * b_cpu["server"] / max(b["actions"], 1), 3)
             out["scenarios"].append(row)
             say(
                 args,
@@ -187,6 +203,13 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child) -> dict[str
                 f"  {e_cpu['server_percent']:.0f}/{p_cpu['server_percent']:.0f}/"
                 f"{(e_cpu['generator_percent'] + p_cpu['generator_percent']) / 2:.0f}",
             )
+            if base is not None:
+                say(
+                    args,
+                    f"    baseline {args.baseline}: {row['baseline_client_actions_per_s']:,.0f} client act/s, "
+                    f"{row['baseline_cpu_ms_per_client_action']:.3f} server CPU ms each; this checkout "
+                    f"{p['actions_per_s']:,.0f} client act/s, {row['paiju_cpu_ms_per_client_action']:.3f} ms each",
+                )
     if args.idle:
         out["idle"] = {}
         for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):
