@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import resource
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         metrics=args.metrics_url,
     )
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per client
     try:
         report = asyncio.run(_with_progress(o, quiet=args.quiet))
     except LoadError as e:
