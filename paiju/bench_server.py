@@ -226,12 +226,14 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 f"{i['disconnects']} drops, {i['connect_failures']} failed connects",
             )
     if args.robot_rooms:
-        out["robots"] = await robot_rooms(purl, args)
+        out["robots"] = await robot_rooms(serve, purl, args)
         r = out["robots"]
         say(
             args,
             f"  robot-filled mahjong ({r['robot']}): rooms {r['rooms_hands_per_s']:.2f} hands/s "
-            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}",
+            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}; "
+            f"per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / {r['arena_hands_per_cpu_s']:.2f} = "
+            f"{r['ratio_per_cpu_s']:.3f}",
         )
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
@@ -291,14 +293,14 @@ async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[st
     }
 
 
-async def robot_rooms(url: str, args: argparse.Namespace) -> dict[str, Any]:
+async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
-    bus) against ``paiju arena``'s for the same robot, here."""
+    bus) against ``paiju arena``'s for the same robot, here; and per CPU-second of each."""
     from bots import arena
     from loadtest import Options
-    from loadtest import run as load
 
-    r = await load(
+    d, cpu = await measured(
+        serve,
         Options(
             url,
             game="mahjong",
@@ -308,17 +310,21 @@ async def robot_rooms(url: str, args: argparse.Namespace) -> dict[str, Any]:
             hands=8,
             duration=args.duration,
             ramp=args.ramp,
-        )
+        ),
     )
-    robot = r.stats.robot or "random"  # the robot the server seated
-    t = time.perf_counter()
+    robot = d["robot"] or "random"  # the robot the server seated
+    t, c = time.perf_counter(), time.process_time()
     a = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, args.arena_hands, 0)
     arena_rate = a.games / (time.perf_counter() - t)
-    rooms_rate = r.as_dict()["hands_per_s"]
+    arena_per_cpu = a.games / max(time.process_time() - c, 1e-3)
+    rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
     return {
         "robot": robot,
-        "rooms_hands_per_s": rooms_rate,
+        "rooms_hands_per_s": d["hands_per_s"],
         "arena_hands_per_s": round(arena_rate, 2),
-        "ratio": round(rooms_rate / arena_rate, 3) if arena_rate else 0.0,
-        "rooms_server_cpu_percent": (r.server or {}).get("cpu_percent"),
+        "ratio": round(d["hands_per_s"] / arena_rate, 3) if arena_rate else 0.0,
+        "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
+        "arena_hands_per_cpu_s": round(arena_per_cpu, 2),
+        "ratio_per_cpu_s": round(rooms_per_cpu / arena_per_cpu, 3),
+        "rooms_server_cpu_percent": cpu["server_percent"],
     }
