@@ -9,6 +9,7 @@ COPY games ./games
 COPY server ./server
 COPY bots ./bots
 COPY redisbus ./redisbus
+COPY client ./client
 COPY paiju ./paiju
 # the web client's msgpack library (pinned, integrity-checked), then the package itself
 RUN python -m server.webvendor && pip install --no-cache-dir . && rm -rf /root/.cache

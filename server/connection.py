@@ -1,5 +1,6 @@
 """One client connection: a bounded send queue flushed once per turn of the event loop,
-a rate limit, and the player it speaks for once HELLO is done.
+and a rate limit (the lobby, server/app.py, knows which player it speaks for once HELLO
+is done).
 
 Frames are encoded when queued, so a room never waits for a slow socket. A reader that
 falls ``send_queue`` frames behind is disconnected (close code 1008, reason "slow
@@ -14,8 +15,6 @@ import itertools
 import logging
 import socket
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
@@ -25,24 +24,9 @@ from protocol import Error, ErrorCode, Frame, encode
 from . import metrics
 from .config import Limits
 
-if TYPE_CHECKING:
-    from .room import Room
-
 log = logging.getLogger("paiju.server")
 _ids = itertools.count(1)
 WRITE_LIMIT = 16 * 1024  # bytes in the transport's buffer past which frames wait here
-
-
-@dataclass(eq=False)
-class Player:
-    """A person (or a client program) known by its player id across connections."""
-
-    id: str
-    name: str
-    conn: Connection | None = None
-    room: Room | None = None
-    seat: int | None = None  # None with a room: watching
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Connection:
@@ -59,7 +43,6 @@ class Connection:
         self.ws = ws
         self.limits = limits
         self.loop = asyncio.get_running_loop()
-        self.player: Player | None = None
         self.closed = False
         self.close_reason = ""
         self._tokens = float(limits.burst)
@@ -70,6 +53,7 @@ class Connection:
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.sent = 0
+        self.received = 0.0  # perf_counter when the last message came in (action latency)
         if limits.sndbuf:
             # A bounded kernel buffer, so that a reader that stops reading fills the send
             # queue (and is disconnected) rather than megabytes of socket memory.
@@ -131,9 +115,6 @@ class Connection:
         finally:
             self._drainer = None
         self._flush()
-
-    def error(self, code: int, message: str, ref: Frame | None = None, ref_id: int | None = None) -> None:
-        self.send(Error(int(code), message[:1024], ref.TYPE if ref is not None else None, ref_id))
 
     def allow(self) -> bool:
         """Token bucket: True when one more incoming frame is within the rate limit."""

@@ -12,6 +12,7 @@ metric and what it means.
 from __future__ import annotations
 
 import functools
+import time
 import weakref
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
@@ -58,10 +59,11 @@ RESUMES = Counter("paiju_resumes", "HELLOs with a resume token of a player still
 _WIRE = [0, 0, 0, 0]
 
 
-def received(data: bytes | str) -> None:
-    """A WebSocket message came in."""
+def received(data: bytes | str) -> float:
+    """A WebSocket message came in; returns the time (``time.perf_counter``) it did."""
     _WIRE[0] += 1
     _WIRE[1] += len(data)
+    return time.perf_counter()
 
 
 def sent(data: bytes) -> None:
@@ -137,7 +139,9 @@ class _Live(Collector):
         rooms = GaugeMetricFamily(
             "paiju_rooms", "Rooms held, by game and state (waiting, playing, over)", labels=["game", "state"]
         )
-        by: Tally[tuple[str, str]] = Tally((r.game_name, r.status) for s in servers for r in s.rooms.values())
+        by: Tally[tuple[str, str]] = Tally(
+            (r.table.game_name, r.table.phase.value) for s in servers for r in s.rooms.values()
+        )
         for game in games.names():  # every series always there (0 is not the same as absent)
             for state in ("waiting", "playing", "over"):
                 rooms.add_metric([game, state], by[game, state])

@@ -8,9 +8,14 @@
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
 import { C, ERRORS, decode, frames } from "./proto.js";
-import { ECHO, GAMES, SEAT_KINDS, eventName, gameInfo } from "./codes.js";
+import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, codesOf, eventName, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, cardsText, hex } from "./cards.js";
 import { BRIDGE_SEATS, h, makeModel, optionFace, positions, showView } from "./games.js";
+
+// codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
+const BRIDGE = codesOf("bridge");
+const NIUJIU = codesOf("niujiu");
+const ERROR = byName(ERRORS);
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -157,7 +162,7 @@ function watchResume(room) {
 function onError(f) {
   const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
   showError(`${f.code} ${name}: ${f.message}`);
-  if (f.code === 201) {
+  if (f.code === ERROR.BAD_TOKEN) {
     // an expired or foreign resume token: start a new session instead
     state.token = null;
     sessionStorage.removeItem("paiju.token");
@@ -209,19 +214,19 @@ function onEvent(f) {
   }
   state.lastSeq = f.seq;
   const m = state.model;
-  if (f.code === 0x01) {
+  if (f.code === ROOM.HAND_START) {
     // a new hand: the result of the last one goes away
     $("#result").hidden = true;
     state.room.hand = f.arg;
-  } else if (f.code === 0x04 && f.seat !== null) {
+  } else if (f.code === ROOM.SEAT && f.seat !== null) {
     state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
-  } else if (f.code === 0x07 && f.seat !== null) {
+  } else if (f.code === ROOM.ROBOT && f.seat !== null) {
     state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
   }
   m.onEvent(f);
   // the prompt's seat has acted (or its clock ran out): that prompt is over
-  if (state.prompt && f.seat === state.prompt.seat && (f.code === 0x05 || (f.code >= ECHO && f.code < ECHO + 8))) clearPrompt();
-  if (f.code === 0x03 || f.code === 0x06) clearPrompt();
+  if (state.prompt && f.seat === state.prompt.seat && (f.code === ROOM.TIMEOUT || (f.code >= ECHO && f.code < ECHO + ACTION_CODES))) clearPrompt();
+  if (f.code === ROOM.HAND_END || f.code === ROOM.MATCH_END) clearPrompt();
   logEvent(f);
   renderTable();
 }
@@ -368,7 +373,7 @@ function act(code, bytes) {
   setPromptState("sent");
   const g = state.room.game;
   const name = gameInfo(g).act[code] ?? code;
-  const what = g === "bridge" && code === 0 ? callText(bytes[0]) : cardsText(g, bytes);
+  const what = g === "bridge" && code === BRIDGE.act.BID ? callText(bytes[0]) : cardsText(g, bytes);
   logLine(`you: ${name} ${what}`, "mine");
 }
 
@@ -483,17 +488,18 @@ function logEvent(f) {
   const g = state.room.game;
   const name = eventName(g, f.code);
   let what = "";
-  if (f.code >= ECHO && f.code < ECHO + 8 && g === "bridge" && f.code <= ECHO + 3) {
-    what = f.code === ECHO ? callText(f.arg) : "";
-  } else if (f.code === 0x04) {
+  if (g === "bridge" && [BRIDGE.echo.BID, BRIDGE.echo.PASS, BRIDGE.echo.DOUBLE, BRIDGE.echo.REDOUBLE].includes(f.code)) {
+    what = f.code === BRIDGE.echo.BID ? callText(f.arg) : "";
+  } else if (f.code === ROOM.SEAT) {
     what = SEAT_KINDS[f.arg] || f.arg;
-  } else if (f.code === 0x07) {
+  } else if (f.code === ROOM.ROBOT) {
     what = f.arg ? "on" : "off";
-  } else if (g === "bridge" && f.code === 0x30) {
+  } else if (g === "bridge" && f.code === BRIDGE.events.CONTRACT) {
     what = `${callText(f.arg & 0xff)}${["", "X", "XX"][f.arg >> 8]}`;
   } else {
     what = f.cards.length ? cardsText(g, f.cards) : "";
-    if (f.arg && f.code !== 0x02) what += ` (${g === "niujiu" && f.code <= ECHO + 1 && f.code >= ECHO ? gameInfo(g).kinds[f.arg] || f.arg : f.arg})`;
+    const pattern = g === "niujiu" && (f.code === NIUJIU.echo.LEAD || f.code === NIUJIU.echo.EAT); // arg = its kind
+    if (f.arg && f.code !== ROOM.DEAL) what += ` (${pattern ? gameInfo(g).kinds[f.arg] || f.arg : f.arg})`;
   }
   const who = f.seat === null ? "" : seatLabel(f.seat, true);
   logLine(`#${f.seq} ${who} ${name} ${what}`.replace(/\s+/g, " ").trim(), "event", f.seq);
