@@ -490,7 +490,7 @@ def _fast_of(tp: Any) -> _Fast:
             return [inner(i) for i in v]
 
         return is_list
-    if origin is dict:
+    if origin is Mapping:
 
         def is_view(v: Any) -> Any:
             if not _view_ok(v, 0):

@@ -15,8 +15,8 @@ import functools
 import time
 import weakref
 from collections import Counter as Tally
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -25,8 +25,17 @@ from prometheus_client.registry import Collector
 import games
 from protocol import ErrorCode
 
-if TYPE_CHECKING:
-    from .app import Server
+
+class _Lobby(Protocol):
+    """What the gauges read of a server (server.app.Server; not imported: no cycle)."""
+
+    @property
+    def connections(self) -> Mapping[Any, Any]: ...
+    @property
+    def rooms(self) -> Mapping[str, Any]: ...
+    @property
+    def players(self) -> Mapping[str, Any]: ...
+
 
 # Latency buckets in seconds: sub-millisecond to a few seconds (a mahjong clock is 3 s).
 _FAST = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
@@ -119,7 +128,7 @@ class _Live(Collector):
     """What is read at scrape time: the wire counts, and gauges of the live servers."""
 
     def __init__(self) -> None:
-        self.servers: weakref.WeakSet[Server] = weakref.WeakSet()
+        self.servers: weakref.WeakSet[_Lobby] = weakref.WeakSet()
 
     def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         frames = CounterMetricFamily(
@@ -167,7 +176,7 @@ _LIVE = _Live()
 REGISTRY.register(_LIVE)
 
 
-def watch(server: Server) -> None:
+def watch(server: _Lobby) -> None:
     """Count ``server``'s connections, rooms and players in the gauges (until it is gone)."""
     _LIVE.servers.add(server)
 
