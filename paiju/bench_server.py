@@ -276,7 +276,8 @@ async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[st
             held.append(child.rss_kib())
 
     # the generator holds 64 handshakes in flight; the window opens when all are connected
-    ramp = max(args.ramp, args.idle / 500)
+    # (or after as long again as the ramp): about 100 handshakes a second on a busy machine
+    ramp = max(args.ramp, args.idle / 100)
     r = await load(
         Options(url, rooms=0, idle=args.idle, ramp=ramp, duration=args.hold, ping_interval=20.0, metrics=""),
         on_tick=sample,
