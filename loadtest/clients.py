@@ -113,8 +113,11 @@ class Session:
             return
 
     async def send(self, f: Frame) -> None:
+        """Send ``f``; nothing when the connection is down (closed by the run's end while a
+        paced player waited, or cut: the server prompts again after the resume)."""
+        if self.ws is None:
+            return
         data = encode(f)
-        assert self.ws is not None
         self.stats.frames_out += 1
         self.stats.bytes_out += len(data)
         await self.ws.send(data)
