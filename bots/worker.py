@@ -27,7 +27,7 @@ from games import Action, ActionSet
 from protocol import Decision, DecisionRequest, decode, encode
 from protocol.bus import Delivery, WorkerBus
 
-from . import registry
+from . import metrics, registry
 from .base import Robot
 
 log = logging.getLogger("paiju.bots")
@@ -122,8 +122,10 @@ class Worker:
         req = d.request
         if req.deadline_ms and time.time() * 1000 > req.deadline_ms:
             self.dropped += 1
+            metrics.handled(req.game, "late")
             await self.bus.drop(d)
             return
+        start = time.perf_counter()
         try:
             robot = self.robot(req.game, req.robot)
             if robot.cpu_heavy:
@@ -140,9 +142,12 @@ class Worker:
                 "robot %s/%s failed on %s seat %d prompt %d", req.game, req.robot, req.room, req.seat, req.prompt_id
             )
             self.failed += 1
+            metrics.handled(req.game, "failed")
             await self.bus.drop(d)
             return
         self.answered += 1
+        metrics.handled(req.game, "answered")
+        metrics.thought(req.game, req.robot, time.perf_counter() - start)
         self.by_game[req.game] = self.by_game.get(req.game, 0) + 1
         await self.bus.reply(d, Decision(req.room, req.seat, req.prompt_id, action.code, action.cards))
 

@@ -74,12 +74,14 @@ def run(args: argparse.Namespace) -> int:
         f"seed {report.seed}"
     )
     print(
-        f"{'robot':<12} {'hands':>6} {'win share':>22} {'mean score':>24} {'illegal':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu p99':>8}"
+        f"{'robot':<12} {'hands':>6} {'win share':>22} {'mean score':>24} {'illegal':>8} "
+        f"{'p50 ms':>8} {'p99 ms':>8} {'cpu p99':>8}"
     )
     for name, r in report.robots.items():
         print(
             f"{name:<12} {r.hands:>6} {r.win_share:>8.3f} {_ci(r.win_share_ci):>13} "
-            f"{r.mean_score:>+9.3f} {_ci(r.mean_score_ci):>14} {r.illegal:>8} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f} {r.cpu_p99_ms:>8.3f}"
+            f"{r.mean_score:>+9.3f} {_ci(r.mean_score_ci):>14} {r.illegal:>8} "
+            f"{r.p50_ms:>8.3f} {r.p99_ms:>8.3f} {r.cpu_p99_ms:>8.3f}"
         )
     if figures is not None and extra is not None:
         print(figures.table(extra))

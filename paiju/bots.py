@@ -77,6 +77,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="touched every 5 s while Redis answers (for container health checks)",
     )
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (default: none; see docs/operations.md)",
+    )
+    p.add_argument("--metrics-host", default="127.0.0.1", help="address of --metrics-port (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
 
 
@@ -117,6 +125,13 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     from redisbus.link import Link, client, redacted
     from redisbus.workers import RedisWorkerBus
 
+    metrics: asyncio.Server | None = None
+    if args.metrics_port is not None:
+        try:
+            metrics = await asyncio.start_server(_metrics, args.metrics_host, args.metrics_port)
+        except OSError as e:
+            return fail(f"cannot serve metrics on {args.metrics_host}:{args.metrics_port}: {e}", 2)
+        log.info("metrics at http://%s:%d/metrics", args.metrics_host, args.metrics_port)
     r = client(url)
     link = Link(r, url, f"bots:{name}", log)
     try:
@@ -146,6 +161,8 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     finally:
         if health is not None:
             health.cancel()
+        if metrics is not None:
+            metrics.close()
         await bus.close()
         pool.shutdown(wait=True, cancel_futures=True)
         per_game = " ".join(f"{g}={n}" for g, n in sorted(worker.by_game.items())) or "none"
@@ -161,6 +178,29 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         )
         await link.close()
     return 0
+
+
+async def _metrics(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """``GET /metrics`` on the worker's event loop. (prometheus_client's own HTTP server is a
+    thread, and a thread alive when the robots' process pool forks can leave a lock held in
+    the child: its decisions then never come back.)"""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # bots/metrics.py registers on import
+
+    try:
+        async with asyncio.timeout(10):
+            request = await reader.readuntil(b"\r\n\r\n")
+        path = request.split(b" ", 2)[1] if request.count(b" ") >= 2 else b""
+        if path.split(b"?")[0] == b"/metrics":
+            status, ctype, body = "200 OK", CONTENT_TYPE_LATEST, generate_latest()
+        else:
+            status, ctype, body = "404 Not Found", "text/plain; charset=utf-8", b"not found; try /metrics\n"
+        head = f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        writer.write(head.encode() + body)
+        await writer.drain()
+    except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        pass
+    finally:
+        writer.close()
 
 
 async def _health(link: Link, path: Path) -> None:

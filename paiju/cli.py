@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("paiju.solve", "solve a game position exactly (the simple trick-taking game)"),
     "arena": ("paiju.arena", "play robots against each other headless, duplicate style, and report"),
     "db": ("paiju.db", "the records database: accounts, match history, ratings (upgrade, current)"),
+    "loadtest": ("paiju.loadtest", "drive real protocol clients against a paiju server and report (load test)"),
 }
 
 

@@ -1,6 +1,6 @@
 """`paiju serve`: the game server. With no options, the embedded default: one process,
 the in-memory bus, robots served in-process, no Redis; WebSocket at ws://HOST:PORT/ws,
-the web client at http://HOST:PORT/, health at /healthz.
+the web client at http://HOST:PORT/, health at /healthz, Prometheus metrics at /metrics.
 
 With ``--redis URL`` the bus is Redis (robots run in `paiju bots` workers), every room's
 log is appended to Redis as it plays, and the rooms this server id owned are rebuilt from
@@ -28,7 +28,8 @@ import os
 import signal
 import socket
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from paiju.db import add_database_argument
 from server.config import Config, Limits
@@ -36,6 +37,8 @@ from server.config import Config, Limits
 if TYPE_CHECKING:
     from records import Database
     from records.recorder import Recorder
+
+T = TypeVar("T")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -90,6 +93,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a robot plays a dropped player's seat until it resumes (else only the clock does)",
     )
     g.add_argument("--clock", action="append", default=[], metavar="GAME=MS", help="default action clock of a game")
+    p.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (pip install 'paiju[bench]')")
     p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
 
 
@@ -246,5 +250,14 @@ def run(args: argparse.Namespace) -> int:
         except BadRedisUrl as e:
             print(f"paiju serve: {e}", file=sys.stderr)
             return 2
-        return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl, args.database))
-    return asyncio.run(main(config_from(args), args.workers, args.database))
+        return _run(main_redis(config_from(args), args.redis, args.log_ttl, args.database), args.uvloop)
+    return _run(main(config_from(args), args.workers, args.database), args.uvloop)
+
+
+def _run(coro: Coroutine[Any, Any, T], uvloop: bool) -> T:
+    if uvloop:
+        import uvloop as uv
+
+        result: T = uv.run(coro)
+        return result
+    return asyncio.run(coro)

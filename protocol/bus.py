@@ -12,8 +12,8 @@ Two small interfaces and one implementation:
 - :class:`MemoryBus`, both sides in one process with asyncio queues: the embedded
   default of ``paiju serve`` and the tests.
 
-Everything crosses the bus as encoded protocol frames, so the in-memory bus behaves like
-a networked one (a request that cannot be encoded fails at ``publish``). The shape is the
+Everything that crosses the bus is a protocol frame that can be encoded, so the in-memory
+bus behaves like a networked one (a request that cannot be encoded fails at ``publish``). The shape is the
 one of Redis streams with a consumer group: one request stream per game that any number
 of workers share (``take`` = XREADGROUP, ``reply``/``drop`` = XADD to the reply stream of
 ``reply_to`` + XACK), and one decision stream per server process.
@@ -41,7 +41,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from .frames import Decision, DecisionRequest, decode, encode
+from .frames import Decision, DecisionRequest, encode
 
 
 @dataclass(frozen=True)
@@ -87,19 +87,28 @@ class WorkerBus(ABC):
 
 
 class MemoryBus(RoomBus, WorkerBus):
-    """Both sides of the bus in one process (one server process: ``server_id``)."""
+    """Both sides of the bus in one process (one server process: ``server_id``).
+
+    Every request and decision is encoded on its way in, so that what could not cross a
+    network fails here too; the taker then gets the very (immutable) frame that was
+    published rather than a decoded copy, since decoding what was just encoded here would
+    only check it a second time.
+    """
 
     def __init__(self, server_id: str = "local") -> None:
         self.server_id = server_id
-        self._decisions: dict[str, asyncio.Queue[bytes]] = {}
+        self._decisions: dict[str, asyncio.Queue[Decision]] = {}
         self._held: dict[str, str] = {}  # ref -> consumer: taken, not yet answered
         self._ids = itertools.count(1)
         # Requests of games no taker asked for wait here, per game, so that workers of
         # different games can share one bus without stealing each other's requests.
-        self._parked: dict[str, list[tuple[str, bytes]]] = {}
-        self._arrived = asyncio.Condition()
+        self._parked: dict[str, list[tuple[str, DecisionRequest]]] = {}
+        # Takers wait on one condition per set of games they serve (all sharing one lock):
+        # a request wakes one taker of each set that serves its game, not every taker.
+        self._lock = asyncio.Lock()
+        self._waiting: dict[frozenset[str], asyncio.Condition] = {}
 
-    def _inbox(self, server_id: str) -> asyncio.Queue[bytes]:
+    def _inbox(self, server_id: str) -> asyncio.Queue[Decision]:
         if server_id not in self._decisions:
             self._decisions[server_id] = asyncio.Queue()
         return self._decisions[server_id]
@@ -108,19 +117,23 @@ class MemoryBus(RoomBus, WorkerBus):
     async def publish(self, request: DecisionRequest) -> None:
         if not request.reply_to:
             request = dataclasses.replace(request, reply_to=self.server_id)
-        data = encode(request)
-        async with self._arrived:
-            self._parked.setdefault(request.game, []).append((f"{next(self._ids)}-0", data))
-            self._arrived.notify_all()
+        encode(request)  # raises as a networked bus would for a request that cannot be sent
+        async with self._lock:
+            self._parked.setdefault(request.game, []).append((f"{next(self._ids)}-0", request))
+            for games, cond in self._waiting.items():
+                if request.game in games:
+                    cond.notify(1)
 
     async def receive(self) -> Decision:
-        f = decode(await self._inbox(self.server_id).get())
-        assert isinstance(f, Decision)
-        return f
+        return await self._inbox(self.server_id).get()
 
     # worker side
     async def take(self, games: Collection[str], consumer: str) -> Delivery:
-        async with self._arrived:
+        key = frozenset(games)
+        cond = self._waiting.get(key)
+        if cond is None:
+            cond = self._waiting[key] = asyncio.Condition(self._lock)
+        async with cond:
             while True:
                 best: tuple[str, str] | None = None
                 for g in games:
@@ -128,16 +141,15 @@ class MemoryBus(RoomBus, WorkerBus):
                     if q and (best is None or _order(q[0][0]) < _order(best[1])):
                         best = (g, q[0][0])
                 if best is not None:
-                    ref, data = self._parked[best[0]].pop(0)
+                    ref, req = self._parked[best[0]].pop(0)
                     self._held[ref] = consumer
-                    req = decode(data)
-                    assert isinstance(req, DecisionRequest)
                     return Delivery(req, ref)
-                await self._arrived.wait()
+                await cond.wait()
 
     async def reply(self, delivery: Delivery, decision: Decision) -> None:
         self._held.pop(delivery.ref, None)
-        self._inbox(delivery.request.reply_to).put_nowait(encode(decision))
+        encode(decision)
+        self._inbox(delivery.request.reply_to).put_nowait(decision)
 
     async def drop(self, delivery: Delivery) -> None:
         self._held.pop(delivery.ref, None)

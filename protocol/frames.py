@@ -13,6 +13,7 @@ Ping(nonce=7)
 from __future__ import annotations
 
 import dataclasses
+import operator
 import types
 import typing
 from collections.abc import Mapping
@@ -377,18 +378,192 @@ class Decision(Frame):
 
 
 # ------------------------------------------------------------------ the codec
+# Each frame and record class gets a layout, compiled once from its type hints: the
+# attribute getter that lists its fields in wire order, the converter of each field that
+# holds records, and a fast checker per field. ``decode`` runs the fast checkers only;
+# when one of them refuses a value, the reference checks below (``_build``/``_check``) run
+# instead, to raise the precise ProtocolError, so both paths accept and refuse alike.
+
+
+class _Invalid(Exception):
+    """A fast checker refused a value (the reference checks then say why)."""
+
+
+_Fast = typing.Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    cls: type
+    names: tuple[str, ...]
+    get: typing.Callable[[Any], tuple[Any, ...]]  # the field values in wire order
+    wire: tuple[typing.Callable[[Any], Any] | None, ...]  # per field: records to arrays, or None
+    fast: tuple[_Fast, ...]  # per field: the value (checked), or _Invalid
+    required: int
+    plain: bool  # no field holds records: the values go to msgpack as they are
+
+
+_LAYOUTS: dict[type, _Layout] = {}
+
+
+def _layout(cls: type) -> _Layout:
+    lay = _LAYOUTS.get(cls)
+    if lay is None:
+        hints = _hints(cls)
+        names = tuple(n for n, _ in hints)
+        get: typing.Callable[[Any], tuple[Any, ...]]
+        if len(names) == 1:
+            one = operator.attrgetter(names[0])
+            get = lambda obj: (one(obj),)  # noqa: E731 - attrgetter of one name gives no tuple
+        else:
+            get = operator.attrgetter(*names)
+        wire = tuple(_wire_of(tp) for _, tp in hints)
+        required = sum(
+            1
+            for x in dataclasses.fields(cls)
+            if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
+        )
+        fast = tuple(_fast_of(tp) for _, tp in hints)
+        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire))
+    return lay
+
+
+def _strip(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``(type, metadata)`` of a possibly Annotated type."""
+    if get_origin(tp) is Annotated:
+        base, *m = get_args(tp)
+        return base, tuple(m)
+    return tp, ()
+
+
+def _wire_of(tp: Any) -> typing.Callable[[Any], Any] | None:
+    """How a field of type ``tp`` goes on the wire: None when as it is (no records inside)."""
+    tp, _ = _strip(tp)
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(tp) if a is not type(None)]
+        w = _wire_of(inner)
+        if w is None:
+            return None
+        return lambda v: None if v is None else w(v)
+    if origin is list:
+        each = _wire_of(get_args(tp)[0])
+        if each is None:
+            return None
+        return lambda v: [each(i) for i in v]
+    if isinstance(tp, type) and issubclass(tp, Record):
+        lay = _layout(tp)
+        if lay.plain:
+            return lay.get  # msgpack writes a tuple as an array
+        return lambda v: [x if w is None else w(x) for w, x in zip(lay.wire, lay.get(v), strict=True)]
+    return None
+
+
+def _fast_of(tp: Any) -> _Fast:
+    """The fast checker of a field of type ``tp``: returns the value, raises _Invalid."""
+    tp, meta = _strip(tp)
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(tp) if a is not type(None)]
+        f = _fast_of(inner)
+        return lambda v: None if v is None else f(v)
+    if tp is bool:
+
+        def is_bool(v: Any) -> Any:
+            if type(v) is not bool:
+                raise _Invalid
+            return v
+
+        return is_bool
+    if tp is int:
+        (r,) = [m for m in meta if isinstance(m, Range)]
+        lo, hi = r.lo, r.hi
+
+        def is_int(v: Any) -> Any:
+            if type(v) is not int or not lo <= v <= hi:
+                raise _Invalid
+            return v
+
+        return is_int
+    if tp is str:
+        (n,) = [m for m in meta if isinstance(m, MaxLen)]
+        most = n.n
+
+        def is_str(v: Any) -> Any:
+            if type(v) is not str or len(v) > most:
+                raise _Invalid
+            return v
+
+        return is_str
+    if tp is bytes:
+        allowed = next((_ALLOWED[m] for m in meta if m in _ALLOWED), None)
+
+        def is_bytes(v: Any) -> Any:
+            if type(v) is not bytes or (allowed is not None and v.translate(None, allowed)):
+                raise _Invalid
+            return v
+
+        return is_bytes
+    if origin is list:
+        inner = _fast_of(get_args(tp)[0])
+
+        def is_list(v: Any) -> Any:
+            if type(v) is not list:
+                raise _Invalid
+            return [inner(i) for i in v]
+
+        return is_list
+    if origin is Mapping:
+
+        def is_view(v: Any) -> Any:
+            if not _view_ok(v, 0):
+                raise _Invalid
+            return v
+
+        return is_view
+    if isinstance(tp, type) and issubclass(tp, Record):
+        lay = _layout(tp)
+
+        def is_record(v: Any) -> Any:
+            if type(v) is not list or not lay.required <= len(v) <= len(lay.fast):
+                raise _Invalid
+            return lay.cls(*[f(x) for f, x in zip(lay.fast, v, strict=False)])
+
+        return is_record
+    raise TypeError(f"no codec rule for {tp!r}")
+
+
+# the bytes each byte-string kind may hold, for bytes.translate(None, allowed): what is
+# left after deleting them is exactly the bytes outside the domain
+_ALLOWED = {_CardBytes: bytes(sorted(CARD_DOMAIN)), _ActionBytes: bytes(sorted(ACTION_DOMAIN))}
+_CARDS = _ALLOWED[_CardBytes]
+_INT64 = (-(2**63), 2**64)
+
+
+def _view_ok(v: Any, depth: int) -> bool:
+    """Whether ``_check_view`` accepts ``v`` (the same rules, without building paths)."""
+    if depth > MAX_VIEW_DEPTH:
+        return False
+    t = type(v)
+    if t is dict:
+        return all(type(k) is str and _view_ok(x, depth + 1) for k, x in v.items())
+    if t is list:
+        return all(_view_ok(x, depth + 1) for x in v)
+    if t is bytes:
+        return not v.translate(None, _CARDS)
+    if t is int:
+        return bool(_INT64[0] <= v < _INT64[1])
+    return v is None or t is bool or t is str
+
+
 def encode(f: Frame) -> bytes:
     """The msgpack bytes of a frame (``[type, *fields]``)."""
-    data: bytes = msgpack.packb([f.TYPE, *(_to_wire(getattr(f, x.name)) for x in _fields(type(f)))], use_bin_type=True)
+    lay = _LAYOUTS.get(type(f)) or _layout(type(f))
+    values = lay.get(f)
+    if not lay.plain:
+        values = tuple(v if w is None else w(v) for w, v in zip(lay.wire, values, strict=True))
+    data: bytes = msgpack.packb([f.TYPE, *values], use_bin_type=True)
     return data
-
-
-def _to_wire(v: Any) -> Any:
-    if isinstance(v, Record):
-        return [_to_wire(getattr(v, x.name)) for x in dataclasses.fields(v)]  # type: ignore[arg-type]
-    if isinstance(v, list):
-        return [_to_wire(i) for i in v]
-    return v
 
 
 def _reject(data: Any) -> Any:
@@ -403,17 +578,25 @@ def decode(data: bytes) -> Frame:
         if len(data) > MAX_FRAME:
             raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
         try:
-            obj = msgpack.unpackb(bytes(data), raw=False, strict_map_key=True, ext_hook=_reject)
+            obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_reject)
         except msgpack.ExtraData:
             raise ProtocolError(ErrorCode.TRAILING_BYTES, "bytes after the frame") from None
         except Exception as e:
             raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
-        if not isinstance(obj, list) or not obj:
+        if type(obj) is not list or not obj:
             raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
         t = obj[0]
         if type(t) is not int or t not in FRAMES:
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
-        return _build(FRAMES[t], obj[1:], FRAMES[t].__name__)  # type: ignore[no-any-return]
+        cls = FRAMES[t]
+        lay = _LAYOUTS.get(cls) or _layout(cls)
+        n = len(obj) - 1
+        if lay.required <= n <= len(lay.fast):
+            try:
+                return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
+            except _Invalid:
+                pass
+        return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
     except ProtocolError:
         raise
     except RecursionError:
@@ -423,10 +606,6 @@ def decode(data: bytes) -> Frame:
 
 
 _HINTS: dict[type, list[tuple[str, Any]]] = {}
-
-
-def _fields(cls: type) -> list[dataclasses.Field[Any]]:
-    return list(dataclasses.fields(cls))
 
 
 def _hints(cls: type) -> list[tuple[str, Any]]:

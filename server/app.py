@@ -60,7 +60,7 @@ from records import Database
 from records import api as records_api
 from records.recorder import Recorder
 
-from . import identity, table, tokens
+from . import identity, metrics, table, tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
 from .connection import Connection
 from .lifecycle import Phase
@@ -120,6 +120,7 @@ class Server:
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
         self.port = config.port
+        metrics.watch(self)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -242,6 +243,8 @@ class Server:
                 "games": games.names(),
             }
             return _response(connection, http.HTTPStatus.OK, json.dumps(body).encode(), "application/json")
+        if path == "/metrics":
+            return _response(connection, http.HTTPStatus.OK, *metrics.exposition())
         f = self.static_file(path)
         if f is None:
             return _response(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
@@ -276,9 +279,10 @@ class Server:
         try:
             async for msg in ws:
                 self.counts["frames_in"] += 1
+                conn.received = metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
-                while conn.queue.qsize() > self.limits.send_queue // 2 and not conn.closed:
+                while conn.backlog > self.limits.send_queue // 2 and not conn.closed:
                     await asyncio.sleep(0.005)
                 allowed = conn.allow()
                 if not allowed and conn.strikes > self.limits.rate_strikes:
@@ -342,7 +346,9 @@ class Server:
         elif isinstance(f, Action):
             if p.room is None:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
+            game = p.room.table.game_name
             p.room.feed(table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)))
+            metrics.action_latency(game, time.perf_counter() - conn.received)
         elif isinstance(f, ListRooms):
             rooms = [
                 r.table.info()
@@ -412,6 +418,7 @@ class Server:
         if account:
             conn.send(Identity(account, True, None))
         if player.room is not None:
+            metrics.resumed()
             player.room.feed(table.Resume(player.id, conn, f.last_seq))
         self._trim_players()
 

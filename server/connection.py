@@ -1,10 +1,10 @@
-"""One client connection: a bounded send queue drained by a writer task, and a rate limit
-(the lobby, server/app.py, knows which player it speaks for once HELLO is done).
+"""One client connection: a bounded send queue flushed once per turn of the event loop,
+and a rate limit (the lobby, server/app.py, knows which player it speaks for once HELLO
+is done).
 
-Frames are encoded when queued, so every room broadcast costs the room one encode per
-distinct view and never waits for a slow socket. A reader that falls ``send_queue``
-frames behind is disconnected (close code 1008, reason "slow consumer") instead of
-making the server hold an ever-growing backlog for it.
+Frames are encoded when queued, so a room never waits for a slow socket. A reader that
+falls ``send_queue`` frames behind is disconnected (close code 1008, reason "slow
+consumer") instead of making the server hold an ever-growing backlog for it.
 """
 
 from __future__ import annotations
@@ -17,30 +17,43 @@ import socket
 import time
 
 from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
-from protocol import ErrorCode, Frame, encode
+from protocol import Error, ErrorCode, Frame, encode
 
+from . import metrics
 from .config import Limits
 
 log = logging.getLogger("paiju.server")
 _ids = itertools.count(1)
+WRITE_LIMIT = 16 * 1024  # bytes in the transport's buffer past which frames wait here
 
 
 class Connection:
+    """The sending side of one client connection (the lobby reads from ``ws``).
+
+    Frames queued during one turn of the event loop leave together: at the end of the turn
+    one callback frames them all (websockets' sans-I/O protocol) and hands the transport
+    one write, so a room's burst (ACK, events, the next prompt) is one system call, and an
+    idle connection holds no task and no queue.
+    """
+
     def __init__(self, ws: ServerConnection, limits: Limits) -> None:
         self.id = next(_ids)
         self.ws = ws
         self.limits = limits
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=limits.send_queue)
+        self.loop = asyncio.get_running_loop()
         self.closed = False
         self.close_reason = ""
         self._tokens = float(limits.burst)
         self._stamp = time.monotonic()
         self.strikes = 0
-        self._final = (1000, "")
+        self._out: list[bytes] = []  # frames waiting for the end of this turn (or for the socket)
+        self._flush_soon = False
+        self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.sent = 0
+        self.received = 0.0  # perf_counter when the last message came in (action latency)
         if limits.sndbuf:
             # A bounded kernel buffer, so that a reader that stops reading fills the send
             # queue (and is disconnected) rather than megabytes of socket memory.
@@ -48,21 +61,60 @@ class Connection:
             if sock is not None:
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.sndbuf)
-        self.writer = asyncio.create_task(self._write(), name=f"writer-{self.id}")
 
     def send(self, frame: Frame) -> bool:
         """Queue ``frame``; False (and the connection closing) when the reader is too slow."""
+        if type(frame) is Error:
+            metrics.error(frame.code)
         return self.send_bytes(encode(frame))
 
     def send_bytes(self, data: bytes) -> bool:
         if self.closed:
             return False
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self._out) >= self.limits.send_queue:
             self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
             return False
+        self._out.append(data)
+        if not self._flush_soon:
+            self._flush_soon = True
+            self.loop.call_soon(self._flush)
         return True
+
+    @property
+    def backlog(self) -> int:
+        """Frames queued and not yet handed to the socket."""
+        return len(self._out)
+
+    def _flush(self) -> None:
+        """Hand every queued frame to the socket in one write (unless its buffer is full:
+        then a drainer waits for it to empty)."""
+        self._flush_soon = False
+        if not self._out or self._drainer is not None:
+            return
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
+            self._out.clear()
+            return
+        if ws.transport.get_write_buffer_size() > WRITE_LIMIT:
+            self._drainer = self.loop.create_task(self._drain())
+            return
+        out, self._out = self._out, []
+        for data in out:
+            ws.protocol.send_binary(data)
+            metrics.sent(data)
+        self.sent += len(out)
+        ws.transport.write(b"".join(ws.protocol.data_to_send()))
+
+    async def _drain(self) -> None:
+        try:
+            while self.ws.transport.get_write_buffer_size() > WRITE_LIMIT and not self.ws.transport.is_closing():
+                await self.ws.drain()
+                await asyncio.sleep(0.005)  # the buffer is still above the limit: look again shortly
+        except Exception:
+            return
+        finally:
+            self._drainer = None
+        self._flush()
 
     def allow(self) -> bool:
         """Token bucket: True when one more incoming frame is within the rate limit."""
@@ -81,16 +133,16 @@ class Connection:
             return
         self.closed = True
         self.close_reason = reason
-        self._final = (code, reason)
-        if code != 1008:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)  # the writer sends what is queued, then closes
-                return
-        # A slow consumer (or a full queue): drop what is queued and close now.
-        self.writer.cancel()
-        self._closer = asyncio.create_task(self._close(code, reason))
+        if code == 1008:  # a slow consumer: what is queued is dropped
+            self._out.clear()
+        self._closer = self.loop.create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
+        if self._out:
+            self._flush()
+            if self._drainer is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self._drainer), 2.0)
         try:
             # close() itself waits for the socket to drain: a reader that reads nothing
             # never lets it finish, so after a while the transport is aborted.
@@ -100,25 +152,9 @@ class Connection:
         if code == 1008:
             log.info("connection %d closed: %s", self.id, reason)
 
-    async def _write(self) -> None:
-        try:
-            while True:
-                data = await self.queue.get()
-                if data is None:
-                    await self._close(*self._final)
-                    return
-                await self.ws.send(data)
-                self.sent += 1
-        except ConnectionClosed:
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("writer of connection %d failed", self.id)
-
     async def finish(self) -> None:
-        """After the reader ended: stop the writer."""
+        """After the reader ended: nothing more is sent."""
         self.closed = True
-        self.writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self.writer
+        self._out.clear()
+        if self._drainer is not None:
+            self._drainer.cancel()

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from protocol import Error, encode
+from protocol import Event as EventFrame
 from protocol.bus import RoomBus
 
 from .connection import Connection
@@ -91,9 +93,10 @@ class Room:
         outs = self.table.handle(msg, self.loop.time() if now is None else now)
         later: list[Send | Publish] = []
         refused: Refused | None = None
+        encoded: dict[object, bytes] = {}
         for o in outs:
             if isinstance(o, Send) and self.journal is None:
-                self._send(o)
+                self._send(o, encoded)
             elif isinstance(o, (Send, Publish)):
                 later.append(o)
             elif isinstance(o, Refused):
@@ -141,10 +144,21 @@ class Room:
         self.on_close(self)
 
     @staticmethod
-    def _send(o: Send) -> None:
+    def _send(o: Send, encoded: dict[object, bytes]) -> None:
+        """Send ``o.frame``, encoded once per distinct frame of this input: a public event
+        seen alike from every seat (equal frames), a RESULT or a spectators' event (one
+        frame object for all) cost one encode, whatever the number of receivers."""
         conn = o.conn
         assert isinstance(conn, Connection)
-        conn.send(o.frame)
+        frame = o.frame
+        if type(frame) is Error:
+            conn.send(frame)  # counted by code in the metrics
+            return
+        key = frame if type(frame) is EventFrame else id(frame)  # events are hashable; the others are shared objects
+        data = encoded.get(key)
+        if data is None:
+            data = encoded[key] = encode(frame)
+        conn.send_bytes(data)
 
     def _schedule(self) -> None:
         when = None if self.closed else self.table.next_deadline()
@@ -174,5 +188,6 @@ class Room:
                     log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
             if sends and self.journal is not None:
                 await self.journal.sync()
+            encoded: dict[object, bytes] = {}
             for o in sends:
-                self._send(o)
+                self._send(o, encoded)

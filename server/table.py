@@ -75,7 +75,7 @@ from protocol import (
 )
 from protocol import Event as EventFrame
 
-from . import roomlog
+from . import metrics, roomlog
 from .config import Limits
 from .lifecycle import Phase
 from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats
@@ -612,11 +612,13 @@ class Table:
         p = self.pending.get(m.seat)
         if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played:
             return  # late, or the seat's owner took it back
+        metrics.robot_latency(self.game_name, self.now - p.deadline + self.clock_ms / 1000)
         self._apply(p, m.action)
 
     def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
+        metrics.applied(self.game_name)
         if self.logged:
             self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
         self.answered[p.id] = (p.controller, action)
@@ -660,6 +662,7 @@ class Table:
                 continue  # withdrawn by an earlier timeout's action in this window
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
+            metrics.clock_default(self.game_name, c.robot_played)
             self._apply(p, self.game.default_action(p.seat))
             if c.kind == SeatKind.HUMAN and not c.robot:
                 c.timeouts += 1
@@ -691,6 +694,7 @@ class Table:
     def _dispatch(self, p: Pending) -> None:
         st = self.seats[p.controller]
         if st.robot_played:
+            metrics.requested(self.game_name)
             request = games.decision_request(
                 self.game,
                 p.seat,

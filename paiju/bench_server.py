@@ -1,0 +1,331 @@
+"""`paiju bench server`: paiju's rooms against a bare WebSocket echo, in one run.
+
+One process tree: this process (the load generator, loadtest/), a bare ``websockets`` echo
+server (loadtest/echo.py) and ``paiju serve`` (no pause between hands, no rate limit), each
+a child process. For every scenario (game x robot seats) the same generator first drives
+the echo server with as many connections as the scenario has players (closed loop: one
+message in flight each), then the rooms (closed loop: each player answers its prompt at
+once); the ratio is the server's actions applied per second (its /metrics, robot actions
+included) to the echo's round trips per second. Then, paced at half the actions/s just
+measured, the p99 of action -> next prompt. Then the memory of idle connections (RSS of
+each server before and with ``--idle`` connections open, held ``--hold`` seconds: drops
+counted), and robot-filled mahjong rooms (every seat a robot, one watcher each) against
+``paiju arena`` with the same robot in this process.
+
+The generator and both servers share the machine: figures move with whatever else runs
+(the load average is printed); compare figures of one run, not across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE_OPTIONS = ("--hand-pause", "0", "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", nargs="*", default=["tricks", "mahjong"], help="default: tricks mahjong; none: skip")
+    p.add_argument("--rooms", type=int, default=16, help="rooms per scenario (default %(default)s)")
+    p.add_argument("--duration", type=float, default=8.0, help="seconds measured per run (default %(default)s)")
+    p.add_argument("--ramp", type=float, default=1.0, help="seconds to open the connections (default %(default)s)")
+    p.add_argument("--idle", type=int, default=2000, help="idle connections for the memory figure (0: skip)")
+    p.add_argument("--hold", type=float, default=10.0, help="seconds the idle connections are held (default 10)")
+    p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
+    p.add_argument("--arena-hands", type=int, default=30, help="arena deals for the robot comparison (default 30)")
+    p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
+    p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+class Child:
+    """A server child process and the line that gives its port."""
+
+    def __init__(self, cmd: list[str], pattern: str, cwd: Path = ROOT) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        out = subprocess.PIPE
+        # python -m puts the working directory first on sys.path: cwd picks the checkout
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 60
+        seen = []
+        while time.monotonic() < deadline:
+            if select.select([self.proc.stdout], [], [], 0.5)[0]:
+                line = self.proc.stdout.readline()
+                if not line:
+                    break
+                seen.append(line)
+                m = re.search(pattern, line)
+                if m:
+                    self.port = int(m.group(1))
+                    return
+        self.proc.kill()
+        raise RuntimeError(f"{cmd[2:4]} did not start:\n{''.join(seen)}")
+
+    def rss_kib(self) -> int:
+        """Resident set size now (Linux /proc)."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time used so far (Linux /proc)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def run(args: argparse.Namespace) -> int:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # children inherit it: thousands of sockets each (past the hard limit only as root)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(hard, 65536), max(hard, 65536)))
+    except (ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    loop = ["--uvloop"] if args.uvloop else []
+    echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
+    children = [echo]
+    try:
+        limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
+        serve = Child([*cmd, *loop], r"paiju serving on http://[^:]+:(\d+)/")
+        children.append(serve)
+        base = None
+        if args.baseline is not None:
+            # an older checkout may not know --uvloop or print the same log level: plain options
+            base = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
+            children.append(base)
+        if args.uvloop:
+            import uvloop
+
+            out = uvloop.run(bench(args, echo, serve, base))
+        else:
+            out = asyncio.run(bench(args, echo, serve, base))
+    finally:
+        for c in children:
+            c.stop()
+    if args.json:
+        print(json.dumps(out))
+    return 0
+
+
+def say(args: argparse.Namespace, text: str) -> None:
+    if not args.json:
+        print(text, flush=True)
+
+
+async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child | None) -> dict[str, Any]:
+    from loadtest import Options
+    from loadtest import run as load
+    from loadtest.run import probe
+
+    eurl, purl = f"ws://127.0.0.1:{echo.port}/", f"ws://127.0.0.1:{serve.port}/ws"
+    common: dict[str, Any] = {"duration": args.duration, "ramp": args.ramp, "robot": args.robot}
+    out: dict[str, Any] = {"load_average_start": os.getloadavg(), "uvloop": args.uvloop, "scenarios": []}
+    say(args, f"paiju bench server: one run, load average {os.getloadavg()[0]:.2f} (2-minute figures; shared machine)")
+    say(
+        args,
+        f"  {'scenario':<26}{'echo rt/s':>11}{'paiju act/s':>13}{'ratio':>7}{'per CPU-s':>10}"
+        f"{'next p99 ms':>13}{'paced at':>10}{'p99 ms':>8}  CPU % echo/paiju/generator",
+    )
+    for game in args.games:
+        seats = await probe(purl, game)
+        for robots in sorted({0, seats // 2}):
+            players = args.rooms * (seats - robots)
+            e, e_cpu = await measured(echo, Options(eurl, echo=True, connections=players, metrics="", **common))
+
+            def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
+                return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)
+
+            p, p_cpu = await measured(serve, rooms(purl))
+            applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
+            # per CPU-second of each server: what the same work costs, whatever else the machine runs
+            e_eff = e["round_trips_per_s"] * e["duration_s"] / max(e_cpu["server"], 1e-3)
+            p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
+            if base is not None:
+                b, b_cpu = await measured(base, rooms(f"ws://127.0.0.1:{base.port}/ws"))
+            half = p["actions_per_s"] / 2
+            paced = (await load(rooms(purl, half))).as_dict()
+            row = {
+                "game": game,
+                "rooms": args.rooms,
+                "robots_per_room": robots,
+                "connections": players,
+                "echo_round_trips_per_s": e["round_trips_per_s"],
+                "echo_round_trip_p99_ms": e["latency_ms"]["ack"]["p99"],
+                "paiju_actions_applied_per_s": applied,
+                "paiju_client_actions_per_s": p["actions_per_s"],
+                "ratio": round(applied / e["round_trips_per_s"], 3) if e["round_trips_per_s"] else None,
+                "next_prompt_p99_ms": p["latency_ms"]["next_prompt"]["p99"],
+                "paced_actions_per_s": paced["actions_per_s"],
+                "paced_next_prompt_p99_ms": paced["latency_ms"]["next_prompt"]["p99"],
+                "paced_next_prompt_p50_ms": paced["latency_ms"]["next_prompt"]["p50"],
+                "errors": p["error_count"] + paced["error_count"],
+                "echo_cpu": e_cpu,
+                "paiju_cpu": p_cpu,
+                "echo_round_trips_per_cpu_s": round(e_eff, 1),
+                "paiju_actions_per_cpu_s": round(p_eff, 1),
+                "ratio_per_cpu_s": round(p_eff / e_eff, 3) if e_eff else None,
+                "paiju_cpu_ms_per_client_action": round(1000 * p_cpu["server"] / max(p["actions"], 1), 3),
+            }
+            if base is not None:
+                row["baseline_client_actions_per_s"] = b["actions_per_s"]
+                row["baseline_cpu_ms_per_client_action"] = round(1000 * b_cpu["server"] / max(b["actions"], 1), 3)
+            out["scenarios"].append(row)
+            say(
+                args,
+                f"  {f'{game}, {robots} robots, {args.rooms} rooms':<26}{row['echo_round_trips_per_s']:>11,.0f}"
+                f"{applied:>13,.0f}{row['ratio'] or 0:>7.3f}{row['ratio_per_cpu_s'] or 0:>10.3f}"
+                f"{row['next_prompt_p99_ms']:>13.1f}"
+                f"{row['paced_actions_per_s']:>10,.0f}{row['paced_next_prompt_p99_ms']:>8.1f}"
+                f"  {e_cpu['server_percent']:.0f}/{p_cpu['server_percent']:.0f}/"
+                f"{(e_cpu['generator_percent'] + p_cpu['generator_percent']) / 2:.0f}",
+            )
+            if base is not None:
+                say(
+                    args,
+                    f"    baseline {args.baseline}: {row['baseline_client_actions_per_s']:,.0f} client act/s, "
+                    f"{row['baseline_cpu_ms_per_client_action']:.3f} server CPU ms each; this checkout "
+                    f"{p['actions_per_s']:,.0f} client act/s, {row['paiju_cpu_ms_per_client_action']:.3f} ms each",
+                )
+    if args.idle:
+        out["idle"] = {}
+        for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):
+            out["idle"][name] = await idle_cost(child, url, args)
+            i = out["idle"][name]
+            say(
+                args,
+                f"  idle {name:<6} {i['connections']:,} connections held {args.hold:g} s: "
+                f"{i['kib_per_connection']:.1f} KiB RSS each ({i['rss_before_kib']:,} -> {i['rss_held_kib']:,} KiB), "
+                f"{i['disconnects']} drops, {i['connect_failures']} failed connects",
+            )
+    if args.robot_rooms:
+        out["robots"] = await robot_rooms(serve, purl, args)
+        r = out["robots"]
+        say(
+            args,
+            f"  robot-filled mahjong ({r['robot']}): rooms {r['rooms_hands_per_s']:.2f} hands/s "
+            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}; "
+            f"per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / {r['arena_hands_per_cpu_s']:.2f} = "
+            f"{r['ratio_per_cpu_s']:.3f}",
+        )
+    out["load_average_end"] = os.getloadavg()
+    say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
+    return out
+
+
+async def measured(child: Child, o: Any) -> tuple[dict[str, Any], dict[str, float]]:
+    """Run the load ``o`` against ``child``; its report, and the CPU the server and this
+    generator used in the measured window."""
+    from loadtest import run as load
+
+    marks: list[tuple[float, float, float]] = []
+
+    def mark(_: bool) -> None:
+        marks.append((child.cpu_seconds(), time.process_time(), time.perf_counter()))
+
+    r = (await load(o, on_window=mark)).as_dict()
+    (c0, g0, t0), (c1, g1, t1) = marks
+    wall = t1 - t0
+    cpu = {
+        "server": round(c1 - c0, 3),
+        "server_percent": round(100 * (c1 - c0) / wall, 1),
+        "generator_percent": round(100 * (g1 - g0) / wall, 1),
+    }
+    return r, cpu
+
+
+async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """RSS of ``child`` before and with ``--idle`` connections open (HELLO said, pinging
+    every 20 s, like a browser tab left open)."""
+    from loadtest import Options
+    from loadtest import run as load
+    from loadtest.stats import Stats, Tick
+
+    before = child.rss_kib()
+    held: list[int] = []
+
+    def sample(t: Tick, s: Stats) -> None:
+        if s.connections >= args.idle:
+            held.append(child.rss_kib())
+
+    # the generator holds 64 handshakes in flight; the window opens when all are connected
+    # (or after as long again as the ramp): about 100 handshakes a second on a busy machine
+    ramp = max(args.ramp, args.idle / 100)
+    r = await load(
+        Options(url, rooms=0, idle=args.idle, ramp=ramp, duration=args.hold, ping_interval=20.0, metrics=""),
+        on_tick=sample,
+    )
+    d = r.as_dict()
+    top = max(held) if held else child.rss_kib()
+    return {
+        "connections": d["connections_peak"],
+        "rss_before_kib": before,
+        "rss_held_kib": top,
+        "kib_per_connection": round((top - before) / max(d["connections_peak"], 1), 2),
+        "disconnects": d["disconnects"],
+        "connect_failures": d["connect_failures"],
+    }
+
+
+async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
+    bus) against ``paiju arena``'s for the same robot, here; and per CPU-second of each."""
+    from bots import arena
+    from loadtest import Options
+
+    d, cpu = await measured(
+        serve,
+        Options(
+            url,
+            game="mahjong",
+            rooms=args.robot_rooms,
+            robots_per_room=4,
+            robot=args.robot,
+            hands=8,
+            duration=args.duration,
+            ramp=args.ramp,
+        ),
+    )
+    robot = d["robot"] or "random"  # the robot the server seated
+    t, c = time.perf_counter(), time.process_time()
+    a = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, args.arena_hands, 0)
+    arena_rate = a.games / (time.perf_counter() - t)
+    arena_per_cpu = a.games / max(time.process_time() - c, 1e-3)
+    rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
+    return {
+        "robot": robot,
+        "rooms_hands_per_s": d["hands_per_s"],
+        "arena_hands_per_s": round(arena_rate, 2),
+        "ratio": round(d["hands_per_s"] / arena_rate, 3) if arena_rate else 0.0,
+        "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
+        "arena_hands_per_cpu_s": round(arena_per_cpu, 2),
+        "ratio_per_cpu_s": round(rooms_per_cpu / arena_per_cpu, 3),
+        "rooms_server_cpu_percent": cpu["server_percent"],
+    }

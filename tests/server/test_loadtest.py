@@ -1,0 +1,87 @@
+"""`paiju loadtest` against a real `paiju serve`, a few seconds with small counts: its JSON
+report, its plot, its thresholds (exit 1) and its refusals (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import ROOT, Served
+
+
+def loadtest(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "paiju", "loadtest", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_loadtest_plays_and_reports_json(served: Served, tmp_path: Path) -> None:
+    png = tmp_path / "run.png"
+    p = loadtest(
+        served.url,
+        *("--game", "tricks", "--rooms", "3", "--robots-per-room", "1", "--hands", "2"),
+        *("--duration", "2.5", "--ramp", "0.5", "--idle", "3", "--ping-interval", "0.3", "--drops", "1"),
+        *("--json", "--quiet", "--plot", str(png), "--max-errors", "0", "--max-p99-ms", "0.001"),
+    )
+    # the p99 threshold of 1 microsecond cannot be met: exit 1, one line naming it
+    assert p.returncode == 1, (p.returncode, p.stderr[-3000:])
+    assert "threshold passed: p99 next prompt" in p.stderr and "max-errors" not in p.stderr, p.stderr
+    r = json.loads(p.stdout)
+    assert r["mode"] == "play" and r["game"] == "tricks" and r["rooms"] == 3
+    assert r["players_per_room"] == r["seats"] - 1 and r["robots_per_room"] == 1
+    assert r["actions"] > 0 and r["actions_per_s"] > 0 and r["hands"] > 0 and r["frames_per_s"] > 0
+    for kind in ("ack", "next_prompt", "ping"):
+        lat = r["latency_ms"][kind]
+        assert lat["n"] > 0 and 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], (kind, lat)
+    assert r["errors"] == {} and r["error_count"] == 0 and r["disconnects"] == 0
+    assert r["drops"] == 1 and r["resumes"] >= 1
+    assert r["connections_peak"] == 3 * r["players_per_room"] + 3
+    s = r["server"]
+    assert s is not None and s["actions_per_s"] > 0 and s["frames_out_per_s"] > 0 and s["resumes"] >= 1
+    assert s["bus_requests_per_s"] > 0 and s["action_broadcast_ms"]["p99"] > 0
+    assert len(r["series"]) >= 2 and sum(t["actions"] for t in r["series"]) > 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    print(
+        f"loadtest: {r['actions_per_s']} actions/s, next prompt p99 {r['latency_ms']['next_prompt']['p99']} ms, "
+        f"server {s['actions_per_s']} actions/s"
+    )
+
+
+def test_loadtest_refusals_are_one_line(served: Served) -> None:
+    p = loadtest(served.url, "--game", "chess", "--duration", "1", "--quiet")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("paiju loadtest: the server refused a chess room: BAD_ROOM_OPTIONS"), p.stderr
+    p = loadtest(served.url, "--game", "tricks", "--robots-per-room", "9", "--quiet")
+    assert p.returncode == 2 and "--robots-per-room must be 0.." in p.stderr, p.stderr
+
+
+def test_bench_server_runs_both_servers_in_one_run() -> None:
+    """`paiju bench server` at the smallest counts: every figure is there."""
+    p = subprocess.run(
+        [
+            *(sys.executable, "-m", "paiju", "bench", "server", "--json", "--games", "tricks", "--rooms", "2"),
+            *("--duration", "1", "--ramp", "0.2", "--idle", "20", "--hold", "1", "--robot-rooms", "1"),
+            *("--arena-hands", "1"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout)
+    assert [(s["game"], s["robots_per_room"]) for s in r["scenarios"]] == [("tricks", 0), ("tricks", 1)]
+    for s in r["scenarios"]:
+        assert s["echo_round_trips_per_s"] > 0 and s["paiju_actions_applied_per_s"] > 0 and s["errors"] == 0
+        assert s["ratio"] == round(s["paiju_actions_applied_per_s"] / s["echo_round_trips_per_s"], 3)
+        assert s["next_prompt_p99_ms"] > 0 and s["paced_next_prompt_p99_ms"] > 0
+    for name in ("echo", "paiju"):
+        assert r["idle"][name]["connections"] == 20 and r["idle"][name]["disconnects"] == 0
+        assert r["idle"][name]["rss_held_kib"] >= r["idle"][name]["rss_before_kib"] > 0
+    assert r["robots"]["rooms_hands_per_s"] > 0 and r["robots"]["arena_hands_per_s"] > 0

@@ -1,0 +1,108 @@
+"""`GET /metrics`: Prometheus text that prometheus_client's own parser reads, with every
+metric docs/operations.md names present, and each one moving after a played hand."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from loadtest.scrape import Scrape, parse
+from protocol import (
+    VERSION,
+    Action,
+    CreateRoom,
+    Error,
+    Event,
+    Frame,
+    Hello,
+    Prompt,
+    RoomEvent,
+    RoomState,
+    Welcome,
+    decode,
+    encode,
+)
+
+from .conftest import Served
+
+
+def scrape(s: Served) -> Scrape:
+    with urllib.request.urlopen(s.http + "/metrics", timeout=10) as r:
+        assert r.headers["Content-Type"].startswith("text/plain; version=")
+        return parse(r.read().decode())
+
+
+async def until(ws: ClientConnection, want: type[Frame], timeout: float = 20) -> Frame:
+    async with asyncio.timeout(timeout):
+        while True:
+            f = decode(await ws.recv())  # type: ignore[arg-type]
+            if isinstance(f, want):
+                return f
+
+
+# counters (and histogram counts) that must move, summed over the series with these labels
+MOVING = [
+    ("paiju_frames_total", {"direction": "in"}),
+    ("paiju_frames_total", {"direction": "out"}),
+    ("paiju_frame_bytes_total", {"direction": "in"}),
+    ("paiju_frame_bytes_total", {"direction": "out"}),
+    ("paiju_actions_applied_total", {"game": "tricks"}),
+    ("paiju_errors_total", {"code": "MALFORMED"}),
+    ("paiju_action_broadcast_seconds_count", {"game": "tricks"}),
+    ("paiju_bus_requests_total", {"game": "tricks"}),
+    ("paiju_robot_decision_seconds_count", {"game": "tricks"}),
+    ("paiju_clock_default_actions_total", {"game": "tricks", "player": "human"}),
+    ("paiju_resumes_total", {}),
+    ("paiju_worker_requests_total", {"game": "tricks", "outcome": "answered"}),
+    ("paiju_worker_decision_seconds_count", {"game": "tricks"}),
+]
+
+
+async def test_every_metric_is_present_and_moves_after_a_hand(served: Served) -> None:
+    before = scrape(served)
+    async with connect(served.url, compression=None) as ws:
+        await ws.send(encode(Hello(VERSION, "metered")))
+        w = await until(ws, Welcome)
+        assert isinstance(w, Welcome)
+        await ws.send(b"\xc1")  # never valid msgpack: an ERROR
+        await until(ws, Error)
+        # a robot in seat 1, a short clock: the human's second prompt times out
+        await ws.send(encode(CreateRoom("tricks", None, 1, 300, [1], None, True)))
+        st = await until(ws, RoomState)
+        assert isinstance(st, RoomState)
+        during = scrape(served)
+        p = await until(ws, Prompt)
+        assert isinstance(p, Prompt) and p.mask
+        await ws.send(encode(Action(p.prompt_id, p.options[0].code, p.options[0].cards[: p.options[0].pick])))
+        async with asyncio.timeout(20):
+            while True:  # the next prompt of ours is left to the clock
+                f = decode(await ws.recv())  # type: ignore[arg-type]
+                if isinstance(f, Event) and f.code == RoomEvent.TIMEOUT:
+                    break
+        last_seq = f.seq
+    # the connection is gone (a robot plays the seat meanwhile); the player resumes
+    async with connect(served.url, compression=None) as ws:
+        await ws.send(encode(Hello(VERSION, "metered", w.token, last_seq)))
+        async with asyncio.timeout(30):
+            while True:
+                f = decode(await ws.recv())  # type: ignore[arg-type]
+                if isinstance(f, Prompt) and f.mask:
+                    o = f.options[0]
+                    await ws.send(encode(Action(f.prompt_id, o.code, o.cards[: o.pick])))
+                elif isinstance(f, Event) and f.code == RoomEvent.MATCH_END:
+                    break
+    after = scrape(served)
+
+    assert during.total("paiju_connections") >= 1
+    assert during.value("paiju_rooms", game="tricks", state="playing") >= 1
+    assert during.value("paiju_players", where="seated") >= 1
+    for name in ("paiju_connections", "paiju_rooms", "paiju_players", "process_resident_memory_bytes"):
+        assert name in after.samples, name
+    still = [
+        (name, labels, before.total(name, **labels), after.total(name, **labels))
+        for name, labels in MOVING
+        if not after.total(name, **labels) > before.total(name, **labels)
+    ]
+    assert not still, f"metrics that did not move: {still}"
