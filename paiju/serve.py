@@ -18,14 +18,41 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import importlib
 import logging
 import os
 import signal
 import socket
-import sys
 
 from server.config import Config, Limits
+
+from .args import (
+    fail,
+    log_level,
+    nonnegative_float,
+    nonnegative_int,
+    port,
+    positive_float,
+    positive_int,
+    setup_logging,
+)
+
+
+def clock_setting(text: str) -> tuple[str, int]:
+    """``--clock GAME=MS``: a registered game and a whole number of milliseconds.
+
+    >>> clock_setting("mahjong=5000")
+    ('mahjong', 5000)
+    """
+    import games
+
+    game, eq, ms = text.partition("=")
+    if not eq or not ms.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not GAME=MS (e.g. mahjong=5000)")
+    if game not in games.names():
+        raise argparse.ArgumentTypeError(f"no game {game!r}; known: {', '.join(games.names())}")
+    return game, int(ms)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     p.add_argument(
         "--port",
-        type=int,
+        type=port,
         default=int(os.environ.get("PAIJU_PORT", "8765")),
         help="port (default: env PAIJU_PORT, else 8765; 0 = any free port)",
     )
@@ -51,7 +78,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(default: env PAIJU_SERVER_ID, else the host name)",
     )
     p.add_argument(
-        "--log-ttl", type=int, default=3600, help="seconds a finished room's log stays in Redis (default %(default)s)"
+        "--log-ttl",
+        type=positive_int,
+        default=3600,
+        help="seconds a finished room's log stays in Redis (default %(default)s)",
     )
     p.add_argument(
         "--robots-module",
@@ -60,26 +90,49 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="MODULE",
         help="import MODULE first (extra robots a room may ask for; give the workers the same)",
     )
-    p.add_argument("--workers", type=int, default=8, help="robot decisions handled at once in-process (default 8)")
+    p.add_argument(
+        "--workers", type=positive_int, default=8, help="robot decisions handled at once in-process (default 8)"
+    )
     g = p.add_argument_group("limits")
-    g.add_argument("--grace", type=float, default=d.grace, help="seconds a dropped player keeps the seat (%(default)s)")
-    g.add_argument("--max-rooms", type=int, default=d.max_rooms, help="(default %(default)s)")
-    g.add_argument("--max-connections", type=int, default=d.max_connections, help="(default %(default)s)")
-    g.add_argument("--send-queue", type=int, default=d.send_queue, help="frames queued per connection (%(default)s)")
-    g.add_argument("--sndbuf", type=int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto")
-    g.add_argument("--rate", type=float, default=d.rate, help="frames/s a connection may send (%(default)s)")
-    g.add_argument("--burst", type=int, default=d.burst, help="frames a connection may send at once (%(default)s)")
-    g.add_argument("--takeover-after", type=int, default=d.takeover_after, help="timeouts before a robot plays")
-    g.add_argument("--quickplay-wait", type=float, default=d.quickplay_wait, help="seconds quick play waits")
-    g.add_argument("--hand-pause", type=float, default=d.hand_pause, help="seconds between hands (%(default)s)")
+    g.add_argument(
+        "--grace", type=nonnegative_float, default=d.grace, help="seconds a dropped player keeps the seat (%(default)s)"
+    )
+    g.add_argument("--max-rooms", type=positive_int, default=d.max_rooms, help="(default %(default)s)")
+    g.add_argument("--max-connections", type=positive_int, default=d.max_connections, help="(default %(default)s)")
+    g.add_argument(
+        "--send-queue", type=positive_int, default=d.send_queue, help="frames queued per connection (%(default)s)"
+    )
+    g.add_argument(
+        "--sndbuf", type=nonnegative_int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto"
+    )
+    g.add_argument("--rate", type=positive_float, default=d.rate, help="frames/s a connection may send (%(default)s)")
+    g.add_argument(
+        "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
+    )
+    g.add_argument(
+        "--takeover-after", type=positive_int, default=d.takeover_after, help="timeouts before a robot plays"
+    )
+    g.add_argument(
+        "--quickplay-wait", type=nonnegative_float, default=d.quickplay_wait, help="seconds quick play waits"
+    )
+    g.add_argument(
+        "--hand-pause", type=nonnegative_float, default=d.hand_pause, help="seconds between hands (%(default)s)"
+    )
     g.add_argument(
         "--robot-on-drop",
         action=argparse.BooleanOptionalAction,
         default=d.robot_on_drop,
         help="a robot plays a dropped player's seat until it resumes (else only the clock does)",
     )
-    g.add_argument("--clock", action="append", default=[], metavar="GAME=MS", help="default action clock of a game")
-    p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
+    g.add_argument(
+        "--clock",
+        type=clock_setting,
+        action="append",
+        default=[],
+        metavar="GAME=MS",
+        help="default action clock of a game",
+    )
+    p.add_argument("--log-level", type=log_level, default="INFO", help="(default %(default)s)")
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -98,9 +151,7 @@ def config_from(args: argparse.Namespace) -> Config:
         robot_on_drop=args.robot_on_drop,
     )
     cfg = Config(host=args.host, port=args.port, secret=secret.encode(), limits=limits, server_id=args.server_id)
-    for item in args.clock:
-        game, _, ms = item.partition("=")
-        cfg.clocks[game] = int(ms)
+    cfg.clocks.update(args.clock)
     return cfg
 
 
@@ -145,8 +196,7 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
         await link.start()
     except Exception as e:  # refused, timed out, wrong password, ...
         await r.aclose()
-        print(f"paiju serve: cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+        return fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     bus = RedisRoomBus(link, cfg.server_id)
@@ -154,19 +204,19 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
     server = Server(cfg, bus, robots=registry.names, store=store)
     store.start()
     await bus.start()
-    await server.restore()
-    await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    print(
-        f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
-        f" with Redis {redacted(url)} as server {cfg.server_id}",
-        flush=True,
-    )
     try:
+        await server.restore()
+        await server.start()  # OSError (the port is taken) after the finally below
+        print(
+            f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
+            f" with Redis {redacted(url)} as server {cfg.server_id}",
+            flush=True,
+        )
         await stop.wait()
     finally:
         # The rooms stay in Redis (their tasks are cancelled, not ended): a restart with the
@@ -179,22 +229,30 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(args.log_level)
     logging.getLogger("websockets").setLevel(logging.WARNING)  # one line per connection is noise
     for m in args.robots_module:
         try:
             importlib.import_module(m)
         except ImportError as e:
-            print(f"paiju serve: cannot import robots module {m!r}: {e}", file=sys.stderr)
-            return 2
-    if args.redis:
-        from redisbus.link import BadRedisUrl, check_url
+            return fail("serve", f"cannot import robots module {m!r}: {e}")
+    from server.webvendor import TARGET
 
-        try:
-            check_url(args.redis)
-        except BadRedisUrl as e:
-            print(f"paiju serve: {e}", file=sys.stderr)
-            return 2
-        return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl))
-    asyncio.run(main(config_from(args), args.workers))
+    if not TARGET.is_file():  # a broken install: the lobby would never connect
+        logging.getLogger("paiju.server").warning("%s is missing: the web client cannot connect", TARGET)
+    try:
+        if args.redis:
+            from redisbus.link import BadRedisUrl, check_url
+
+            try:
+                check_url(args.redis)
+            except BadRedisUrl as e:
+                return fail("serve", str(e))
+            return asyncio.run(main_redis(config_from(args), args.redis, args.log_ttl))
+        asyncio.run(main(config_from(args), args.workers))
+    except OSError as e:  # the port is taken, the address is not this machine's, ...
+        why = f"port {args.port} is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
+        return fail("serve", f"cannot listen on {args.host}:{args.port}: {why}", 1)
+    except KeyboardInterrupt:
+        pass
     return 0

@@ -13,8 +13,23 @@ from protocol import MAX_FRAME
 # bridge and Niujiu decisions (a lead, an occupy) deserve longer.
 DEFAULT_CLOCK_MS = {"mahjong": 3_000, "bridge": 30_000, "niujiu": 20_000}
 FALLBACK_CLOCK_MS = 10_000
-# The robot a bot seat gets when CREATE_ROOM names none: the best the game has.
-PREFERRED_ROBOTS = ("best", "expert", "strong", "heuristic", "random")
+# The robot a bot seat gets when CREATE_ROOM names none: the first of these names that the
+# game has registered, so a robot that is not installed (or not written yet) is skipped.
+# Robot names are per game; the order within a game is by strength as measured in the arena
+# (docs/robots.md, "Default robots"), a name that is not measured yet comes after those that are.
+PREFERRED_ROBOTS = (
+    "hybrid",  # bridge
+    "automaton",  # niujiu
+    "bdi-hudist",  # mahjong: against 3 greedy, win share 0.361 (championship) and 0.372 (classic)
+    "bdi-rearrange",  # mahjong: 0.305 and 0.282 in the same matches
+    "greedy",  # mahjong: the baseline those two beat
+    "perfect",  # tricks: never below the deal's value (an exact solver)
+    "best",  # a robot of a game added later may call itself one of these
+    "expert",
+    "strong",
+    "heuristic",
+    "random",  # every game has it
+)
 
 
 @dataclass
