@@ -8,9 +8,11 @@
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
 import { C, ERRORS, decode, frames } from "./proto.js";
-import { ECHO, GAMES, SEAT_KINDS, eventName, gameInfo } from "./codes.js";
-import { cardEl, cardsEl, cardsText, hex } from "./cards.js";
-import { BRIDGE_SEATS, h, makeModel, optionFace, positions, showView } from "./games.js";
+import { ECHO, GAMES, SEAT_KINDS, gameInfo } from "./codes.js";
+import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
+import { h, makeModel, optionFace, positions } from "./games.js";
+import { bridgeBoard, resultSummary } from "./results.js";
+import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -30,6 +32,8 @@ const state = {
   promptState: "none",
   picks: new Set(),
   rooms: [],
+  robots: {}, // game -> [[name, description], ...], the strongest first (from /healthz)
+  boards: [], // the bridge match so far: {board, contract, ns, par}
   seatKinds: {},
   retry: 0,
   sessions: 0, // WELCOMEs received on this page (more than one: it reconnected)
@@ -187,6 +191,7 @@ function enterRoom(f) {
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
   state.seatKinds = {};
+  state.boards = [];
   clearPrompt();
   $("#result").hidden = true;
   $("#result").removeAttribute("data-hand");
@@ -245,22 +250,22 @@ function onResult(f) {
   state.room.scores = f.totals;
   const g = state.room.game;
   const n = f.scores.length;
+  if (g === "bridge") state.boards.push(bridgeBoard(f, (s) => seatBase(g, s)));
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(
       h(
         "tr",
         { "data-seat": s },
-        h("td", {}, seatLabel(s)),
+        h("td", {}, seatLabel(s, true)),
         h("td", { class: "num" }, signed(f.scores[s])),
         h("td", { class: "num" }, signed(f.totals[s])),
-        h("td", {}, f.hands[s] && f.hands[s].length ? cardsEl(g, f.hands[s], { small: true }) : ""),
+        h("td", {}, f.hands[s] && f.hands[s].length ? cardsEl(g, handOrder(g, f.hands[s]), { small: true }) : ""),
       ),
     );
   }
   // a bridge board comes as PBN text too: saved as a file, not shown
-  const { pbn, ...shown } = f.detail || {};
-  const detail = Object.keys(shown).length ? h("pre", { class: "detail" }, showView(g, shown)) : null;
+  const pbn = (f.detail || {}).pbn;
   const download =
     typeof pbn === "string"
       ? h(
@@ -268,25 +273,29 @@ function onResult(f) {
           {
             id: "download-pbn",
             href: URL.createObjectURL(new Blob([pbn], { type: "text/plain" })),
-            download: `paiju-${f.room}-board-${shown.board ?? f.hand + 1}.pbn`,
+            download: `paiju-${f.room}-board-${(f.detail || {}).board ?? f.hand + 1}.pbn`,
           },
-          "Download PBN",
+          "Download the board (PBN)",
         )
       : null;
   const box = $("#result");
   const old = box.querySelector("#download-pbn");
   if (old) URL.revokeObjectURL(old.href);
-  box.replaceChildren(
+  const summary = h("div", { class: "summary", "data-game": g }, ...resultSummary(g, f, { seatLabel: (s) => seatLabel(s, true), dealer: state.model.dealer, boards: state.boards }));
+  // (replaceChildren writes a null as the text "null": the missing link is left out)
+  const parts = [
     h("h3", {}, f.final ? `Match over after hand ${f.hand + 1}` : `Hand ${f.hand + 1} over`),
-    h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "hand"), h("th", {}, "total"), h("th", {}, "cards")), ...rows),
-    detail,
+    summary,
+    h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "this hand"), h("th", {}, "match"), h("th", {}, "cards")), ...rows),
     download,
     f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby") : h("p", {}, "The next hand starts in a moment."),
-  );
+  ];
+  box.replaceChildren(...parts.filter((x) => x !== null));
   box.dataset.hand = String(f.hand);
   box.dataset.final = f.final ? "1" : "0";
   box.hidden = false;
-  logLine(`RESULT hand ${f.hand + 1}: ${f.scores.map(signed).join(" / ")}${f.final ? " (final)" : ""}`, "result");
+  const line = f.scores.map((x, s) => `${seatLabel(s, true)} ${signed(x)}`).join(", ");
+  logLine(`Hand ${f.hand + 1} is over: ${line}${f.final ? ". The match is over." : "."}`, "result");
   renderTable();
 }
 
@@ -295,7 +304,7 @@ const signed = (x) => (x > 0 ? `+${x}` : String(x));
 function seatLabel(s, short = false) {
   if (s === null || s === undefined) return "—";
   const g = state.room ? state.room.game : "";
-  const base = g === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
+  const base = seatBase(g, s, state.model ? state.model.dealer : 0);
   if (short) return s === state.room?.seat ? `${base} (you)` : base;
   return `${base} ${playerName(s)}`;
 }
@@ -365,11 +374,7 @@ function act(code, bytes) {
   if (!p || state.promptState !== "open") return;
   send(frames.action(p.prompt_id, code, bytes));
   traced("out", { name: "ACTION", prompt_id: p.prompt_id, seat: code });
-  setPromptState("sent");
-  const g = state.room.game;
-  const name = gameInfo(g).act[code] ?? code;
-  const what = g === "bridge" && code === 0 ? callText(bytes[0]) : cardsText(g, bytes);
-  logLine(`you: ${name} ${what}`, "mine");
+  setPromptState("sent"); // the room's echo of the action tells it in the log
 }
 
 function renderPrompt() {
@@ -480,28 +485,8 @@ function tickClock() {
 
 // ------------------------------------------------------------------ the event log
 function logEvent(f) {
-  const g = state.room.game;
-  const name = eventName(g, f.code);
-  let what = "";
-  if (f.code >= ECHO && f.code < ECHO + 8 && g === "bridge" && f.code <= ECHO + 3) {
-    what = f.code === ECHO ? callText(f.arg) : "";
-  } else if (f.code === 0x04) {
-    what = SEAT_KINDS[f.arg] || f.arg;
-  } else if (f.code === 0x07) {
-    what = f.arg ? "on" : "off";
-  } else if (g === "bridge" && f.code === 0x30) {
-    what = `${callText(f.arg & 0xff)}${["", "X", "XX"][f.arg >> 8]}`;
-  } else {
-    what = f.cards.length ? cardsText(g, f.cards) : "";
-    if (f.arg && f.code !== 0x02) what += ` (${g === "niujiu" && f.code <= ECHO + 1 && f.code >= ECHO ? gameInfo(g).kinds[f.arg] || f.arg : f.arg})`;
-  }
-  const who = f.seat === null ? "" : seatLabel(f.seat, true);
-  logLine(`#${f.seq} ${who} ${name} ${what}`.replace(/\s+/g, " ").trim(), "event", f.seq);
-}
-
-function callText(b) {
-  if (b < 3) return ["Pass", "X", "XX"][b];
-  return `${b >> 4}${["♣", "♦", "♥", "♠", "NT"][b & 15]}`;
+  const text = eventText(state.room.game, f, (s) => seatLabel(s, true), state.room.seat);
+  if (text) logLine(text, "event", f.seq);
 }
 
 function logLine(text, kind = "info", seq = null) {
@@ -532,14 +517,34 @@ function fillCreateForm() {
   const game = $("#create-game").value;
   const info = gameInfo(game);
   $("#create-ruleset").replaceChildren(h("option", { value: "" }, "default"), ...info.rulesets.map((r) => h("option", { value: r }, r)));
+  // who sits where: a player, or a robot from the menu (the strongest first, the room's default)
+  const robots = state.robots[game] || [];
   const bots = $("#create-bots");
   bots.replaceChildren();
   for (let s = 0; s < info.seats; s++) {
-    const label = game === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
-    bots.appendChild(h("label", {}, h("input", { type: "checkbox", "data-seat": s, checked: s !== 0 ? "checked" : null }), ` ${label}`));
+    const menu = h(
+      "select",
+      { "data-seat": s, class: "seat-player" },
+      h("option", { value: HUMAN }, s === 0 ? "you" : "a player"),
+      ...(robots.length
+        ? robots.map(([name, text], i) => h("option", { value: name, title: text, selected: s !== 0 && i === 0 ? "selected" : null }, `robot ${name}${i === 0 ? " (strongest)" : ""} — ${text}`))
+        : [h("option", { value: "", selected: s !== 0 ? "selected" : null }, "robot (the server's strongest)")]),
+    );
+    bots.appendChild(h("label", { class: "seat-choice" }, seatBase(game, s), menu));
   }
+  describeRobots();
   // a PBN file of deals is for bridge rooms only
   $("#create-pbn-label").hidden = game !== "bridge";
+}
+
+const HUMAN = "@player"; // the seat menu's value for "a player", never a robot's name
+
+function describeRobots() {
+  // the one-line description of each robot chosen, under the menus
+  const game = $("#create-game").value;
+  const chosen = new Set([...document.querySelectorAll("#create-bots select")].map((e) => e.value).filter((v) => v && v !== HUMAN));
+  const lines = (state.robots[game] || []).filter(([name]) => chosen.has(name)).map(([name, text]) => h("li", {}, h("b", {}, name), `: ${text}`));
+  $("#create-robot-notes").replaceChildren(...lines);
 }
 
 function pbnChosen() {
@@ -566,7 +571,12 @@ async function createRoom() {
       return;
     }
   }
-  const bots = [...document.querySelectorAll("#create-bots input:checked")].map((e) => Number(e.dataset.seat));
+  const menus = [...document.querySelectorAll("#create-bots select")];
+  const bots = menus.filter((e) => e.value !== HUMAN).map((e) => Number(e.dataset.seat));
+  const names = [...new Set(menus.filter((e) => e.value !== HUMAN).map((e) => e.value))];
+  // one robot for every robot seat: CREATE_ROOM's robot; different ones: its robots, per seat
+  const robot = names.length === 1 && names[0] ? names[0] : null;
+  const robots = names.length > 1 ? menus.map((e) => (e.value === HUMAN ? null : e.value || null)) : null;
   const clock = parseFloat($("#create-clock").value);
   const seed = $("#create-seed").value.trim();
   send(
@@ -576,7 +586,8 @@ async function createRoom() {
       hands: Number($("#create-hands").value) || null,
       clockMs: Number.isFinite(clock) && clock > 0 ? Math.round(clock * 1000) : null,
       bots,
-      robot: $("#create-robot").value.trim() || null,
+      robot,
+      robots,
       priv: $("#create-private").checked,
       seed: seed ? Number(seed) : null,
       pbn,
@@ -596,7 +607,7 @@ function renderRooms() {
   tbody.replaceChildren(
     ...rooms.map((r) => {
       const seats = r.seats.map((name, s) => {
-        const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s;
+        const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s + 1;
         if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: robot`);
         if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${name}`);
         return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, `sit ${label}`);
@@ -617,10 +628,12 @@ function renderRooms() {
 
 // ------------------------------------------------------------------ start
 async function serverGames() {
-  // the games this server runs (its /healthz lists them); every game this page knows otherwise
+  // the games this server runs and their robots (its /healthz lists them); every game this
+  // page knows otherwise
   try {
     const r = await fetch("healthz", { cache: "no-store" });
     const body = await r.json();
+    if (body.robots && typeof body.robots === "object") state.robots = body.robots;
     if (Array.isArray(body.games) && body.games.length) return body.games;
   } catch (e) {
     void e;
@@ -635,6 +648,7 @@ async function init() {
   }
   fillCreateForm();
   $("#create-game").addEventListener("change", fillCreateForm);
+  $("#create-bots").addEventListener("change", describeRobots);
   $("#create-pbn").addEventListener("change", pbnChosen);
   $("#create-room").addEventListener("click", createRoom);
   $("#quick-play").addEventListener("click", () => send(frames.quickPlay($("#create-game").value, $("#create-ruleset").value || null)));

@@ -6,6 +6,7 @@
 
 import { ECHO, ROOM_EVENTS, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
+import { BRIDGE_SEATS, seatBase } from "./words.js";
 
 const HAND_START = 0x01;
 const DEAL = 0x02;
@@ -89,7 +90,8 @@ class Model {
       if (ev.seat === this.me) this.mine = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
     } else if (ev.code >= ECHO && ev.code < ECHO + 8 && ev.seat !== null) {
-      this.last[ev.seat] = `${this.info.act[ev.code - ECHO] || ev.code - ECHO} ${cardsText(this.game, ev.cards)}`.trim();
+      const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
+      this.last[ev.seat] = `${act} ${cardsText(this.game, ev.cards)}`.trim();
     }
   }
 
@@ -220,7 +222,6 @@ function trickArea(model, ctx, trick, lastTrick, { label = null } = {}) {
 }
 
 // ------------------------------------------------------------------ contract bridge
-const BRIDGE_SEATS = ["North", "East", "South", "West"];
 
 function boardVulnerability(board) {
   // the standard rotation of 16 boards
@@ -518,8 +519,6 @@ class NiujiuModel extends Model {
 }
 
 // ------------------------------------------------------------------ mahjong
-const WINDS = ["East", "South", "West", "North"];
-
 // meld kinds of the view (games/mahjong Meld): the echo of a claim carries the whole meld
 const MELD_NAMES = ["chow", "pong", "kong", "concealed kong", "added kong"];
 
@@ -631,8 +630,7 @@ class MahjongModel extends Model {
   }
 
   seatName(s, ctx) {
-    const wind = WINDS[(s - this.dealer + 4) % 4];
-    return `${ctx.playerName(s)} · ${wind}${this.ready[s] ? " · ready 听" : ""}`;
+    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? " · ready 听" : ""}`;
   }
 
   render(ctx) {

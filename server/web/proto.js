@@ -1,13 +1,13 @@
 // The paiju wire protocol (protocol/SPEC.md) for the browser: frame tables and the codec.
 //
-// Encoding and decoding are done by @msgpack/msgpack (vendor/msgpack.min.js, fetched by
-// `python -m server.webvendor`, loaded as the global `MessagePack`); this module only names
+// Encoding and decoding are done by @msgpack/msgpack (vendor/msgpack.min.js, part of the
+// package and pinned in server/webvendor.py, loaded as the global `MessagePack`); this module only names
 // the fields of each frame. A frame is a msgpack array [type, field1, field2, ...]; card
 // bytes are msgpack bin, which the library gives and takes as Uint8Array.
 
 const MP = globalThis.MessagePack;
 if (!MP) {
-  throw new Error("vendor/msgpack.min.js is missing: run `python -m server.webvendor`");
+  throw new Error("vendor/msgpack.min.js is missing: reinstall paiju (or run `python -m server.webvendor`)");
 }
 
 export const VERSION = 1;
@@ -80,8 +80,9 @@ export function decode(data) {
 export const frames = {
   hello: (name, token = null, lastSeq = null) => encode(C.HELLO, VERSION, name, token, lastSeq),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
-  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null }) =>
-    encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
+  // robots (a robot's name per seat, null for the room's default) only when the seats differ
+  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>
+    robots ? encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn, robots) : encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
   join: (room, seat = null) => encode(C.JOIN, room, seat),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),

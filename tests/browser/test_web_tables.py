@@ -112,3 +112,10 @@ def test_frame_tables_match_the_protocol() -> None:
 
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name)
+
+
+def test_imp_scale_matches_the_scoring() -> None:
+    from games.bridge.scoring import IMP_STEPS
+
+    results = (WEB / "results.js").read_text()
+    assert js_object(results, "IMP_STEPS") == list(IMP_STEPS)
