@@ -29,6 +29,7 @@ from server.config import Config, Limits
 
 from .args import (
     fail,
+    in_file,
     log_level,
     nonnegative_float,
     nonnegative_int,
@@ -91,6 +92,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="import MODULE first (extra robots a room may ask for; give the workers the same)",
     )
     p.add_argument(
+        "--pbn",
+        type=in_file,
+        metavar="FILE",
+        help="a PBN file of bridge deals: bridge rooms created without their own deals play these",
+    )
+    p.add_argument(
         "--workers", type=positive_int, default=8, help="robot decisions handled at once in-process (default 8)"
     )
     g = p.add_argument_group("limits")
@@ -150,7 +157,14 @@ def config_from(args: argparse.Namespace) -> Config:
         hand_pause=args.hand_pause,
         robot_on_drop=args.robot_on_drop,
     )
-    cfg = Config(host=args.host, port=args.port, secret=secret.encode(), limits=limits, server_id=args.server_id)
+    cfg = Config(
+        host=args.host,
+        port=args.port,
+        secret=secret.encode(),
+        limits=limits,
+        server_id=args.server_id,
+        pbn=args.pbn_text,
+    )
     cfg.clocks.update(args.clock)
     return cfg
 
@@ -236,6 +250,18 @@ def run(args: argparse.Namespace) -> int:
             importlib.import_module(m)
         except ImportError as e:
             return fail("serve", f"cannot import robots module {m!r}: {e}")
+    args.pbn_text = None
+    if args.pbn:
+        import games
+        from server.app import pbn_rules
+
+        with open(args.pbn, encoding="utf-8", errors="replace") as f:
+            args.pbn_text = f.read()
+        try:
+            _, boards = pbn_rules("bridge", games.get("bridge").ruleset(), args.pbn_text)
+        except ValueError as e:
+            return fail("serve", f"--pbn {args.pbn}: {e}")
+        logging.getLogger("paiju.server").info("bridge rooms play the %d deals of %s", boards, args.pbn)
     from server.webvendor import TARGET
 
     if not TARGET.is_file():  # a broken install: the lobby would never connect

@@ -62,3 +62,4 @@ class Config:
     server_id: str = "local"  # reply_to on the bus
     limits: Limits = field(default_factory=Limits)
     clocks: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_CLOCK_MS))
+    pbn: str | None = None  # PBN deals for the bridge rooms created without their own (serve --pbn)

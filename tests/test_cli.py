@@ -60,6 +60,12 @@ MISTAKES = {
     "no workers": ("serve --workers 0", 2, "paiju serve: argument --workers:", "at least 1"),
     "negative grace": ("serve --grace -1", 2, "paiju serve: argument --grace:", "at least 0"),
     "log level": ("serve --log-level loud", 2, "paiju serve: argument --log-level:", "DEBUG"),
+    "pbn file missing": (
+        "serve --pbn /nonexistent/deals.pbn",
+        2,
+        "paiju serve: argument --pbn: cannot read",
+        "no such file",
+    ),
     "robots module": ("serve --robots-module no.such.module", 2, "paiju serve: cannot import robots module", "no"),
     "solve chart folder": (
         "solve tricks --distribution --plot /nonexistent/d.png",
@@ -99,6 +105,14 @@ def test_a_mistake_is_one_line_and_a_nonzero_exit(
     assert word in lines[0]
     assert "Traceback" not in out + err
     print(f"paiju {argv} -> exit {got}: {lines[0]}")
+
+
+def test_a_malformed_pbn_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.pbn"
+    bad.write_text('[Board "1"]\n[Deal "N:AKQ"]\n')
+    assert main(["serve", "--pbn", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"paiju serve: --pbn {bad}: pbn: line 2: Deal: a deal has four hands, not 1\n"
 
 
 def test_a_port_in_use_is_one_line() -> None:

@@ -7,7 +7,7 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, frames } from "./proto.js";
+import { C, ERRORS, decode, decodeAll, frames } from "./proto.js";
 import { ECHO, GAMES, SEAT_KINDS, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, makeModel, optionFace, positions } from "./games.js";
@@ -41,6 +41,8 @@ const state = {
   dups: 0, // events received twice (dropped), which a correct resume never causes either
   pingNonce: 1,
   pingSent: 0,
+  replay: null, // {frames, at}: a finished hand replayed from its log (?replay=ROOM/HAND)
+  quiet: false, // replaying many frames at once: draw the table once, at the end
 };
 
 // ------------------------------------------------------------------ connection
@@ -197,7 +199,8 @@ function enterRoom(f) {
   $("#result").removeAttribute("data-hand");
   $("#log").replaceChildren();
   showScreen("table");
-  logLine(`${f.seat === null ? "watching" : "seated as " + seatLabel(f.seat, true)} in room ${f.room} (${f.game} ${f.ruleset}), event ${f.seq}`);
+  if (state.replay) logLine(`Replay of room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}), hand ${f.hand + 1}.`);
+  else logLine(`${f.seat === null ? "Watching" : "Seated as " + seatLabel(f.seat, true)} in room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}).`);
   renderTable();
 }
 
@@ -278,6 +281,8 @@ function onResult(f) {
           "Download the board (PBN)",
         )
       : null;
+  // every finished hand can be replayed, step by step, from the room's log
+  const replayLink = state.replay ? null : h("a", { id: "replay-link", href: `./?replay=${encodeURIComponent(f.room)}/${f.hand}`, target: "_blank" }, `Replay hand ${f.hand + 1}`);
   const box = $("#result");
   const old = box.querySelector("#download-pbn");
   if (old) URL.revokeObjectURL(old.href);
@@ -288,6 +293,7 @@ function onResult(f) {
     summary,
     h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "this hand"), h("th", {}, "match"), h("th", {}, "cards")), ...rows),
     download,
+    replayLink,
     f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby") : h("p", {}, "The next hand starts in a moment."),
   ];
   box.replaceChildren(...parts.filter((x) => x !== null));
@@ -320,7 +326,7 @@ function isBot(s) {
 }
 
 function renderTable() {
-  if (!state.room || !state.model) return;
+  if (!state.room || !state.model || state.quiet) return;
   const r = state.room;
   const info = gameInfo(r.game);
   $("#table-title").textContent = `${info.title} · room ${r.room} · ${r.ruleset} · hand ${r.hand + 1}`;
@@ -503,6 +509,10 @@ function showScreen(name) {
 }
 
 function leaveRoom() {
+  if (state.replay) {
+    location.href = "./";
+    return;
+  }
   if (state.room) send(frames.leave(state.room.room));
   state.room = null;
   state.model = null;
@@ -667,6 +677,10 @@ async function init() {
     if (old) old.close();
     connect(false);
   });
+  if (params.get("replay")) {
+    startReplay(params.get("replay"));
+    return;
+  }
   showScreen("lobby");
   clearPrompt();
   setInterval(tickClock, 100);
@@ -677,6 +691,54 @@ async function init() {
     if (document.body.dataset.screen === "lobby") send(frames.listRooms());
   }, 5000);
   connect(false);
+}
+
+// ------------------------------------------------------------------ replays
+async function startReplay(spec) {
+  const [room, hand] = spec.split("/");
+  state.replay = { frames: [], at: 0 };
+  document.body.dataset.replay = "loading";
+  showScreen("table");
+  $("#leave").hidden = true;
+  $("#replay-bar").hidden = false;
+  setStatus(`replay of room ${room}, hand ${Number(hand) + 1}`);
+  try {
+    const r = await fetch(`replay/${encodeURIComponent(room)}/${encodeURIComponent(hand)}.msgpack`, { cache: "no-store" });
+    if (!r.ok) throw new Error(r.status === 404 ? "this server has no such finished hand (it may have expired)" : `HTTP ${r.status}`);
+    state.replay.frames = decodeAll(new Uint8Array(await r.arrayBuffer()));
+  } catch (e) {
+    showError(`replay: ${e.message}`);
+    document.body.dataset.replay = "error";
+    return;
+  }
+  for (const [id, step] of [["#replay-start", () => 1], ["#replay-back", (k) => k - 1], ["#replay-step", (k) => k + 1], ["#replay-end", () => Infinity]]) {
+    $(id).addEventListener("click", () => replaySeek(step(state.replay.at)));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") replaySeek(state.replay.at + 1);
+    if (e.key === "ArrowLeft") replaySeek(state.replay.at - 1);
+  });
+  replaySeek(1); // the ROOM_STATE: the table at the deal
+}
+
+/** Show the replay after its first ``k`` frames (the table, the log and, at the end, the result). */
+function replaySeek(k) {
+  const all = state.replay.frames;
+  k = Math.max(1, Math.min(all.length, k));
+  state.room = null;
+  state.lastSeq = null;
+  state.quiet = true;
+  try {
+    for (let i = 0; i < k; i++) handle(all[i]);
+  } finally {
+    state.quiet = false;
+  }
+  state.replay.at = k;
+  $("#replay-pos").textContent = `event ${k - 1} of ${all.length - 1}`;
+  $("#replay-back").disabled = $("#replay-start").disabled = k <= 1;
+  $("#replay-step").disabled = $("#replay-end").disabled = k >= all.length;
+  document.body.dataset.replay = k >= all.length ? "end" : "stepping";
+  renderTable();
 }
 
 // for scripts and tests: drop the connection as a network failure would (the page resumes)

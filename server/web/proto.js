@@ -58,7 +58,17 @@ export function encode(type, ...fields) {
 
 /** Decode a server frame into {type, name, ...fields}; throws on anything else. */
 export function decode(data) {
-  const arr = MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data));
+  return fromArray(MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data)));
+}
+
+/** Decode a msgpack array of server frames (a replay: /replay/ROOM/HAND.msgpack). */
+export function decodeAll(data) {
+  const list = MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data));
+  if (!Array.isArray(list)) throw new Error("a replay is an array of frames");
+  return list.map(fromArray);
+}
+
+function fromArray(arr) {
   if (!Array.isArray(arr) || arr.length === 0) throw new Error("a frame is a non-empty array");
   const spec = S[arr[0]];
   if (!spec) throw new Error(`unknown frame type 0x${Number(arr[0]).toString(16)}`);
