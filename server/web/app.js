@@ -236,7 +236,10 @@ function onEvent(f) {
 
 function onPrompt(f) {
   if (!state.room || f.room !== state.room.room) return;
-  state.prompt = { ...f, deadline: performance.now() + f.ms_left };
+  // ms_left is all the time left; its last bank_ms are the seat's time bank for the hand
+  const now = performance.now();
+  const bank = Math.min(f.bank_ms || 0, f.ms_left);
+  state.prompt = { ...f, deadline: now + f.ms_left, moveEnd: now + f.ms_left - bank, move: f.ms_left - bank, bank };
   // counts PROMPT frames: after a resume the same prompt may come again (its answer was lost)
   state.prompts = (state.prompts || 0) + 1;
   $("#prompt").dataset.promptN = String(state.prompts);
@@ -481,11 +484,22 @@ function tickClock() {
     clock.hidden = true;
     return;
   }
-  const left = Math.max(0, p.deadline - performance.now());
+  const now = performance.now();
+  const left = Math.max(0, p.deadline - now);
+  const move = Math.max(0, p.moveEnd - now);
   clock.hidden = false;
   clock.dataset.msLeft = String(Math.round(left));
-  $("#clock-text").textContent = left > 0 ? `${(left / 1000).toFixed(1)} s` : "time! the default action is played";
-  $("#clock-bar").style.width = `${Math.min(100, (100 * left) / Math.max(1, p.ms_left))}%`;
+  clock.dataset.bankMs = String(Math.round(Math.min(left, p.bank)));
+  // the move's own time first, then the time bank (as on Tenhou and Mahjong Soul)
+  const onBank = move <= 0 && left > 0;
+  clock.classList.toggle("bank", onBank);
+  let text;
+  if (left <= 0) text = "time! the default move is played";
+  else if (onBank) text = `time bank: ${(left / 1000).toFixed(1)} s`;
+  else text = `${(move / 1000).toFixed(1)} s${p.bank > 0 ? ` + bank ${(p.bank / 1000).toFixed(0)} s` : ""}`;
+  $("#clock-text").textContent = text;
+  const frac = onBank ? left / Math.max(1, p.bank) : move / Math.max(1, p.move);
+  $("#clock-bar").style.width = `${Math.min(100, 100 * frac)}%`;
   clock.classList.toggle("urgent", left < 1500);
 }
 
