@@ -394,7 +394,9 @@ function renderPrompt() {
   box.dataset.promptId = String(p.prompt_id);
   box.dataset.seat = String(p.seat);
   const forDummy = p.seat !== state.room.seat;
-  $("#prompt-who").textContent = forDummy ? `Your decision for ${seatLabel(p.seat, true)} (dummy)` : "Your decision";
+  const who = forDummy ? `Your decision for ${seatLabel(p.seat, true)} (dummy)` : "Your decision";
+  // after a takeover the robot answers when the move's time runs out: answering first takes the seat back
+  $("#prompt-who").textContent = isBot(state.room.seat) ? `${who}: a robot plays your seat now; answer to take it back` : who;
   const list = [];
   let choiceIndex = 0;
   p.options.forEach((o, i) => {
