@@ -9,6 +9,7 @@ COPY games ./games
 COPY server ./server
 COPY bots ./bots
 COPY redisbus ./redisbus
+COPY client ./client
 COPY paiju ./paiju
 # the web client's files (its msgpack library included) are package data
 RUN pip install --no-cache-dir . && rm -rf /root/.cache

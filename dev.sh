@@ -71,7 +71,7 @@ test)
     say "ruff (lint and format)"
     "$VENV/bin/ruff" check .
     "$VENV/bin/ruff" format --check .
-    say "mypy on protocol/ and games/"
+    say "mypy (strict, on the packages [tool.mypy] lists in pyproject.toml)"
     "$VENV/bin/mypy"
     say "pytest"
     exec "$VENV/bin/pytest" -n 2 "$@"

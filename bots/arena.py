@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games import Action, GameError
-from protocol import DecisionRequest
+from games import Action, GameError, decision_request
 
 from . import registry
 from .base import Robot
@@ -132,17 +131,8 @@ def play_hand(
         seat = seats[0]
         controller = game.controller(seat)
         legal = game.legal(seat)
-        request = DecisionRequest(
-            room,
-            game_name,
-            game.rules.name,
-            seat,
-            next(prompt_ids),
-            0,
-            robots[controller].name,
-            legal.mask,
-            list(legal.options),
-            game.view(controller),
+        request = decision_request(
+            game, seat, room=room, prompt_id=next(prompt_ids), deadline_ms=0, robot=robots[controller].name, legal=legal
         )
         start = time.perf_counter()
         try:

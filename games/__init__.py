@@ -6,8 +6,9 @@
 (0,)
 """
 
-from .base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
-from .registry import create, get, names, register
+from .base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
+from .registry import add_record, create, get, names, records, register
+from .request import decision_request
 
 __all__ = [
     "Action",
@@ -15,10 +16,14 @@ __all__ = [
     "Event",
     "Game",
     "GameError",
+    "HandNotOver",
     "Outcome",
     "Rules",
+    "add_record",
     "create",
+    "decision_request",
     "get",
     "names",
+    "records",
     "register",
 ]

@@ -1,4 +1,4 @@
-"""The one interface every game implements (DESIGN.md §3): sans-I/O, deterministic from a seed.
+"""The one interface every game implements (docs/design.md §3): sans-I/O, deterministic from a seed.
 
 A game is one hand (one deal, one board) created from ``(seed, rules, hand, dealer)``.
 It says who may act (:meth:`Game.to_act`: several seats in a mahjong claim window), the
@@ -17,11 +17,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from protocol import HIDDEN, ErrorCode, Option, mask_of
+from protocol.errors import GameError, HandNotOver
+
+__all__ = ["Action", "ActionSet", "Event", "Game", "GameError", "HandNotOver", "Outcome", "Rules"]
 
 
 @dataclass(frozen=True)
@@ -89,15 +92,6 @@ class Event:
         return replace(self, cards=bytes([HIDDEN]) * len(self.cards), visible_to=None)
 
 
-class GameError(Exception):
-    """A refused action: a numeric code (protocol.errors and each game's range) and a reason."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(f"{int(code)}: {reason}")
-        self.code = int(code)
-        self.reason = reason
-
-
 @dataclass(frozen=True)
 class Outcome:
     """The end of a hand: score per seat (they sum to 0 unless the game says otherwise),
@@ -123,6 +117,7 @@ class Game(ABC, Generic[R]):
 
     name: ClassVar[str]
     RULESETS: ClassVar[dict[str, Any]]  # ruleset name -> Rules instance; the first is the default
+    VIEW: ClassVar[Any]  # the TypedDict of what view() returns, declared in protocol/<game>.py
     rules: R
 
     def __init__(self, seed: int, rules: R | str | None = None, *, hand: int = 0, dealer: int | None = None):
@@ -171,8 +166,8 @@ class Game(ABC, Generic[R]):
         """Apply an action that :meth:`legal` allows; return what happened."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may know, and nothing more."""
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """Everything ``seat`` (None: a spectator) may know, and nothing more: a :attr:`VIEW`."""
 
     @abstractmethod
     def concealed(self, seat: int) -> bytes:
@@ -188,7 +183,7 @@ class Game(ABC, Generic[R]):
 
     @abstractmethod
     def outcome(self) -> Outcome:
-        """Scores and revealed hands; only when :attr:`is_over`."""
+        """Scores and revealed hands; only when :attr:`is_over` (else :class:`HandNotOver`)."""
 
     def default_action(self, seat: int) -> Action:
         """What the room plays for ``seat`` when its clock runs out (documented per game)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from .base import Game, Rules
@@ -15,11 +16,25 @@ MODULES = {
     "bridge": "games.bridge",
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
+_RECORDS: dict[str, Callable[[Any], dict[str, Any]]] = {}
 
 
 def register(cls: type[Game[Any]]) -> type[Game[Any]]:
     _GAMES[cls.name] = cls
     return cls
+
+
+def add_record(name: str, record: Callable[[Any], dict[str, Any]]) -> None:
+    """Have :func:`records` give ``record(game)`` to the outcome of game ``name`` (a
+    game's package registers what is written from a game, such as bridge's PBN file, so that
+    the game itself need not import its writers)."""
+    _RECORDS[name] = record
+
+
+def records(game: Game[Any]) -> dict[str, Any]:
+    """What a RESULT adds to the outcome's detail of an ended hand: its package's records."""
+    record = _RECORDS.get(game.name)
+    return record(game) if record is not None else {}
 
 
 def names() -> list[str]:

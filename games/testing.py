@@ -8,11 +8,13 @@ invariants every game must keep. Game test modules call :func:`check_game`::
 Checked at every step: who acts and the legal sets agree (mask = the options' codes,
 seats not to act have nothing); the chosen legal action is accepted; the views and
 the events each seat receives hold no card byte beyond what that seat may see
-(its concealed cards plus the public ones, as a multiset), for spectators too, and
+(its concealed cards plus the public ones, as a multiset), for spectators too, every
+view matches the game's declaration (``Game.VIEW``, protocol.views.check), and they
 encode as protocol frames. At sampled steps: every legal option is accepted (on a
 copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
 not offered) is refused with a code and changes nothing. At the end: the game
-terminated within ``max_steps``, the outcome is whole, and replaying the log from
+terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
+every game), the outcome is whole, and replaying the log from
 the seed gives the same events, views and outcome.
 """
 
@@ -25,11 +27,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode, Prompt, RoomState, decode, encode
+from protocol import ErrorCode, Prompt, RoomState, decode, encode, views
 from protocol import Event as EventFrame
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
+from protocol.views import ViewError
 
-from .base import Action, Game, GameError
+from .base import Action, Game, GameError, HandNotOver
 from .registry import get
 
 
@@ -100,6 +103,10 @@ def _check_hidden(game: Game[Any], events: list[Any], where: str) -> None:
         extra = card_bytes(view) - entitled
         if extra:
             raise ConformanceError(f"{where}: the view of {who} shows {bytes(extra.elements()).hex()} it may not see")
+        try:
+            views.check(type(game).VIEW, view, seats=game.num_seats, where=f"the view of {who}")
+        except ViewError as e:
+            raise ConformanceError(f"{where}: {e} (its declaration: {type(game).VIEW.__module__})") from None
         frame = RoomState("r", game.name, game.rules.name, seat, 0, 0, [], [], view)
         if decode(encode(frame)) != frame:
             raise ConformanceError(f"{where}: the view of {who} does not survive the codec")
@@ -205,6 +212,18 @@ def _try_every_option(game: Game[Any], rng: random.Random, where: str, report: R
                 report.options_tried += 1
 
 
+def _check_no_outcome_yet(game: Game[Any], where: str) -> None:
+    """Before the end of the hand ``outcome()`` raises HandNotOver, the same in every game."""
+    try:
+        game.outcome()
+    except HandNotOver:
+        return
+    except Exception as e:
+        why = f"raised {type(e).__name__}, not HandNotOver"
+        raise ConformanceError(f"{where}: outcome() before the end {why}") from None
+    raise ConformanceError(f"{where}: outcome() before the end of the hand gave an outcome")
+
+
 def check_game(
     name: str | type[Game[Any]],
     ruleset: str | None = None,
@@ -237,6 +256,7 @@ def check_game(
             if step % sample_every == 0:
                 _try_illegal(game, rng, at, report)
                 _try_every_option(game, rng, at, report)
+                _check_no_outcome_yet(game, at)
             seat = rng.choice(game.to_act())
             action = random_action(game, seat, rng)
             try:

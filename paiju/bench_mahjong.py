@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  mahjong Shanten        {n / t_theirs:12,.0f} hands/s")
     print(f"  ratio                  {t_theirs / t_ours:12.1f} x")
     print(f"  agreement (d = shanten + 1): {agree} / {n}")
-    for h, a, b in list(zip(hands, ours, theirs, strict=True))[:n]:
-        if a != b + 1:
-            print(f"  differs: {h.hex()} hu_distance {a}, shanten {b}")
+    for h, d, sh in zip(hands, ours, theirs, strict=True):
+        if d != sh + 1:
+            print(f"  differs: {h.hex()} hu_distance {d}, shanten {sh}")
             break
     return 0 if agree == n else 1

@@ -9,7 +9,7 @@ PAIJU_SECRET). An unreachable or malformed URL at start-up is one line on stderr
 non-zero exit; an outage later is survived (reconnection with backoff, bot seats fall back
 to the default action meanwhile).
 
-This module is the only place where the server and the robots meet (DESIGN.md §1: the
+This module is the only place where the server and the robots meet (docs/design.md §1: the
 server never imports bots/).
 """
 

@@ -20,7 +20,7 @@ from .cards import (
     parse_cards,
     parse_tiles,
 )
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, GameError, HandNotOver, LobbyError, PaijuError, ProtocolError
 from .frames import (
     FRAMES,
     MAX_FRAME,
@@ -66,11 +66,15 @@ __all__ = [
     "ErrorCode",
     "Event",
     "Frame",
+    "GameError",
+    "HandNotOver",
     "Hello",
     "Join",
     "Leave",
     "ListRooms",
+    "LobbyError",
     "Option",
+    "PaijuError",
     "Ping",
     "Pong",
     "Prompt",

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Annotated, Literal, TypedDict
+
+from .views import Length, PerSeat
 
 GAME = "bridge"
 SEATS = "NESW"  # seat 0 North, 1 East, 2 South, 3 West
@@ -42,3 +45,33 @@ class Error(IntEnum):
     WRONG_HAND = 344  # card not in the hand that is to play
     AUCTION_OVER = 345
     NO_CLAIM = 346
+
+
+Phase = Literal["auction", "play", "claim", "over"]
+"""Where the board is: the auction, the play, a claim being answered, or over."""
+
+
+class View(TypedDict):
+    """What a bridge seat (or a spectator) sees: its own hand, dummy's once it is exposed, the
+    auction and the play; every hand when the board is over. Calls are call bytes as ints
+    (§4.3), cards are card bytes."""
+
+    board: int  # the board number (1..); dealer and vulnerability follow it
+    dealer: int  # the dealer's seat (0 North, 1 East, 2 South, 3 West)
+    vulnerable: str  # "None", "NS", "EW" or "All"
+    phase: Phase  # claim: the defenders are answering the declarer's claim
+    auction: list[int]  # every call so far, from the dealer's
+    contract: int | None  # the final bid's call byte (nil before the auction ends, or when passed out)
+    doubled: int  # 0, 1 (doubled) or 2 (redoubled)
+    declarer: int | None  # the declarer's seat (nil before the auction ends)
+    dummy: int | None  # dummy's seat (nil before the auction ends)
+    hands: PerSeat[bytes]  # the cards this seat may see in each hand: its own, dummy's once exposed, all at the end
+    counts: PerSeat[int]  # cards left in each hand
+    leader: int | None  # the seat that led the current trick (nil before the play)
+    played: bytes  # every card played, trick by trick, the current trick last
+    leaders: list[int]  # the seat that led each finished trick
+    winners: list[int]  # the seat that won each finished trick
+    won: Annotated[list[int], Length(2)]  # tricks won by North-South and by East-West
+    claim: int  # while a claim is answered: the tricks the declarer claims; else 0
+    to_act: list[int]  # the seats with a decision pending
+    score: int | None  # North-South's score once the board is over (nil before)

@@ -1,4 +1,4 @@
-"""The bus between rooms and robots (DESIGN.md §5): requests out, decisions back.
+"""The bus between rooms and robots (docs/design.md §5): requests out, decisions back.
 
 Two small interfaces and one implementation:
 

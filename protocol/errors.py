@@ -43,14 +43,45 @@ class ErrorCode(IntEnum):
     SHUTTING_DOWN = 503
 
 
-class ProtocolError(Exception):
-    """The only exception `protocol.decode` raises, whatever the input.
+class PaijuError(Exception):
+    """A refusal with a code of :class:`ErrorCode` (or a game's 3xx range) and a message for people.
 
-    >>> ProtocolError(ErrorCode.MALFORMED, "not msgpack").code
-    100
+    Raised where the problem is found; the server turns it into the wire's ERROR frame in one
+    place (:meth:`protocol.frames.Error.refusing`).
+
+    >>> e = LobbyError(ErrorCode.NO_SUCH_ROOM, "no room 'x'")
+    >>> isinstance(e, PaijuError), e.code, e.message
+    (True, 202, "no room 'x'")
     """
 
     def __init__(self, code: int, message: str) -> None:
         super().__init__(f"{int(code)}: {message}")
         self.code = int(code)
         self.message = message
+
+
+class ProtocolError(PaijuError):
+    """The only exception `protocol.decode` raises, whatever the input (1xx codes).
+
+    >>> ProtocolError(ErrorCode.MALFORMED, "not msgpack").code
+    100
+    """
+
+
+class LobbyError(PaijuError):
+    """A refused session or lobby request (2xx codes): no such room, seat taken, bad options ..."""
+
+
+class GameError(PaijuError):
+    """A refused action (3xx codes: protocol.errors and each game's range); nothing was changed."""
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+
+class HandNotOver(GameError):
+    """``Game.outcome()`` asked before the end of the hand (the same in every game)."""
+
+    def __init__(self, message: str = "the hand is not over") -> None:
+        super().__init__(ErrorCode.ILLEGAL_ACTION, message)

@@ -15,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 import msgpack
 
 from .cards import ACTION_DOMAIN, CARD_DOMAIN
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, PaijuError, ProtocolError
 
 VERSION = 1
 MAX_FRAME = 64 * 1024
@@ -64,8 +65,9 @@ Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
 LongText = Annotated[str, MaxLen(60_000)]
 """The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
-View = dict[str, Any]
-"""A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps."""
+View = Mapping[str, Any]
+"""A game's view: string keys; values nil, bool, int, str, bin (cards only), lists, maps (each
+game declares its own in protocol/<game>.py: protocol.views)."""
 
 CLIENT, SERVER, BUS = "client", "server", "bus"
 
@@ -290,6 +292,19 @@ class Error(Frame):
     ref_type: U8 | None = None  # type of the offending frame, nil if undecodable
     ref_id: U32 | None = None  # its prompt id (ACTION) or nonce (PING)
 
+    @classmethod
+    def refusing(cls, err: PaijuError, ref: Frame | None = None, *, ref_type: int | None = None) -> Error:
+        """The ERROR frame that answers ``ref`` (or an undecodable frame of type ``ref_type``)
+        refused with ``err``: the one place where a refusal becomes a frame.
+
+        >>> Error.refusing(PaijuError(ErrorCode.NOT_YOUR_TURN, "wait"), Action(7, 0))
+        Error(code=300, message='wait', ref_type=7, ref_id=7)
+        """
+        if ref is not None:
+            ref_type = ref.TYPE
+        ref_id = getattr(ref, "prompt_id", getattr(ref, "nonce", None)) if ref is not None else None
+        return cls(err.code, err.message[:1024], ref_type, ref_id)
+
 
 @frame(0x48, SERVER)
 @dataclass(frozen=True)
@@ -458,7 +473,7 @@ def _check(tp: Any, v: Any, where: str) -> Any:
             raise _bad(where, "an array", v)
         (inner,) = get_args(tp)
         return [_check(inner, i, f"{where}[{k}]") for k, i in enumerate(v)]
-    if origin is dict:
+    if origin is Mapping:
         return _check_view(v, where, 0)
     if isinstance(tp, type) and issubclass(tp, Record):
         if type(v) is not list:
@@ -524,7 +539,7 @@ def type_name(tp: Any) -> str:
         return "cards" if _CardBytes in meta else "actbytes"
     if origin is list:
         return f"[{type_name(get_args(tp)[0])}]"
-    if origin is dict:
+    if origin is Mapping:
         return "view"
     if isinstance(tp, type) and issubclass(tp, Record):
         return tp.__name__

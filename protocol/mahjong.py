@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Literal, Required, TypedDict
+
+from .views import PerSeat
 
 GAME = "mahjong"
 
@@ -44,3 +47,69 @@ class Error(IntEnum):
     NOT_A_WIN = 323
     NOT_READY = 324  # READY with a discard that does not leave the hand one tile from a win
     HAND_LOCKED = 325  # after 报听: only the drawn tile may go, or a kong that keeps the wait
+
+
+class MeldKind(IntEnum):
+    """The ``kind`` of a meld in a view."""
+
+    CHOW = 0
+    PONG = 1
+    KONG_EXPOSED = 2  # claimed on a discard with three tiles from the hand
+    KONG_CONCEALED = 3  # four tiles from the hand: 0x00 0x00 0x00 0x00 to the other seats until the hand ends
+    KONG_ADDED = 4  # the fourth tile added to a pong
+
+
+MeldView = TypedDict(
+    "MeldView",
+    {
+        "kind": MeldKind,  # a MeldKind
+        "tiles": bytes,  # the meld's tiles, the claimed one included
+        "from": int,  # the seat the claimed tile came from (the owner's own seat for a concealed kong)
+    },
+)
+MeldView.__doc__ = "A set laid down."
+
+ResultView = TypedDict(
+    "ResultView",
+    {
+        "winner": Required[int],  # the winning seat; -1 when the wall ran out (a drawn hand)
+        "scores": Required[PerSeat[int]],  # the points each seat won (or paid, negative)
+        "from": int,  # the seat the winning tile came from (the winner's own seat on a self-draw)
+        "form": str,  # the winning hand's type: "basic", "all pungs", "full flush" or "seven pairs"
+        "fan": int,  # the fan of that type (the ruleset's table)
+        "ready": int,  # 1 when the winner had declared ready
+        "self_draw": int,  # 1 on a self-draw
+        "points": int,  # fan + the ready and self-draw bonuses: what each payer pays
+    },
+    total=False,
+)
+ResultView.__doc__ = "How the hand ended: who won, and for a win how (a drawn hand has only winner and scores)."
+
+
+Phase = Literal["turn", "claim", "over"]
+"""A seat's turn, a claim window on a discard, or the end of the hand."""
+
+
+class _View(TypedDict):
+    """The keys every mahjong view has (View adds those of the end of the hand)."""
+
+    ruleset: str  # the ruleset's name ("championship", "classic")
+    dealer: int  # the dealer's seat (East)
+    phase: Phase  # a seat's turn, a claim window on a discard, or the end
+    turn: int  # the seat in turn (in a claim window, the discarder)
+    wall: int  # tiles left in the wall
+    hand: bytes  # the seat's concealed tiles, sorted, without the tile just drawn (empty for a spectator)
+    drawn: bytes  # the tile the seat just drew, while it is this seat's turn (else empty)
+    counts: PerSeat[int]  # concealed tiles in each hand
+    melds: PerSeat[list[MeldView]]  # each seat's melds, in the order they were laid down
+    discards: PerSeat[bytes]  # each seat's river, oldest first (claimed tiles leave it)
+    ready: PerSeat[int]  # 1 for a seat that declared ready
+    discarder: int  # in a claim window, the seat whose discard is on offer (its last discard); else -1
+
+
+class View(_View, total=False):
+    """What a mahjong seat (or a spectator) sees: its own tiles, and of the others only what lies
+    face up; once the hand is over, every hand and the result too."""
+
+    hands: PerSeat[bytes]  # once the hand is over: every seat's concealed tiles, the winning tile included
+    result: ResultView  # once the hand is over: how it ended

@@ -1,11 +1,14 @@
 """Niujiu's wire tables. Cards: suit C D H S << 4 | rank 1 (A), 2, 3, 5..13; no 4s.
 
-The rules are docs/rules/niujiu.md; the names follow DESIGN.md §8.
+The rules are docs/rules/niujiu.md; the names follow docs/design.md §8.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TypedDict
+
+from .views import PerSeat
 
 GAME = "niujiu"
 
@@ -52,3 +55,31 @@ class Error(IntEnum):
     DOES_NOT_BEAT = 361  # an eat whose pattern does not beat the best so far
     WRONG_COUNT = 362  # an eat or a cover with other than k cards
     CARD_NOT_IN_HAND = 363  # a byte that is not one of the seat's cards (or one card twice)
+
+
+TrickPlay = tuple[int, int, bytes, int]
+"""One play of the trick in a view, an array of four: seat, action code (Act), its face-up
+cards (empty for a COVER), how many cards it covered (0 unless a COVER)."""
+
+
+class View(TypedDict):
+    """What a Niujiu seat (or a spectator) sees: its own hand and covered cards, the trick, the
+    beaten and occupied cards, counts of what lies face down, and the revealed hands at the end."""
+
+    hand: bytes  # the seat's cards, sorted (empty for a spectator)
+    my_covered: bytes  # the cards this seat has covered face down this hand (empty for a spectator)
+    head: int  # the head's seat (it led the hand's first trick)
+    leader: int  # the seat that led the current trick
+    turn: int | None  # the seat to play (nil when the hand is over)
+    k: int  # how many cards each play of the current trick has (the lead's; 0 before the lead)
+    trick: list[TrickPlay]  # the plays of the current trick, in play order: [seat, code, cards, covered]
+    best: int | None  # the seat whose play is best so far in the trick (nil before the lead)
+    beaten: bytes  # the face-up cards of the patterns that lost their trick, this hand
+    occupied: PerSeat[bytes]  # the cards each seat has occupied
+    occupied_count: PerSeat[int]  # how many cards each seat has occupied
+    enough: PerSeat[bool]  # whether each seat has occupied 6 cards or more (够牌)
+    covered_count: PerSeat[int]  # how many cards each seat has covered
+    hand_size: PerSeat[int]  # cards left in each hand
+    revealed: PerSeat[bytes]  # the cards each seat had left when the hand ended (empty before)
+    over: bool  # the hand is over
+    scores: list[int]  # the hand's score per seat once it is over; empty before

@@ -1,6 +1,6 @@
 """Keeps protocol/SPEC.md in step with the code.
 
-SPEC.md's tables of frames, records and codes sit between ``<!-- generated: KEY -->`` and
+SPEC.md's tables of frames, records, codes and views (protocol.views) sit between ``<!-- generated: KEY -->`` and
 ``<!-- end -->`` markers. ``python -m protocol.spec --write`` rewrites them from the code;
 the test suite fails when they differ (``python -m protocol.spec --check``), and it checks
 every hex vector in the document against the codec.
@@ -16,6 +16,7 @@ import sys
 from enum import IntEnum
 from pathlib import Path
 
+from . import views
 from .frames import FRAMES, Option, RoomInfo, describe
 
 SPEC = Path(__file__).with_name("SPEC.md")
@@ -80,6 +81,7 @@ def blocks() -> dict[str, str]:
             v for v in vars(m).values() if isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == m.__name__
         ]
         out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "Event") for t in tables)
+        out[f"{g}-view"] = "\n".join(views.table(t) for t in views.nested(m.View))
     return out
 
 

@@ -1,7 +1,7 @@
 """What both sides of the Redis bus share: key names, limits, the client settings, and
 :class:`Link`, one process's connection state (up or down) with reconnection by backoff.
 
-The Redis layout (DESIGN.md §5; docs/operations.md explains every key)::
+The Redis layout (docs/design.md §5; docs/operations.md explains every key)::
 
     paiju:req:{game}          stream of DecisionRequests, consumer group "workers"
     paiju:dec:{server_id}     stream of Decisions for one server process
@@ -225,6 +225,15 @@ class Link:
         if self._recovering is not None:
             self._recovering.cancel()
         await self.redis.aclose()
+
+
+StreamReply = list[tuple[Any, list[tuple[Any, Any]]]]
+"""An XREAD / XREADGROUP reply: ``[(stream, [(entry id, field map), ...]), ...]``."""
+
+
+def stream_entries(reply: Any) -> StreamReply:
+    """A stream read's reply (redis-py gives it no type; nil when the read timed out) as a list."""
+    return list(reply or [])
 
 
 def entry_data(fields: Any) -> bytes | None:

@@ -31,6 +31,7 @@ from redisbus.link import (
     decision_stream,
     entry_data,
     request_stream,
+    stream_entries,
 )
 
 log = logging.getLogger("paiju.server")
@@ -131,7 +132,7 @@ class RedisRoomBus(RoomBus):
                 log.error("bus: reading %s failed: %s", stream, e)
                 await asyncio.sleep(1)
                 continue
-            for _, entries in got or []:
+            for _, entries in stream_entries(got):
                 for entry_id, fields in entries:
                     self._last = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
                     data = entry_data(fields)

@@ -46,6 +46,7 @@ from redisbus.link import (
     decision_stream,
     entry_data,
     request_stream,
+    stream_entries,
 )
 
 log = logging.getLogger("paiju.bots")
@@ -151,11 +152,11 @@ class RedisWorkerBus(WorkerBus):
                     await asyncio.sleep(1)
                 self._groups.clear()
                 continue
-            for stream, entries in got or []:
+            for stream, entries in stream_entries(got):
                 for entry_id, fields in entries:
-                    d = self._delivery(_s(stream), entry_id, fields)
-                    if d is not None:
-                        self._ready.append(d)
+                    got_one = self._delivery(_s(stream), entry_id, fields)
+                    if got_one is not None:
+                        self._ready.append(got_one)
 
     async def reply(self, delivery: Delivery, decision: Decision) -> None:
         req = delivery.request

@@ -41,6 +41,8 @@ from protocol import (
     Join,
     Leave,
     ListRooms,
+    LobbyError,
+    PaijuError,
     Ping,
     Pong,
     ProtocolError,
@@ -53,11 +55,13 @@ from protocol import (
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
 
-from . import tokens
+from . import table, tokens
 from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
-from .connection import Connection, Player
-from .room import Room
-from .storage import LogError, RoomStore, replay
+from .connection import Connection
+from .lifecycle import Phase
+from .room import Player, Room
+from .roomlog import LogError, Replayed, replay
+from .storage import Journal, RoomStore
 
 log = logging.getLogger("paiju.server")
 
@@ -98,7 +102,7 @@ class Server:
         self.secret = config.secret or secrets.token_bytes(32)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
-        self.connections: set[Connection] = set()
+        self.connections: dict[Connection, Player | None] = {}  # and the player each speaks for
         self.started = time.time()
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
@@ -128,7 +132,7 @@ class Server:
         if self._router is not None:
             self._router.cancel()
         for room in list(self.rooms.values()):
-            room.task.cancel()
+            room.stop()
         if self._ws is not None:
             self._ws.close()
             with contextlib.suppress(Exception):
@@ -143,7 +147,7 @@ class Server:
             d = await self.bus.receive()
             room = self.rooms.get(d.room)
             if room is not None:
-                room.post("decision", d)
+                room.feed(table.Decide(d.seat, d.prompt_id, games.Action(d.code, d.cards)))
 
     async def restore(self) -> list[Room]:
         """Rebuild the rooms in play that this server process owned, from their logs."""
@@ -157,15 +161,14 @@ class Server:
                 log.error("room %s not rebuilt: %s", rid, e)
                 await self.store.forget(rid)
                 continue
-            if r.status != "playing" or not any(k in (SeatKind.HUMAN, SeatKind.AWAY) for k, *_ in r.seats):
-                why = "its match is over" if r.status == "over" else "no human holds a seat"
-                if r.status == "waiting":
-                    why = "its match had not started"
+            why = _not_rebuilt(r)
+            if why is not None:
                 log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
                 await self.store.forget(rid)
                 continue
-            room = Room.restore(self, r, self.store.open(rid, entries))
-            self.rooms[rid] = room
+            t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
+            room = self._open(t, self.store.open(rid, entries))
+            room.feed(table.Restored())
             rebuilt.append(room)
             log.info(
                 "room %s (%s) rebuilt from its log at seq %d, hand %d, %d actions replayed",
@@ -176,6 +179,16 @@ class Server:
                 r.actions,
             )
         return rebuilt
+
+    def _clock(self) -> dict[str, float]:
+        """The table's clock arguments: now on the loop's clock, and unix time at its zero."""
+        now = asyncio.get_running_loop().time()
+        return {"now": now, "epoch": time.time() - now}
+
+    def _open(self, t: table.Table, journal: Journal | None) -> Room:
+        room = Room(t, bus=self.bus, players=self.players, on_close=self.forget_room, journal=journal)
+        self.rooms[t.id] = room
+        return room
 
     def forget_room(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -226,7 +239,7 @@ class Server:
             await ws.close(1013, "server full")
             return
         conn = Connection(ws, self.limits)
-        self.connections.add(conn)
+        self.connections[conn] = None
         self.counts["connections"] += 1
         try:
             async for msg in ws:
@@ -239,59 +252,73 @@ class Server:
                 if not allowed and conn.strikes > self.limits.rate_strikes:
                     conn.close(1008, "flooding: rate limit exceeded too often")
                     break
-                limited = f"over {self.limits.rate:g} frames/s: dropped"
-                if isinstance(msg, str):
-                    conn.error(ErrorCode.MALFORMED if allowed else ErrorCode.RATE_LIMITED, "text messages are not used")
-                    continue
+                f: Frame | None = None
                 try:
-                    f = decode(msg)  # even when over the rate (bounded by max_message): the ERROR names it
-                except ProtocolError as e:
-                    self.counts["errors"] += 1
-                    code = e.code if allowed else ErrorCode.RATE_LIMITED
-                    conn.send(Error(code, (e.message if allowed else limited)[:1024], _peek_type(msg)))
-                    continue
-                if not allowed:
-                    conn.error(ErrorCode.RATE_LIMITED, limited, f, getattr(f, "prompt_id", getattr(f, "nonce", None)))
-                    continue
-                if type(f) not in CLIENT_FRAMES:
-                    conn.error(ErrorCode.WRONG_DIRECTION, f"{type(f).__name__} is not sent by clients", f)
-                    continue
-                try:
+                    f = self._decode(msg, allowed)
+                    self._admit(f, allowed)
                     await self.dispatch(conn, f)
-                except Exception:
-                    log.exception("dispatch of %s failed", type(f).__name__)
-                    conn.error(ErrorCode.INTERNAL, "internal error", f)
+                except Exception as e:  # every refusal (wire, lobby, room, game) is answered here
+                    if not isinstance(e, PaijuError):
+                        log.exception("dispatch of %s failed", type(f).__name__)
+                        e = PaijuError(ErrorCode.INTERNAL, "internal error")
+                    self.counts["errors"] += 1
+                    peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
+                    conn.send(Error.refusing(e, f, ref_type=peek))
         except ConnectionClosed:
             pass
         finally:
-            self.connections.discard(conn)
-            p = conn.player
+            p = self.connections.pop(conn, None)
             if p is not None and p.conn is conn:
                 p.conn = None
                 if p.room is not None:
-                    p.room.post("drop", p, conn)
+                    p.room.feed(table.Drop(p.id, conn))
             await conn.finish()
 
+    def _decode(self, msg: bytes | str, allowed: bool) -> Frame:
+        """The frame a client sent (ProtocolError: it cannot be read). Over the rate it is
+        decoded all the same (bounded by max_message), so that the ERROR names it."""
+        if isinstance(msg, str):
+            raise ProtocolError(
+                ErrorCode.MALFORMED if allowed else ErrorCode.RATE_LIMITED, "text messages are not used"
+            )
+        try:
+            return decode(msg)
+        except ProtocolError:
+            if allowed:
+                raise
+            raise self._limited() from None
+
+    def _admit(self, f: Frame, allowed: bool) -> None:
+        if not allowed:
+            raise self._limited()
+        if type(f) not in CLIENT_FRAMES:
+            raise ProtocolError(ErrorCode.WRONG_DIRECTION, f"{type(f).__name__} is not sent by clients")
+
+    def _limited(self) -> LobbyError:
+        return LobbyError(ErrorCode.RATE_LIMITED, f"over {self.limits.rate:g} frames/s: dropped")
+
     async def dispatch(self, conn: Connection, f: Frame) -> None:
+        """Carry out the client frame ``f`` (PaijuError: refused, nothing changed)."""
         if isinstance(f, Hello):
             self._hello(conn, f)
             return
-        p = conn.player
+        p = self.connections.get(conn)
         if p is None:
-            conn.error(ErrorCode.HELLO_FIRST, "send HELLO first", f)
-            return
+            raise LobbyError(ErrorCode.HELLO_FIRST, "send HELLO first")
         if isinstance(f, Ping):
             conn.send(Pong(f.nonce))
         elif isinstance(f, Action):
             if p.room is None:
-                conn.error(ErrorCode.NOT_IN_ROOM, "not in a room", f, f.prompt_id)
-            else:
-                p.room.post("action", p, conn, f)
+                raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
+            p.room.feed(table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)))
         elif isinstance(f, ListRooms):
             rooms = [
-                r.info()
+                r.table.info()
                 for r in self.rooms.values()
-                if not r.private and not r.closed and r.status != "over" and (f.game is None or r.game_name == f.game)
+                if not r.table.private
+                and not r.closed
+                and r.table.phase is not Phase.OVER
+                and (f.game is None or r.table.game_name == f.game)
             ]
             conn.send(RoomList(rooms[:200]))
         elif isinstance(f, CreateRoom):
@@ -299,34 +326,36 @@ class Server:
         elif isinstance(f, Join):
             room = self.rooms.get(f.room)
             if room is None or room.closed:
-                conn.error(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}", f)
-            elif p.room is not None:
-                conn.error(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first", f)
-            else:
-                room.post("join", p, conn, f.seat, f)
+                raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
+            self._free(p)
+            room.feed(table.Join(p.id, p.name, conn, f.seat))
         elif isinstance(f, Leave):
             if p.room is None or p.room.id != f.room:
-                conn.error(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}", f)
-            else:
-                p.room.post("leave", p, conn, f)
+                raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            p.room.feed(table.Leave(p.id, conn))
         elif isinstance(f, QuickPlay):
             self._quickplay(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
-            conn.error(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled", f)
+            raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
+
+    @staticmethod
+    def _free(p: Player) -> None:
+        """A player joins or opens a room only when it is in none."""
+        if p.room is not None:
+            raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first")
 
     def _hello(self, conn: Connection, f: Hello) -> None:
-        if conn.player is not None:
-            conn.error(ErrorCode.WRONG_STATE, "HELLO was already done on this connection", f)
-            return
+        if self.connections.get(conn) is not None:
+            raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         if f.version != VERSION:
-            conn.error(ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}", f)
-            return
+            raise ProtocolError(
+                ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
+            )
         player: Player | None = None
         if f.token is not None:
             pid = tokens.verify(self.secret, f.token)
             if pid is None:
-                conn.error(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)", f)
-                return
+                raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
             player = self.players.get(pid)
             if player is None:
                 player = self.players[pid] = Player(pid, f.name or "player")
@@ -335,14 +364,15 @@ class Server:
             player = self.players[pid] = Player(pid, f.name or "player")
         old = player.conn
         if old is not None and old is not conn:
-            old.player = None
+            if old in self.connections:
+                self.connections[old] = None
             old.close(1008, "replaced by a newer connection of the same player")
         player.conn = conn
         player.name = f.name or player.name
-        conn.player = player
+        self.connections[conn] = player
         conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
         if player.room is not None:
-            player.room.post("resume", player, conn, f.last_seq)
+            player.room.feed(table.Resume(player.id, conn, f.last_seq))
         self._trim_players()
 
     def _trim_players(self) -> None:
@@ -362,21 +392,28 @@ class Server:
         others = [r for r in known if r != "random"]
         return next((r for r in PREFERRED_ROBOTS if r in known), others[0] if others else known[0])
 
-    def _create(self, conn: Connection, p: Player, f: CreateRoom, *, quickplay: bool = False) -> Room | None:
-        def bad(msg: str) -> None:
-            conn.error(ErrorCode.BAD_ROOM_OPTIONS, msg, f)
+    def _create(self, conn: Connection, p: Player, f: CreateRoom, *, quickplay: bool = False) -> Room:
+        self._free(p)
+        t = self._table(f, quickplay)
+        room = self._open(t, self.store.open(t.id) if self.store is not None else None)
+        if room.journal is not None:
+            room.journal.append(t.head())
+        self.counts["rooms"] += 1
+        room.feed(table.Join(p.id, p.name, conn, "any"))
+        return room
 
-        if p.room is not None:
-            conn.error(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first", f)
-            return None
+    def _table(self, f: CreateRoom, quickplay: bool) -> table.Table:
+        """The table CREATE_ROOM asks for (LobbyError BAD_ROOM_OPTIONS or ROOM_FULL: none)."""
+
+        def bad(msg: str) -> LobbyError:
+            return LobbyError(ErrorCode.BAD_ROOM_OPTIONS, msg)
+
         if f.game not in games.names():
-            bad(f"no game {f.game!r}; known: {', '.join(games.names())}")
-            return None
+            raise bad(f"no game {f.game!r}; known: {', '.join(games.names())}")
         try:
             probe = games.create(f.game, 0, f.ruleset)
         except KeyError as e:
-            bad(str(e).strip("\"'"))
-            return None
+            raise bad(str(e).strip("\"'")) from None
         n = probe.num_seats
         rules = probe.rules
         boards = 1
@@ -384,73 +421,75 @@ class Server:
             try:
                 rules, boards = pbn_rules(f.game, rules, f.pbn)
             except ValueError as e:
-                bad(str(e))
-                return None
+                raise bad(str(e)) from None
         hands = f.hands if f.hands is not None else min(boards, self.limits.max_hands)
         if not 1 <= hands <= self.limits.max_hands:
-            bad(f"hands must be 1..{self.limits.max_hands}")
-            return None
+            raise bad(f"hands must be 1..{self.limits.max_hands}")
         clock = f.clock_ms if f.clock_ms is not None else self.config.clocks.get(f.game, FALLBACK_CLOCK_MS)
         if not self.limits.min_clock_ms <= clock <= self.limits.max_clock_ms:
-            bad(f"clock_ms must be {self.limits.min_clock_ms}..{self.limits.max_clock_ms}")
-            return None
+            raise bad(f"clock_ms must be {self.limits.min_clock_ms}..{self.limits.max_clock_ms}")
         bots = sorted(set(f.bots))
         if any(b >= n for b in bots):
-            bad(f"{f.game} has seats 0..{n - 1}")
-            return None
+            raise bad(f"{f.game} has seats 0..{n - 1}")
         robot = self._robot_for(f.game, f.robot)
         if robot is None:
-            bad(f"no robot {f.robot!r} for {f.game}")
-            return None
+            raise bad(f"no robot {f.robot!r} for {f.game}")
         if len(self.rooms) >= self.limits.max_rooms:
-            conn.error(ErrorCode.ROOM_FULL, "the server has as many rooms as it may hold", f)
-            return None
+            raise LobbyError(ErrorCode.ROOM_FULL, "the server has as many rooms as it may hold")
         while True:
             rid = secrets.token_hex(8) if f.private else "r" + secrets.token_hex(3)
             if rid not in self.rooms and (self.store is None or rid not in self.store.journals):
                 break
-        room = Room(
-            self,
+        return table.Table(
             rid,
             f.game,
             rules,
+            seed=f.seed if f.seed is not None else secrets.randbits(63),
             hands=hands,
             clock_ms=clock,
             bots=bots,
             robot=robot,
             private=f.private,
-            seed=f.seed if f.seed is not None else secrets.randbits(63),
             quickplay=quickplay,
-            journal=self.store.open(rid) if self.store is not None else None,
+            limits=self.limits,
+            reply_to=self.bus.server_id,
+            created=time.time(),
+            logged=self.store is not None,
+            **self._clock(),
         )
-        self.rooms[rid] = room
-        self.counts["rooms"] += 1
-        room.post("join", p, conn, "any", f)
-        return room
 
     def _quickplay(self, conn: Connection, p: Player, f: QuickPlay) -> None:
-        if p.room is not None:
-            conn.error(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first", f)
-            return
+        self._free(p)
         try:
             ruleset = games.get(f.game).ruleset(f.ruleset).name if f.game in games.names() else None
         except KeyError:
             ruleset = None
         if ruleset is None:
-            conn.error(ErrorCode.BAD_ROOM_OPTIONS, f"no game {f.game!r} with ruleset {f.ruleset!r}", f)
-            return
+            raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"no game {f.game!r} with ruleset {f.ruleset!r}")
         for room in self.rooms.values():
+            t = room.table
             if (
-                room.quickplay
-                and room.status == "waiting"
+                t.quickplay
+                and t.phase is Phase.WAITING
                 and not room.closed
-                and room.game_name == f.game
-                and room.ruleset == ruleset
-                and room.free_seats()
+                and t.game_name == f.game
+                and t.ruleset == ruleset
+                and t.free_seats()
             ):
-                room.post("join", p, conn, "any", f)
+                room.feed(table.Join(p.id, p.name, conn, "any", quick=True))
                 return
         self._create(conn, p, CreateRoom(f.game, ruleset), quickplay=True)
+
+
+def _not_rebuilt(r: Replayed) -> str | None:
+    """Why the room of log ``r`` is not rebuilt after a restart (None: it is)."""
+    if r.phase is Phase.WAITING:
+        return "its match had not started"
+    if r.phase is Phase.OVER:
+        return "its match is over"
+    if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats):
+        return "no human holds a seat"
+    return None
 
 
 CLIENT_FRAMES = frozenset(c for c in FRAMES.values() if c.SENDER == CLIENT)

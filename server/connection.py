@@ -1,5 +1,5 @@
-"""One client connection: a bounded send queue drained by a writer task, a rate limit,
-and the player it speaks for once HELLO is done.
+"""One client connection: a bounded send queue drained by a writer task, and a rate limit
+(the lobby, server/app.py, knows which player it speaks for once HELLO is done).
 
 Frames are encoded when queued, so every room broadcast costs the room one encode per
 distinct view and never waits for a slow socket. A reader that falls ``send_queue``
@@ -15,33 +15,16 @@ import itertools
 import logging
 import socket
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol import Error, ErrorCode, Frame, encode
+from protocol import ErrorCode, Frame, encode
 
 from .config import Limits
 
-if TYPE_CHECKING:
-    from .room import Room
-
 log = logging.getLogger("paiju.server")
 _ids = itertools.count(1)
-
-
-@dataclass(eq=False)
-class Player:
-    """A person (or a client program) known by its player id across connections."""
-
-    id: str
-    name: str
-    conn: Connection | None = None
-    room: Room | None = None
-    seat: int | None = None  # None with a room: watching
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Connection:
@@ -50,7 +33,6 @@ class Connection:
         self.ws = ws
         self.limits = limits
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=limits.send_queue)
-        self.player: Player | None = None
         self.closed = False
         self.close_reason = ""
         self._tokens = float(limits.burst)
@@ -81,9 +63,6 @@ class Connection:
             self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
             return False
         return True
-
-    def error(self, code: int, message: str, ref: Frame | None = None, ref_id: int | None = None) -> None:
-        self.send(Error(int(code), message[:1024], ref.TYPE if ref is not None else None, ref_id))
 
     def allow(self) -> bool:
         """Token bucket: True when one more incoming frame is within the rate limit."""

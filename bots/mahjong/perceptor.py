@@ -1,7 +1,7 @@
 """The perceptor (seed 004 §2.2 感知器): turns the seat's view into memory.
 
 A robot is stateless between requests, so the perceptor rebuilds the memory from the view
-each time: the view (games/mahjong/game.py) lists the own hand (and the tile just drawn),
+each time: the view (protocol.mahjong.View, read through that type) lists the own hand (and the tile just drawn),
 every seat's melds and discards, who declared ready, the wall count, and in a claim window
 the seat whose discard is on offer (the last tile of its discards). Nothing else is read.
 
@@ -17,18 +17,21 @@ the seat whose discard is on offer (the last tile of its discards). Nothing else
 
 from __future__ import annotations
 
-from typing import Any
-
-from protocol import DecisionRequest
+from protocol import DecisionRequest, views
+from protocol.mahjong import MeldKind, View
 
 from .memory import Meld, Memory
 
-KINDS = {0: "chow", 1: "pong", 2: "kong", 3: "concealed kong", 4: "kong"}  # the engine's Meld kinds
+KINDS = {  # memory's name of each meld kind of the view
+    MeldKind.CHOW: "chow",
+    MeldKind.PONG: "pong",
+    MeldKind.KONG_EXPOSED: "kong",
+    MeldKind.KONG_CONCEALED: "concealed kong",
+    MeldKind.KONG_ADDED: "kong",
+}
 
 
-def memory_from_view(
-    seat: int, view: dict[str, Any], *, honours: bool | None = None, seven_pairs: bool = True
-) -> Memory:
+def memory_from_view(seat: int, view: View, *, honours: bool | None = None, seven_pairs: bool = True) -> Memory:
     """The memory of ``seat`` from its view."""
     drawn = bytes(view.get("drawn") or b"")
     hand = bytes(view.get("hand") or b"") + drawn
@@ -41,7 +44,7 @@ def memory_from_view(
     m.ready = [bool(r) for r in view.get("ready", [0, 0, 0, 0])]
     m.discards = [bytes(d) for d in view.get("discards", [b""] * 4)]
     m.melds = [
-        [Meld(KINDS.get(int(x.get("kind", 0)), "pong"), bytes(x.get("tiles", b"")), int(x.get("from", -1))) for x in ms]
+        [Meld(KINDS[MeldKind(x["kind"])], bytes(x["tiles"]), int(x["from"])) for x in ms]
         for ms in view.get("melds", [[]] * 4)
     ]
     for d in m.discards:
@@ -64,7 +67,7 @@ def perceive(request: DecisionRequest) -> Memory:
     rules = games.get("mahjong").ruleset(request.ruleset or None)
     return memory_from_view(
         request.seat,
-        request.view,
+        views.read(View, request.view),
         honours=bool(getattr(rules, "honours", False)),
         seven_pairs=bool(getattr(rules, "seven_pairs", True)),
     )

@@ -8,9 +8,9 @@ position and the solver an optimal card.
 from __future__ import annotations
 
 from games import Action
-from protocol import DecisionRequest
+from protocol import DecisionRequest, views
 from protocol.cards import tricks_card, tricks_number
-from protocol.tricks import Act
+from protocol.tricks import Act, View
 
 from ..base import Robot
 from ..registry import register
@@ -25,11 +25,11 @@ class PerfectRobot(Robot):
     description = "plays perfectly: an exact solver picks an optimal card every trick"
 
     def decide(self, request: DecisionRequest) -> Action:
-        view = request.view
+        view = views.read(View, request.view, seats=2)
         mine = sorted(tricks_number(b) for b in view["hand"])
         trick = [tricks_number(b) for b in view["trick"]]
         gone = {tricks_number(b) for b in view["played"]} | set(trick) | set(mine)
-        theirs = [k for k in range(1, 2 * int(view["n"]) + 1) if k not in gone]
+        theirs = [k for k in range(1, 2 * view["n"] + 1) if k not in gone]
         solver = default_solver()
         if not trick:  # we lead
             cards = sorted(mine + theirs)

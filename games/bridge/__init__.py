@@ -5,9 +5,13 @@
 (420, -200, 10)
 """
 
+from ..registry import add_record
 from .deal import BoardSpec, board_dealer, board_vulnerability, format_deal, parse_deal
 from .game import Bridge, BridgeRules, trick_winner
+from .pbn import result_pbn
 from .scoring import Contract, contract_score, imps, score
+
+add_record(Bridge.name, result_pbn)  # a RESULT carries the board as a PBN file
 
 __all__ = [
     "BoardSpec",

@@ -24,20 +24,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import Act, Error
+from protocol.bridge import Act, Error, Phase, View
 from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
 from .scoring import Contract, contract_score
 
-AUCTION, PLAY, CLAIM, OVER = "auction", "play", "claim", "over"
+AUCTION: Final = "auction"
+PLAY: Final = "play"
+CLAIM: Final = "claim"
+OVER: Final = "over"
 _PASS_OPTION = Option.exactly(Act.PASS)
 _DOUBLE_OPTION = Option.exactly(Act.DOUBLE)
 _REDOUBLE_OPTION = Option.exactly(Act.REDOUBLE)
@@ -92,6 +95,7 @@ class Bridge(Game[BridgeRules]):
     """One board of contract bridge (see the module's docstring and docs/rules/bridge.md)."""
 
     name = "bridge"
+    VIEW = View
     RULESETS = {"standard": BridgeRules("standard"), "no-claims": BridgeRules("no-claims", claims=False)}
 
     @property
@@ -115,7 +119,7 @@ class Bridge(Game[BridgeRules]):
             dealt = [bytes(sorted(deck[13 * s : 13 * s + 13])) for s in range(4)]
         self.dealt: tuple[bytes, ...] = tuple(dealt)
         self.hands: list[list[int]] = [list(h) for h in dealt]
-        self.phase = AUCTION
+        self.phase: Phase = AUCTION
         self.calls: list[int] = []
         self.last_bid: int | None = None
         self.last_bid_by = -1
@@ -405,7 +409,7 @@ class Bridge(Game[BridgeRules]):
             return bytes(self.hands[s])
         return b""
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         return {
             "board": self.board,
             "dealer": self.dealer,
@@ -441,10 +445,9 @@ class Bridge(Game[BridgeRules]):
 
     def outcome(self) -> Outcome:
         """North-South score the declaring side's duplicate score (or minus it), East-West the opposite.
-        ``detail["pbn"]`` is the board as a PBN file (deal, auction, play, result), for any bridge program."""
+        The board as a PBN file is :func:`games.bridge.pbn.result_pbn` (pbn.py reads the game)."""
         if not self.is_over:
-            raise RuntimeError("the board is not over")
-        from .pbn import board_from_game, write_pbn  # pbn.py builds on this module
+            raise HandNotOver("the board is not over")
 
         ns = self.score_ns or 0
         return Outcome(
@@ -458,6 +461,5 @@ class Bridge(Game[BridgeRules]):
                 "tricks": self.declarer_tricks,
                 "claimed": self.claimed,
                 "score": ns,
-                "pbn": write_pbn([board_from_game(self, event="paiju")]),
             },
         )

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from protocol.bridge import Act
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call, parse_call
@@ -205,6 +206,12 @@ def board_from_game(game: Bridge, event: str = "", tags: Iterable[tuple[str, str
 def write_pbn(boards: Iterable[Board]) -> str:
     """A PBN file (export format) of ``boards``."""
     return "% PBN 2.1\n% EXPORT\n\n" + "\n".join(b.to_pbn() for b in boards)
+
+
+def result_pbn(game: Bridge) -> dict[str, Any]:
+    """What a room's RESULT adds to a bridge board's outcome: ``{"pbn": the board as a PBN file}``
+    (deal, auction, play, result), for any bridge program."""
+    return {"pbn": write_pbn([board_from_game(game, event="paiju")])}
 
 
 def read_pbn(text: str) -> list[Board]:

@@ -19,15 +19,15 @@ import copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, cast
 
-from protocol import ErrorCode, RoomEvent, echo
+from protocol import RoomEvent, echo
 from protocol.frames import Option
-from protocol.mahjong import Act
+from protocol.mahjong import Act, MeldKind, MeldView, Phase, ResultView, View
 from protocol.mahjong import Error as MjError
 from protocol.mahjong import Event as MjEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .analysis import ALL_TILES, NUMBER_TILES, hu_distance, waits
 
@@ -50,13 +50,13 @@ class MahjongRules(Rules):
 
 
 class Meld:
-    """A set laid down: kind (CHOW, PONG, KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED), tiles, source seat."""
+    """A set laid down: its kind (protocol.mahjong.MeldKind, also ``Meld.CHOW`` ...), tiles, source seat."""
 
-    CHOW, PONG, KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED = range(5)
+    CHOW, PONG, KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED = MeldKind
 
     __slots__ = ("kind", "source", "tiles")
 
-    def __init__(self, kind: int, tiles: list[int], source: int) -> None:
+    def __init__(self, kind: MeldKind, tiles: list[int], source: int) -> None:
         self.kind = kind
         self.tiles = tiles
         self.source = source
@@ -72,7 +72,9 @@ class Meld:
         return f"Meld({self.kind}, {bytes(self.tiles).hex()}, {self.source})"
 
 
-TURN, CLAIM, OVER = "turn", "claim", "over"
+TURN: Final = "turn"
+CLAIM: Final = "claim"
+OVER: Final = "over"
 PRIORITY = {Act.HU: 4, Act.KONG: 3, Act.PONG: 2, Act.CHOW: 1, Act.PASS: 0}
 
 
@@ -89,6 +91,7 @@ class _Window:
 @register
 class Mahjong(Game[MahjongRules]):
     name = "mahjong"
+    VIEW = View
     RULESETS = {
         "championship": MahjongRules("championship"),
         "classic": MahjongRules("classic", honours=True, seven_pairs=False),
@@ -128,7 +131,7 @@ class Mahjong(Game[MahjongRules]):
         self.ready: list[bool] = [False] * SEATS
         self.drawn: int | None = None  # the tile the seat in turn drew (None after a claim)
         self.turn = self.dealer
-        self.phase = TURN
+        self.phase: Phase = TURN
         self.window: _Window | None = None
         self.result: dict[str, Any] = {}
         self._turn_cache: ActionSet | None = None
@@ -414,7 +417,7 @@ class Mahjong(Game[MahjongRules]):
 
     def outcome(self) -> Outcome:
         if not self.is_over:
-            raise GameError(ErrorCode.ILLEGAL_ACTION, "the hand is not over")
+            raise HandNotOver()
         detail = dict(self.result)
         detail["melds"] = [self._melds_view(s, None, reveal=True) for s in range(SEATS)]
         detail["scores"] = list(self.result["scores"])
@@ -429,21 +432,21 @@ class Mahjong(Game[MahjongRules]):
         tile = self.drawn if self.drawn is not None else max(self.hands[seat])
         return Action(Act.DISCARD, bytes([tile]))
 
-    def _melds_view(self, seat: int, viewer: int | None, reveal: bool = False) -> list[dict[str, Any]]:
-        out = []
+    def _melds_view(self, seat: int, viewer: int | None, reveal: bool = False) -> list[MeldView]:
+        out: list[MeldView] = []
         for m in self.melds[seat]:
             hidden = m.kind == Meld.KONG_CONCEALED and viewer != seat and not reveal and not self.is_over
             out.append({"kind": m.kind, "tiles": bytes(4) if hidden else bytes(m.tiles), "from": m.source})
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         own = seat is not None
         hand = list(self.hands[seat]) if seat is not None else []
         drawn = b""
         if own and self.phase == TURN and seat == self.turn and self.drawn is not None:
             hand.remove(self.drawn)
             drawn = bytes([self.drawn])
-        v: dict[str, Any] = {
+        v: View = {
             "ruleset": self.rules.name,
             "dealer": self.dealer,
             "phase": self.phase,
@@ -460,7 +463,7 @@ class Mahjong(Game[MahjongRules]):
         if self.is_over:
             v["hands"] = [bytes(sorted(h)) for h in self.hands]
             # the winning tile is already in "hands" (a view shows each tile once)
-            v["result"] = {k: x for k, x in self.result.items() if k != "tile"}
+            v["result"] = cast(ResultView, {k: x for k, x in self.result.items() if k != "tile"})
         return v
 
     def concealed(self, seat: int) -> bytes:

@@ -10,15 +10,15 @@ import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from protocol import ErrorCode, RoomEvent, echo
 from protocol.cards import NIUJIU_CARDS
 from protocol.frames import Option
-from protocol.niujiu import Act, Error
+from protocol.niujiu import Act, Error, TrickPlay, View
 from protocol.niujiu import Event as NiujiuEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 from .patterns import LEVEL, K, Pattern, classify, pattern_beats, patterns, rank
 
@@ -67,6 +67,7 @@ class Niujiu(Game[NiujiuRules]):
     """
 
     name = "niujiu"
+    VIEW = View
     RULESETS = {
         "standard": NiujiuRules("standard"),
         "play-out": NiujiuRules("play-out", play_out=True),
@@ -243,7 +244,8 @@ class Niujiu(Game[NiujiuRules]):
         return all(len(o) >= ENOUGH or len(o) + left < ENOUGH for o in self.occupied)
 
     # ------------------------------------------------------------------ what each seat may know
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
+        # arrays on the wire, lists in Python (a view equals its decoded copy); TrickPlay names the positions
         trick = [
             [p.seat, int(p.code), b"" if p.code == Act.COVER else p.cards, len(p.cards) if p.code == Act.COVER else 0]
             for p in self.trick
@@ -255,7 +257,7 @@ class Niujiu(Game[NiujiuRules]):
             "leader": self.leader,
             "turn": None if self.over else self.turn,
             "k": self.k,
-            "trick": trick,  # [seat, action code, face-up cards, covered count] in play order
+            "trick": cast(list[TrickPlay], trick),
             "best": self.best_play.seat if self.best_play else None,
             "beaten": _sorted(self.beaten),
             "occupied": [_sorted(o) for o in self.occupied],
@@ -304,7 +306,7 @@ class Niujiu(Game[NiujiuRules]):
 
     def outcome(self) -> Outcome:
         if not self.over:
-            raise RuntimeError("the hand is not over")
+            raise HandNotOver()
         return Outcome(
             self.scores(),
             tuple(self.revealed),  # covered cards are never shown (R5.4): only what was left in hand

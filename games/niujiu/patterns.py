@@ -60,7 +60,7 @@ class Pattern:
 
     @property
     def name(self) -> str:
-        """The glossary name (DESIGN.md §8): ``tian``, ``two tigers``, ``niu pair``, ``double yu``..."""
+        """The glossary name (docs/design.md §8): ``tian``, ``two tigers``, ``niu pair``, ``double yu``..."""
         k = self.kind
         if k in _PLAIN:
             n = _PLAIN.index(k) + 1

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from protocol import RoomEvent, echo
 from protocol.cards import tricks_card, tricks_number
 from protocol.frames import Option
-from protocol.tricks import Act
+from protocol.tricks import Act, View
 from protocol.tricks import Event as TricksEvent
 
-from ..base import Action, ActionSet, Event, Game, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, HandNotOver, Outcome, Rules
 from ..registry import register
 
 
@@ -32,6 +31,7 @@ def tricks_numbers(cards: bytes) -> list[int]:
 @register
 class Tricks(Game[TricksRules]):
     name = "tricks"
+    VIEW = View
     RULESETS = {"standard": TricksRules("standard", 8), "pack": TricksRules("pack", 26)}
 
     @property
@@ -88,7 +88,7 @@ class Tricks(Game[TricksRules]):
         """On a timeout the lowest card is played."""
         return Action(Act.PLAY, _bytes([min(self.hands[seat])]))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         return {
             "hand": _bytes(self.hands[seat]) if seat is not None else b"",
             "counts": [len(h) for h in self.hands],
@@ -106,6 +106,8 @@ class Tricks(Game[TricksRules]):
         return _bytes(self.played + self.trick)
 
     def outcome(self) -> Outcome:
+        if not self.is_over:
+            raise HandNotOver()
         d = self.won[0] - self.won[1]
         return Outcome((d, -d), tuple(self.dealt), {"tricks": list(self.won)})
 

@@ -8,11 +8,14 @@
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
 import { C, ERRORS, decode, decodeAll, frames } from "./proto.js";
-import { ECHO, GAMES, SEAT_KINDS, gameInfo } from "./codes.js";
+import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, makeModel, optionFace, positions } from "./games.js";
 import { bridgeBoard, resultSummary } from "./results.js";
 import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
+
+// codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
+const ERROR = byName(ERRORS);
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -163,7 +166,7 @@ function watchResume(room) {
 function onError(f) {
   const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
   showError(`${f.code} ${name}: ${f.message}`);
-  if (f.code === 201) {
+  if (f.code === ERROR.BAD_TOKEN) {
     // an expired or foreign resume token: start a new session instead
     state.token = null;
     sessionStorage.removeItem("paiju.token");
@@ -217,19 +220,19 @@ function onEvent(f) {
   }
   state.lastSeq = f.seq;
   const m = state.model;
-  if (f.code === 0x01) {
+  if (f.code === ROOM.HAND_START) {
     // a new hand: the result of the last one goes away
     $("#result").hidden = true;
     state.room.hand = f.arg;
-  } else if (f.code === 0x04 && f.seat !== null) {
+  } else if (f.code === ROOM.SEAT && f.seat !== null) {
     state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
-  } else if (f.code === 0x07 && f.seat !== null) {
+  } else if (f.code === ROOM.ROBOT && f.seat !== null) {
     state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
   }
   m.onEvent(f);
   // the prompt's seat has acted (or its clock ran out): that prompt is over
-  if (state.prompt && f.seat === state.prompt.seat && (f.code === 0x05 || (f.code >= ECHO && f.code < ECHO + 8))) clearPrompt();
-  if (f.code === 0x03 || f.code === 0x06) clearPrompt();
+  if (state.prompt && f.seat === state.prompt.seat && (f.code === ROOM.TIMEOUT || (f.code >= ECHO && f.code < ECHO + ACTION_CODES))) clearPrompt();
+  if (f.code === ROOM.HAND_END || f.code === ROOM.MATCH_END) clearPrompt();
   logEvent(f);
   renderTable();
 }

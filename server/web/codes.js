@@ -1,8 +1,11 @@
-// Names of each game's codes (the protocol/<game>.py enums, SPEC.md §5) and its rulesets
-// (games/<game>/ RULESETS, the first being the default). tests/browser/test_codes.py checks
-// these tables against the Python ones, so a renamed or added code cannot drift silently.
+// Names of each game's codes (the protocol/<game>.py enums, SPEC.md §5 and §6: every IntEnum of
+// the module, Kind as `kinds`, MeldKind as `meldKinds`) and its rulesets (games/<game>/ RULESETS,
+// the first being the default). tests/browser/test_web_tables.py checks these tables against the
+// Python ones, so a renamed or added code cannot drift silently; the tables (games.js) use the
+// codes only by name, through codesOf().
 
 export const ECHO = 0x20; // event code 0x20 + c: a seat took action c
+export const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7, echoed as events ECHO..ECHO + 7
 
 export const ROOM_EVENTS = {
   0x01: "HAND_START",
@@ -58,6 +61,7 @@ export const GAMES = {
       320: "TILE_NOT_IN_HAND", 321: "CHOW_WRONG_SEAT", 322: "WINDOW_CLOSED", 323: "NOT_A_WIN",
       324: "NOT_READY", 325: "HAND_LOCKED",
     },
+    meldKinds: { 0: "CHOW", 1: "PONG", 2: "KONG_EXPOSED", 3: "KONG_CONCEALED", 4: "KONG_ADDED" }, // a view's melds[s][i].kind
     gone: [322], // refusals that mean the prompt itself is over (the claim window closed)
   },
 };
@@ -65,6 +69,25 @@ export const GAMES = {
 /** The table of a game, or an empty one for a game this page does not know (it still plays). */
 export function gameInfo(name) {
   return GAMES[name] || { title: name, seats: 4, rulesets: [], act: {}, events: {}, errors: {} };
+}
+
+/** A code table turned around: name -> code. */
+export const byName = (table) => Object.fromEntries(Object.entries(table || {}).map(([code, name]) => [name, Number(code)]));
+
+/** The room's event codes by name: ROOM.HAND_START ... */
+export const ROOM = byName(ROOM_EVENTS);
+
+/**
+ * The codes of game ``name`` by name: ``act`` (action codes), ``echo`` (the event an action
+ * becomes: ECHO + its code), ``events``, and every other table of the game (``kinds``,
+ * ``meldKinds``). A name the game does not have reads as undefined.
+ */
+export function codesOf(name) {
+  const g = gameInfo(name);
+  const out = {};
+  for (const [key, table] of Object.entries(g)) if (table && typeof table === "object" && !Array.isArray(table)) out[key] = byName(table);
+  out.echo = Object.fromEntries(Object.entries(out.act).map(([n, c]) => [n, ECHO + c]));
+  return out;
 }
 
 /** A readable name for event code ``code`` of game ``name``. */

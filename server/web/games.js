@@ -4,13 +4,16 @@
 // the raw view with cards in notation. Models only ever show what the frames carried: a
 // card the server sent as 0x00 stays face down.
 
-import { ECHO, ROOM_EVENTS, gameInfo } from "./codes.js";
+import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
 import { BRIDGE_SEATS, seatBase } from "./words.js";
 
-const HAND_START = 0x01;
-const DEAL = 0x02;
-const HAND_END = 0x03;
+const { HAND_START, DEAL, HAND_END } = ROOM;
+// each game's codes by name (codes.js, checked against protocol/<game>.py)
+const TRICKS = codesOf("tricks");
+const BRIDGE = codesOf("bridge");
+const NIUJIU = codesOf("niujiu");
+const MAHJONG = codesOf("mahjong");
 
 // ------------------------------------------------------------------ small DOM helpers
 export function h(tag, attrs = {}, ...children) {
@@ -89,7 +92,7 @@ class Model {
     } else if (ev.code === DEAL) {
       if (ev.seat === this.me) this.mine = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
-    } else if (ev.code >= ECHO && ev.code < ECHO + 8 && ev.seat !== null) {
+    } else if (ev.code >= ECHO && ev.code < ECHO + ACTION_CODES && ev.seat !== null) {
       const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
       this.last[ev.seat] = `${act} ${cardsText(this.game, ev.cards)}`.trim();
     }
@@ -185,12 +188,12 @@ class TricksModel extends Model {
     super.onEvent(ev);
     if (ev.code === HAND_START) {
       this.leader = ev.seat ?? 0;
-    } else if (ev.code === ECHO + 0) {
+    } else if (ev.code === TRICKS.echo.PLAY) {
       if (ev.seat === this.me) removeCards(this.mine, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       for (const c of ev.cards) this.trick.push([ev.seat, c]);
       this.turn = (ev.seat + 1) % this.n;
-    } else if (ev.code === 0x30) {
+    } else if (ev.code === TRICKS.events.TRICK) {
       this.played.push(...this.trick.map(([, c]) => c));
       this.lastTrick = this.trick;
       this.trick = [];
@@ -264,12 +267,11 @@ class BridgeModel extends Model {
     this.hands = v.hands.map(arr);
     this.counts = [...v.counts];
     this.leader = v.leader;
-    this.trick = arr(v.trick).map((c, i) => [(v.leader + i) % 4, c]);
-    const tricks = v.tricks || [];
-    if (tricks.length) {
-      const i = tricks.length - 1;
-      this.lastTrick = arr(tricks[i]).map((c, j) => [(v.leaders[i] + j) % 4, c]);
-    }
+    // played: the finished tricks (4 cards each, led by leaders[i]), then the trick in progress
+    const played = arr(v.played);
+    const done = v.leaders.length;
+    this.trick = played.slice(4 * done).map((c, i) => [(v.leader + i) % 4, c]);
+    if (done) this.lastTrick = played.slice(4 * (done - 1), 4 * done).map((c, j) => [(v.leaders[done - 1] + j) % 4, c]);
     this.won = [...v.won];
     this.claim = v.claim;
     this.turn = (v.to_act || [])[0] ?? null;
@@ -290,23 +292,25 @@ class BridgeModel extends Model {
     }
     super.onEvent(ev);
     const act = code - ECHO;
-    if (act >= 0 && act <= 3) {
-      this.auction.push(act === 0 ? ev.arg : [0, 0, 1, 2][act]);
+    const { BID, PASS, DOUBLE, REDOUBLE, PLAY, CLAIM, REJECT } = BRIDGE.act;
+    if (act === BID || act === PASS || act === DOUBLE || act === REDOUBLE) {
+      // the auction holds call bytes: a bid's is its arg; pass, double, redouble are 0x00, 0x01, 0x02 (SPEC §4.3)
+      this.auction.push(act === BID ? ev.arg : { [PASS]: 0x00, [DOUBLE]: 0x01, [REDOUBLE]: 0x02 }[act]);
       this.turn = (ev.seat + 1) % 4;
-    } else if (act === 4) {
+    } else if (act === PLAY) {
       const c = ev.cards[0];
       removeCards(this.hands[ev.seat], [c]);
       this.counts[ev.seat] -= 1;
       if (!this.trick.length) this.leader = ev.seat;
       this.trick.push([ev.seat, c]);
       this.turn = (ev.seat + 1) % 4;
-    } else if (act === 5) {
+    } else if (act === CLAIM) {
       this.phase = "claim";
       this.claim = ev.arg;
-    } else if (act === 7) {
+    } else if (act === REJECT) {
       this.phase = "play";
       this.claim = 0;
-    } else if (code === 0x30) {
+    } else if (code === BRIDGE.events.CONTRACT) {
       this.declarer = ev.seat;
       this.contract = ev.arg & 0xff;
       this.doubled = ev.arg >> 8;
@@ -314,17 +318,17 @@ class BridgeModel extends Model {
       this.leader = (ev.seat + 1) % 4;
       this.turn = this.leader;
       this.phase = "play";
-    } else if (code === 0x31) {
+    } else if (code === BRIDGE.events.PASSED_OUT) {
       this.phase = "over";
-    } else if (code === 0x32) {
+    } else if (code === BRIDGE.events.DUMMY) {
       this.hands[ev.seat] = arr(ev.cards);
-    } else if (code === 0x33) {
+    } else if (code === BRIDGE.events.TRICK) {
       this.won[ev.seat % 2] += 1;
       this.lastTrick = this.trick;
       this.trick = [];
       this.leader = ev.seat;
       this.turn = ev.seat;
-    } else if (code === 0x34) {
+    } else if (code === BRIDGE.events.REVEAL) {
       this.hands[ev.seat] = arr(ev.cards);
       this.counts[ev.seat] = ev.cards.length;
       this.phase = "over";
@@ -442,26 +446,26 @@ class NiujiuModel extends Model {
     if (code === HAND_START) {
       this.head = ev.seat;
       this.leader = ev.seat;
-    } else if (code === ECHO + 0 || code === ECHO + 1) {
+    } else if (code === NIUJIU.echo.LEAD || code === NIUJIU.echo.EAT) {
       if (ev.seat === this.me) removeCards(this.mine, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       this.trick.push([ev.seat, code - ECHO, arr(ev.cards), 0, ev.arg]);
       this.best = ev.seat;
       const kind = this.info.kinds[ev.arg];
-      this.last[ev.seat] = `${code === ECHO ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
+      this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
       this.turn = (ev.seat + 1) % this.n;
-    } else if (code === 0x30) {
+    } else if (code === NIUJIU.events.COVERED) {
       if (ev.seat === this.me) {
         removeCards(this.mine, ev.cards);
         this.myCovered.push(...ev.cards);
       }
       this.counts[ev.seat] -= ev.cards.length;
       this.covered[ev.seat] += ev.cards.length;
-      this.trick.push([ev.seat, 2, [], ev.cards.length]);
+      this.trick.push([ev.seat, NIUJIU.act.COVER, [], ev.cards.length]);
       this.last[ev.seat] = `covers ${ev.cards.length}`;
       this.turn = (ev.seat + 1) % this.n;
-    } else if (code === 0x31) {
-      for (const [s, c, cards] of this.trick) if (c !== 2 && s !== ev.seat) this.beaten.push(...cards);
+    } else if (code === NIUJIU.events.OCCUPY) {
+      for (const [s, c, cards] of this.trick) if (c !== NIUJIU.act.COVER && s !== ev.seat) this.beaten.push(...cards);
       this.occupied[ev.seat].push(...ev.cards);
       this.lastTrick = this.trick;
       this.lastWinner = ev.seat;
@@ -469,9 +473,9 @@ class NiujiuModel extends Model {
       this.best = null;
       this.leader = ev.seat;
       this.turn = ev.seat;
-    } else if (code === 0x32) {
+    } else if (code === NIUJIU.events.ENOUGH) {
       this.enough[ev.seat] = true;
-    } else if (code === 0x33) {
+    } else if (code === NIUJIU.events.REVEAL) {
       this.revealed[ev.seat] = arr(ev.cards);
       this.counts[ev.seat] = 0;
       if (ev.seat === this.me) this.mine = [];
@@ -504,7 +508,7 @@ class NiujiuModel extends Model {
     const shown = this.trick.length ? this.trick : this.lastTrick;
     const area = h("div", { class: "trick niujiu-trick" + (this.trick.length ? "" : " done"), "data-trick-plays": shown.length });
     for (const [s, code, cards, k] of shown) {
-      const face = code === 2 ? cardsEl("niujiu", backs(k), { small: true }) : cardsEl("niujiu", cards, { small: true });
+      const face = code === NIUJIU.act.COVER ? cardsEl("niujiu", backs(k), { small: true }) : cardsEl("niujiu", cards, { small: true });
       const winner = this.trick.length ? s === this.best : s === this.lastWinner;
       area.appendChild(h("div", { class: `played ${ctx.pos[s]}${winner ? " best" : ""}` }, face, h("small", {}, ctx.seatLabel(s, true))));
     }
@@ -519,8 +523,16 @@ class NiujiuModel extends Model {
 }
 
 // ------------------------------------------------------------------ mahjong
-// meld kinds of the view (games/mahjong Meld): the echo of a claim carries the whole meld
-const MELD_NAMES = ["chow", "pong", "kong", "concealed kong", "added kong"];
+// meld kinds of the view (protocol.mahjong.MeldKind): the echo of a claim carries the whole meld
+const MELD = MAHJONG.meldKinds;
+const MELD_NAMES = {
+  [MELD.CHOW]: "chow",
+  [MELD.PONG]: "pong",
+  [MELD.KONG_EXPOSED]: "kong",
+  [MELD.KONG_CONCEALED]: "concealed kong",
+  [MELD.KONG_ADDED]: "added kong",
+};
+const CLAIMED_MELD = { [MAHJONG.echo.CHOW]: MELD.CHOW, [MAHJONG.echo.PONG]: MELD.PONG, [MAHJONG.echo.KONG]: MELD.KONG_EXPOSED };
 
 class MahjongModel extends Model {
   reset(hand, dealer) {
@@ -566,7 +578,9 @@ class MahjongModel extends Model {
     const code = ev.code;
     const s = ev.seat;
     const tiles = arr(ev.cards);
-    if (code === 0x30 || code === 0x31) {
+    const { DRAW, REPLACEMENT, WALL, REVEAL, DRAWN_HAND } = MAHJONG.events;
+    const { DISCARD, READY, CHOW, PONG, KONG, HU } = MAHJONG.echo;
+    if (code === DRAW || code === REPLACEMENT) {
       // a draw or a kong's replacement: arg = tiles left in the wall
       this.counts[s] += tiles.length;
       if (s === this.me) this.mine.push(...tiles);
@@ -574,16 +588,16 @@ class MahjongModel extends Model {
       this.wall = ev.arg;
       this.turn = s;
       this.lastDiscard = null;
-      this.last[s] = code === 0x30 ? "draws" : "draws a replacement";
-    } else if (code === ECHO + 0 || code === ECHO + 6) {
+      this.last[s] = code === DRAW ? "draws" : "draws a replacement";
+    } else if (code === DISCARD || code === READY) {
       if (s === this.me) removeCards(this.mine, tiles);
       this.counts[s] -= 1;
       this.discards[s].push(...tiles);
       this.lastDiscard = [s, tiles[0]];
-      if (code === ECHO + 6) this.ready[s] = true;
+      if (code === READY) this.ready[s] = true;
       this.drawn = null;
       this.turn = null; // a claim window may be open
-    } else if (code === ECHO + 1 || code === ECHO + 2 || (code === ECHO + 3 && tiles.length === 4 && ev.arg !== s)) {
+    } else if (code === CHOW || code === PONG || (code === KONG && tiles.length === 4 && ev.arg !== s)) {
       // chow, pong, exposed kong: the meld with the discard (arg = the discarder)
       const claimed = this.lastDiscard ? this.lastDiscard[1] : tiles[0];
       const fromHand = [...tiles];
@@ -591,39 +605,39 @@ class MahjongModel extends Model {
       if (s === this.me) removeCards(this.mine, fromHand);
       this.counts[s] -= fromHand.length;
       this.takeDiscard(ev.arg, claimed);
-      this.melds[s].push({ kind: { 1: 0, 2: 1, 3: 2 }[code - ECHO], tiles, from: ev.arg });
+      this.melds[s].push({ kind: CLAIMED_MELD[code], tiles, from: ev.arg });
       this.turn = s;
-    } else if (code === ECHO + 3 && tiles.length === 4) {
+    } else if (code === KONG && tiles.length === 4) {
       // a concealed kong: its tiles reach only the seat itself (0x00 for everyone else)
       if (s === this.me) removeCards(this.mine, tiles);
       this.counts[s] -= 4;
-      this.melds[s].push({ kind: 3, tiles, from: s });
+      this.melds[s].push({ kind: MELD.KONG_CONCEALED, tiles, from: s });
       this.turn = s;
-    } else if (code === ECHO + 3 && tiles.length === 1) {
+    } else if (code === KONG && tiles.length === 1) {
       if (s === this.me) removeCards(this.mine, tiles);
       this.counts[s] -= 1;
-      const pong = this.melds[s].find((m) => m.kind === 1 && m.tiles[0] === tiles[0]);
+      const pong = this.melds[s].find((m) => m.kind === MELD.PONG && m.tiles[0] === tiles[0]);
       if (pong) {
         pong.tiles.push(tiles[0]);
-        pong.kind = 4;
-      } else this.melds[s].push({ kind: 4, tiles, from: s });
+        pong.kind = MELD.KONG_ADDED;
+      } else this.melds[s].push({ kind: MELD.KONG_ADDED, tiles, from: s });
       this.turn = s;
-    } else if (code === ECHO + 4) {
+    } else if (code === HU) {
       // hu: the winning tile, arg = the seat it came from (the winner itself on a self-draw)
       if (ev.arg !== s) this.takeDiscard(ev.arg, tiles[0]);
       this.winner = s;
       this.winTile = tiles[0];
       this.turn = null;
-    } else if (code === 0x32) {
+    } else if (code === WALL) {
       this.wall = ev.arg;
-    } else if (code === 0x33) {
+    } else if (code === REVEAL) {
       this.revealed[s] = tiles;
       this.turn = null;
-    } else if (code === 0x34) {
+    } else if (code === DRAWN_HAND) {
       this.drawnHand = true;
       this.turn = null;
     }
-    if (code >= ECHO + 1 && code <= ECHO + 3) {
+    if (code === CHOW || code === PONG || code === KONG) {
       const m = this.melds[s][this.melds[s].length - 1];
       this.last[s] = m ? MELD_NAMES[m.kind] : this.last[s];
     }
@@ -710,8 +724,8 @@ export function makeModel(game, me, nseats, view) {
 
 /** How an option's bytes read on a button (bridge bids are calls, not cards). */
 export function optionFace(game, code, bytes) {
-  if (game === "bridge" && code === 0) return h("span", {}, ...Array.from(bytes, (b) => callEl(b)));
+  if (game === "bridge" && code === BRIDGE.act.BID) return h("span", {}, ...Array.from(bytes, (b) => callEl(b)));
   return cardsEl(game, bytes, { small: bytes.length > 3 });
 }
 
-export { BRIDGE_SEATS, ROOM_EVENTS, hex };
+export { BRIDGE_SEATS, MELD_NAMES, ROOM_EVENTS, hex };

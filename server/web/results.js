@@ -5,7 +5,7 @@
 // cards; tricks: the tricks taken (and the deal's solved value when the server sends it).
 
 import { cardEl, cardsEl, handOrder } from "./cards.js";
-import { h } from "./games.js";
+import { MELD_NAMES, h } from "./games.js";
 
 const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -33,7 +33,6 @@ export function resultSummary(game, f, ctx) {
 
 // ------------------------------------------------------------------ mahjong
 const FORMS = { basic: "basic hand (平胡)", "all pungs": "all pungs (碰碰胡)", "full flush": "full flush (清一色)", "seven pairs": "seven pairs (七对)" };
-const MELD_NAMES = ["chow", "pong", "kong", "concealed kong", "added kong"];
 
 function mahjongResult(f, d, ctx) {
   const out = [];

@@ -2,7 +2,7 @@
 // and one sentence per event for the event log. Only what the frame carried is told: a card
 // sent face down (0x00) is not named.
 
-import { ECHO, SEAT_KINDS, gameInfo } from "./codes.js";
+import { ACTION_CODES, ECHO, ROOM, SEAT_KINDS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, cardsText, formatCall } from "./cards.js";
 
 export const BRIDGE_SEATS = ["North", "East", "South", "West"];
@@ -57,7 +57,7 @@ export function eventText(game, f, who, me) {
   const w = f.seat === null || f.seat === undefined ? "" : who(f.seat);
   const cards = (b = f.cards) => cardsText(game, b);
   switch (f.code) {
-    case 0x01: {
+    case ROOM.HAND_START: {
       const start = `Hand ${f.arg + 1} begins`;
       if (f.seat === null) return `${start}.`;
       if (game === "bridge") return `${start}: ${w} deals.`;
@@ -65,23 +65,23 @@ export function eventText(game, f, who, me) {
       if (game === "niujiu") return `${start}: ${w} is the head (头家).`;
       return `${start}: ${w} leads.`;
     }
-    case 0x02:
+    case ROOM.DEAL:
       if (f.seat === me && shown(f.cards)) return `You are dealt ${cards()}.`;
       return null; // the others' deals say nothing a player reads
-    case 0x03:
+    case ROOM.HAND_END:
       return "The hand is over.";
-    case 0x04: {
+    case ROOM.SEAT: {
       const kind = SEAT_KINDS[f.arg];
       if (kind === "HUMAN") return `${w}: a player sits down.`;
       if (kind === "BOT") return `${w}: a robot takes the seat.`;
       if (kind === "AWAY") return `${w} has lost the connection; the seat is kept for a while.`;
       return `${w}: the seat is free.`;
     }
-    case 0x05:
+    case ROOM.TIMEOUT:
       return `${w} ran out of time: the default move is played.`;
-    case 0x06:
+    case ROOM.MATCH_END:
       return "The match is over.";
-    case 0x07:
+    case ROOM.ROBOT:
       return f.arg ? `A robot plays for ${w} for now.` : `${w} is back at the controls.`;
   }
   const words = { tricks: tricksText, bridge: bridgeText, niujiu: niujiuText, mahjong: mahjongText }[game];
@@ -89,43 +89,48 @@ export function eventText(game, f, who, me) {
   if (text !== undefined) return text;
   // a game this page does not know: the code's name and the cards
   const info = gameInfo(game);
-  const name = f.code >= ECHO && f.code < ECHO + 8 ? info.act[f.code - ECHO] : info.events[f.code];
+  const name = f.code >= ECHO && f.code < ECHO + ACTION_CODES ? info.act[f.code - ECHO] : info.events[f.code];
   return `${w} ${(name || `event ${f.code}`).toLowerCase().replace(/_/g, " ")} ${shown(f.cards) ? cards() : ""}`.trim();
 }
 
+const TRICKS = codesOf("tricks");
+const BRIDGE = codesOf("bridge");
+const NIUJIU = codesOf("niujiu");
+const MAHJONG = codesOf("mahjong");
+
 function tricksText(f, w, who, me, cards) {
-  if (f.code === ECHO) return `${w} plays ${cards()}.`;
-  if (f.code === 0x30) return `${w} wins the trick (${plural(f.arg, "trick")} won).`;
+  if (f.code === TRICKS.echo.PLAY) return `${w} plays ${cards()}.`;
+  if (f.code === TRICKS.events.TRICK) return `${w} wins the trick (${plural(f.arg, "trick")} won).`;
   return undefined;
 }
 
 function bridgeText(f, w, who, me, cards) {
   switch (f.code) {
-    case ECHO + 0:
+    case BRIDGE.echo.BID:
       return `${w} bids ${formatCall(f.arg)}.`;
-    case ECHO + 1:
+    case BRIDGE.echo.PASS:
       return `${w} passes.`;
-    case ECHO + 2:
+    case BRIDGE.echo.DOUBLE:
       return `${w} doubles.`;
-    case ECHO + 3:
+    case BRIDGE.echo.REDOUBLE:
       return `${w} redoubles.`;
-    case ECHO + 4:
+    case BRIDGE.echo.PLAY:
       return `${w} plays ${cards()}.`;
-    case ECHO + 5:
+    case BRIDGE.echo.CLAIM:
       return `${w} claims ${plural(f.arg, "more trick")}.`;
-    case ECHO + 6:
+    case BRIDGE.echo.ACCEPT:
       return `${w} accepts the claim.`;
-    case ECHO + 7:
+    case BRIDGE.echo.REJECT:
       return `${w} rejects the claim: play goes on.`;
-    case 0x30:
+    case BRIDGE.events.CONTRACT:
       return `The contract is ${formatCall(f.arg & 0xff)}${["", " doubled", " redoubled"][f.arg >> 8]}, played by ${w}.`;
-    case 0x31:
+    case BRIDGE.events.PASSED_OUT:
       return "All four pass: the board is passed out.";
-    case 0x32:
+    case BRIDGE.events.DUMMY:
       return `${w} is dummy and lays down the hand.`;
-    case 0x33:
+    case BRIDGE.events.TRICK:
       return `${w} wins the trick.`;
-    case 0x34:
+    case BRIDGE.events.REVEAL:
       return shown(f.cards) ? `${w} held ${cards()}.` : null;
   }
   return undefined;
@@ -133,18 +138,18 @@ function bridgeText(f, w, who, me, cards) {
 
 function niujiuText(f, w, who, me, cards) {
   switch (f.code) {
-    case ECHO + 0:
+    case NIUJIU.echo.LEAD:
       return `${w} leads ${niujiuKind(f.arg)}: ${cards()}.`;
-    case ECHO + 1:
+    case NIUJIU.echo.EAT:
       return `${w} eats with ${niujiuKind(f.arg)}: ${cards()}.`;
-    case ECHO + 2:
-    case 0x30:
+    case NIUJIU.echo.COVER:
+    case NIUJIU.events.COVERED:
       return f.seat === me && shown(f.cards) ? `You cover ${cards()} (face down).` : `${w} covers ${plural(f.cards.length, "card")}.`;
-    case 0x31:
+    case NIUJIU.events.OCCUPY:
       return `${w} occupies the trick${f.cards.length ? ` (${plural(f.cards.length, "card")})` : ""}.`;
-    case 0x32:
+    case NIUJIU.events.ENOUGH:
       return `${w} has enough (够).`;
-    case 0x33:
+    case NIUJIU.events.REVEAL:
       return shown(f.cards) ? `${w} shows ${cards()}.` : null;
   }
   return undefined;
@@ -153,31 +158,31 @@ function niujiuText(f, w, who, me, cards) {
 function mahjongText(f, w, who, me, cards) {
   const s = f.seat;
   switch (f.code) {
-    case ECHO + 0:
+    case MAHJONG.echo.DISCARD:
       return `${w} discards ${cards()}.`;
-    case ECHO + 1:
+    case MAHJONG.echo.CHOW:
       return `${w} chows ${cards()} (the tile of ${who(f.arg)}).`;
-    case ECHO + 2:
+    case MAHJONG.echo.PONG:
       return `${w} pongs ${cards()} (the tile of ${who(f.arg)}).`;
-    case ECHO + 3:
+    case MAHJONG.echo.KONG:
       if (f.cards.length === 1) return `${w} adds ${cards()} to a pong: a kong.`;
       if (f.arg !== s) return `${w} kongs ${cards()} (the tile of ${who(f.arg)}).`;
       return shown(f.cards) ? `${w} declares a concealed kong of ${cards()}.` : `${w} declares a concealed kong.`;
-    case ECHO + 4:
+    case MAHJONG.echo.HU:
       return f.arg === s ? `${w} wins (hu 胡) by self-draw on ${cards()}!` : `${w} wins (hu 胡) on ${cards()}, the discard of ${who(f.arg)}!`;
-    case ECHO + 5:
+    case MAHJONG.echo.PASS:
       return null; // passing on a claim says nothing a player reads
-    case ECHO + 6:
+    case MAHJONG.echo.READY:
       return `${w} declares ready (报听), discarding ${cards()}.`;
-    case 0x30:
+    case MAHJONG.events.DRAW:
       return s === me && shown(f.cards) ? `You draw ${cards()} (${f.arg} left in the wall).` : `${w} draws (${f.arg} left in the wall).`;
-    case 0x31:
+    case MAHJONG.events.REPLACEMENT:
       return s === me && shown(f.cards) ? `You draw ${cards()} as a replacement.` : `${w} draws a replacement tile.`;
-    case 0x32:
+    case MAHJONG.events.WALL:
       return `${plural(f.arg, "tile")} left in the wall.`;
-    case 0x33:
+    case MAHJONG.events.REVEAL:
       return shown(f.cards) ? `${w} shows ${cards()}.` : null;
-    case 0x34:
+    case MAHJONG.events.DRAWN_HAND:
       return "The wall is empty: a drawn hand (流局).";
   }
   return undefined;

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import Action, ActionSet, Event, GameError, create, get, names
+from games import Action, ActionSet, Event, GameError, HandNotOver, Outcome, create, get, names
 from games.testing import ConformanceError, check_game
 from games.tricks import Tricks
 from protocol import RoomEvent
@@ -23,6 +23,14 @@ def test_registry_knows_every_game_and_refuses_unknown_ones() -> None:
         create("tricks", 1, "no-such-rules")
 
 
+@pytest.mark.parametrize("game", names())
+def test_outcome_before_the_end_raises_the_same_error_in_every_game(game: str) -> None:
+    g = create(game, 3)
+    with pytest.raises(HandNotOver) as e:
+        g.outcome()
+    assert isinstance(e.value, GameError) and e.value.code == HandNotOver().code
+
+
 def test_a_correct_game_passes() -> None:
     report = check_game("tricks", seeds=range(50))
     assert report.games == 50 and report.illegal_refused > 0 and report.options_tried > 0
@@ -33,6 +41,13 @@ class LeakyView(Tricks):
         v = super().view(seat)
         if seat is not None:
             v["peek"] = self.concealed(1 - seat)[:1]
+        return v
+
+
+class OffItsDeclaration(Tricks):
+    def view(self, seat: int | None) -> Any:
+        v = dict(super().view(seat))
+        v["counts"] = v["counts"][:1]  # the declaration says one entry per seat
         return v
 
 
@@ -84,16 +99,31 @@ class NeverEnds(Tricks):
         return events
 
 
+class EarlyOutcome(Tricks):
+    def outcome(self) -> Outcome:
+        return Outcome((0, 0), tuple(self.dealt))  # no HandNotOver before the end
+
+
+class OutcomeRuntimeError(Tricks):
+    def outcome(self) -> Outcome:
+        if not self.is_over:
+            raise RuntimeError("the hand is not over")
+        return super().outcome()
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
         (LeakyView, "may not see"),
+        (OffItsDeclaration, "the declaration says one per seat"),
         (LeakyDeal, "showing"),
         (Unseeded, "replaying"),
         (WrongMask, "mask"),
         (RefusesItsOwnOption, "was refused"),
         (ChangesStateOnRefusal, "changed the state"),
         (NeverEnds, "no end"),
+        (EarlyOutcome, "gave an outcome"),
+        (OutcomeRuntimeError, "raised RuntimeError, not HandNotOver"),
     ],
 )
 def test_a_broken_game_is_caught(broken: type[Tricks], message: str) -> None:

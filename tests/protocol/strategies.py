@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Mapping
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from hypothesis import strategies as st
@@ -43,7 +44,7 @@ def for_type(tp: Any) -> st.SearchStrategy[Any]:
         return _cards if _CardBytes in meta else _act if _ActionBytes in meta else st.binary(max_size=8)
     if origin is list:
         return st.lists(for_type(get_args(tp)[0]), max_size=5)
-    if origin is dict:
+    if origin is Mapping:  # a view
         return view_maps
     if isinstance(tp, type) and issubclass(tp, Record):
         return records(tp)

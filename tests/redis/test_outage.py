@@ -15,7 +15,8 @@ from paiju.client import Client
 from protocol import Event, Result, RoomEvent
 from protocol.actions import ECHO
 from redisbus.link import room_log
-from server.storage import replay
+from server.lifecycle import Phase
+from server.roomlog import replay
 
 from .conftest import SLOW, RedisServer, start_bots, start_serve
 
@@ -63,7 +64,7 @@ async def test_redis_restarted_mid_match(redis_server: RedisServer, monkeypatch:
         finally:
             await r.aclose()
         results = [f for f in c.log if isinstance(f, Result)]
-        assert rp.status == "over" and rp.results == results and rp.seq == events[-1].seq
+        assert rp.phase is Phase.OVER and rp.results == results and rp.seq == events[-1].seq
         print(
             f"Redis down {OUTAGE_S} s at seq {down_seq}: {timeouts_during} default actions meanwhile; "
             f"after it: {plays_after} plays, {timeouts_after} timeouts; match over {total_s:.1f} s after the stop; "

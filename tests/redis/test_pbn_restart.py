@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from paiju.client import Client
 from protocol import Event, RoomEvent
 from redisbus.link import ROOMS, room_log
-from server.storage import replay
+from server.roomlog import replay
 from tests.server.test_pbn import BOARDS, PBN
 
 from .conftest import RedisServer, start_bots, start_serve

@@ -16,7 +16,8 @@ import games
 from paiju.client import Client
 from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 from redisbus.link import ROOMS, room_log
-from server.storage import replay
+from server.lifecycle import Phase
+from server.roomlog import replay
 
 from .conftest import RedisServer, start_bots, start_serve
 
@@ -84,7 +85,7 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
                 await asyncio.sleep(0.02)
         entries = await r.lrange(room_log(st.room), 0, -1)
         rp = replay(st.room, entries)
-        assert rp.status == "over" and rp.results == results
+        assert rp.phase is Phase.OVER and rp.results == results
         assert list(rp.game.outcome().scores) == results[-1].scores
         assert rp.seq == max(e.seq for e in events) and await r.ttl(room_log(st.room)) > 0
         print(

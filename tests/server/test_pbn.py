@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.bridge.pbn import read_pbn
+from games.bridge.pbn import read_pbn, result_pbn
 from paiju.client import Client, ServerError
 from protocol import ErrorCode, Event, Result, RoomEvent, decode, encode
 from protocol.frames import MAX_FRAME
@@ -111,9 +111,9 @@ def test_pbn_results_are_whole_files() -> None:
         s = g.to_act()[0]
         o = rng.choice(g.legal(s).options)
         g.apply(s, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
-    text = g.outcome().detail["pbn"]
+    text = result_pbn(g)["pbn"]
     assert text.startswith("% PBN 2.1\n% EXPORT\n") and '[Deal "N:' in text
     [b] = read_pbn(text)
     assert b.hands == tuple(g.dealt) and b.auction == tuple(g.calls)
-    frame = Result("r1", 0, [0] * 4, [0] * 4, list(g.dealt), True, g.outcome().detail)
+    frame = Result("r1", 0, [0] * 4, [0] * 4, list(g.dealt), True, {**g.outcome().detail, **games.records(g)})
     assert decode(encode(frame)) == frame, "the PBN travels in RESULT.detail as a string"

@@ -1,0 +1,330 @@
+"""One session with a paiju server, over asyncio: connect, say HELLO, send requests, read frames.
+
+::
+
+    async with await Client.connect("ws://127.0.0.1:8765/ws", "ann") as c:
+        state = await c.create("tricks", bots=[1])
+        async for f in c:                       # every frame, in order
+            if isinstance(f, Prompt) and f.mask:
+                await c.act(f, f.options[0].code, f.options[0].cards[: f.options[0].pick])
+            elif isinstance(f, Result) and f.final:
+                break
+
+A reader task decodes every frame into one queue (iterate the client, or ``recv()``) and
+keeps the session's state up to date: ``seq`` (the last event seen, for resume), the
+``prompts`` pending for this connection by prompt id (a PROMPT with mask 0 withdraws
+one), ``room`` and ``seat``. Request methods (``create``, ``join``, ``act``, ...) send a
+frame and wait for its answer; the answer is also left in the stream, so a consumer that
+iterates sees everything. An ERROR answering a request raises :class:`ServerError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import (
+    VERSION,
+    Ack,
+    Action,
+    CreateRoom,
+    Error,
+    Event,
+    Frame,
+    Hello,
+    Join,
+    Leave,
+    ListRooms,
+    Ping,
+    Pong,
+    Prompt,
+    QuickPlay,
+    Result,
+    RoomEvent,
+    RoomInfo,
+    RoomList,
+    RoomState,
+    Welcome,
+    decode,
+    encode,
+)
+
+
+class ServerError(Exception):
+    """The server answered a request with ERROR."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+        self.code = error.code
+
+
+class Closed(Exception):
+    """The connection closed while waiting."""
+
+
+class Client:
+    """A connection to a paiju server (open one with :meth:`connect`), and the state of its session."""
+
+    def __init__(self, ws: ClientConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.player_id = ""
+        self.token = ""
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.seq = 0
+        self.prompts: dict[int, Prompt] = {}
+        self.frames: asyncio.Queue[Frame | None] = asyncio.Queue()
+        self.log: list[Frame] = []  # every frame received, when record=True
+        self.record = False
+        self.closed = False
+        self._waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
+        self._reader = asyncio.create_task(self._read())
+
+    # ------------------------------------------------------------------ connecting
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        name: str = "player",
+        *,
+        token: str | None = None,
+        last_seq: int | None = None,
+        record: bool = False,
+        hello: bool = True,
+        **kwargs: Any,
+    ) -> Client:
+        """Open ``url`` (ws://host:port/ws) and, unless ``hello=False``, say HELLO (resuming
+        with ``token`` and ``last_seq`` when given)."""
+        ws = await connect(url, compression=None, max_size=None, **kwargs)
+        c = cls(ws, name)
+        c.record = record
+        if hello:
+            await c.hello(token=token, last_seq=last_seq)
+        return c
+
+    async def hello(self, token: str | None = None, last_seq: int | None = None) -> Welcome:
+        if last_seq is not None:
+            self.seq = last_seq
+        w = await self.request(Hello(VERSION, self.name, token, last_seq), lambda f: isinstance(f, Welcome))
+        assert isinstance(w, Welcome)
+        self.player_id, self.token = w.player_id, w.token
+        return w
+
+    async def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+    async def abort(self) -> None:
+        """Drop the connection without a closing handshake (a network failure)."""
+        self.closed = True
+        transport = self.ws.transport
+        transport.abort()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ frames in
+    async def _read(self) -> None:
+        try:
+            async for msg in self.ws:
+                if isinstance(msg, str):
+                    continue
+                f = decode(msg)
+                self._track(f)
+                if self.record:
+                    self.log.append(f)
+                for pred, fut in list(self._waiters):
+                    if not fut.done() and pred(f):
+                        fut.set_result(f)
+                self.frames.put_nowait(f)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            for _, fut in self._waiters:
+                if not fut.done():
+                    fut.set_exception(Closed("connection closed"))
+            self.frames.put_nowait(None)
+
+    def _track(self, f: Frame) -> None:
+        if isinstance(f, Event):
+            self.seq = max(self.seq, f.seq)
+            self.room = f.room
+        elif isinstance(f, RoomState):
+            self.seq, self.room, self.seat = f.seq, f.room, f.seat
+            self.prompts.clear()
+        elif isinstance(f, Prompt):
+            if f.mask == 0 and not f.options:
+                self.prompts.pop(f.prompt_id, None)
+            else:
+                self.prompts[f.prompt_id] = f
+        elif isinstance(f, Ack):
+            self.prompts.pop(f.prompt_id, None)
+        elif isinstance(f, Result):
+            self.prompts.clear()
+
+    async def recv(self, timeout: float | None = None) -> Frame:
+        """The next frame; Closed when the connection has ended."""
+        async with asyncio.timeout(timeout):
+            f = await self.frames.get()
+        if f is None:
+            self.frames.put_nowait(None)
+            raise Closed(getattr(self.ws, "close_reason", None) or "connection closed")
+        return f
+
+    def __aiter__(self) -> AsyncIterator[Frame]:
+        return self._iter()
+
+    async def _iter(self) -> AsyncIterator[Frame]:
+        while True:
+            try:
+                yield await self.recv()
+            except Closed:
+                return
+
+    # ------------------------------------------------------------------ frames out
+    async def send(self, f: Frame) -> None:
+        await self.ws.send(encode(f))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        """Send anything at all (tests of hostile input)."""
+        await self.ws.send(data)
+
+    async def request(self, f: Frame, answer: Callable[[Frame], bool], timeout: float = 10.0) -> Frame:
+        """Send ``f`` and wait for the frame ``answer`` accepts, or an ERROR that refers to
+        ``f`` (raised as ServerError)."""
+        ref_id = getattr(f, "prompt_id", getattr(f, "nonce", None))
+
+        def match(x: Frame) -> bool:
+            if isinstance(x, Error):
+                return x.ref_type == f.TYPE and (ref_id is None or x.ref_id in (None, ref_id))
+            return answer(x)
+
+        fut: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        entry = (match, fut)
+        self._waiters.append(entry)
+        try:
+            await self.send(f)
+            async with asyncio.timeout(timeout):
+                got = await fut
+        finally:
+            self._waiters.remove(entry)
+        if isinstance(got, Error):
+            raise ServerError(got)
+        return got
+
+    # ------------------------------------------------------------------ lobby
+    async def list_rooms(self, game: str | None = None) -> list[RoomInfo]:
+        r = await self.request(ListRooms(game), lambda f: isinstance(f, RoomList))
+        assert isinstance(r, RoomList)
+        return r.rooms
+
+    async def create(
+        self,
+        game: str,
+        ruleset: str | None = None,
+        *,
+        hands: int | None = None,
+        clock_ms: int | None = None,
+        bots: list[int] | None = None,
+        robot: str | None = None,
+        private: bool = False,
+        seed: int | None = None,
+        pbn: str | None = None,
+    ) -> RoomState:
+        """Create a room; the creator takes the first seat that is not a robot's (or watches).
+        ``pbn``: a bridge room plays the deals of this PBN text (hands: one per deal by default)."""
+        f = CreateRoom(game, ruleset, hands, clock_ms, list(bots or []), robot, private, seed, pbn)
+        s = await self.request(f, lambda x: isinstance(x, RoomState))
+        assert isinstance(s, RoomState)
+        return s
+
+    async def join(self, room: str, seat: int | None = None) -> RoomState:
+        """Take ``seat`` in ``room`` (None: watch)."""
+        s = await self.request(Join(room, seat), lambda x: isinstance(x, RoomState) and x.room == room)
+        assert isinstance(s, RoomState)
+        return s
+
+    async def watch(self, room: str) -> RoomState:
+        return await self.join(room, None)
+
+    async def leave(self, room: str | None = None) -> None:
+        """Leave (the server answers nothing but an ERROR; a PING makes sure it was handled)."""
+        rid = room or self.room
+        assert rid is not None
+        await self.send(Leave(rid))
+        await self.ping()
+        self.room, self.seat = None, None
+        self.prompts.clear()
+
+    async def quickplay(self, game: str, ruleset: str | None = None) -> RoomState:
+        s = await self.request(QuickPlay(game, ruleset), lambda x: isinstance(x, RoomState))
+        assert isinstance(s, RoomState)
+        return s
+
+    async def ping(self, nonce: int | None = None) -> Pong:
+        n = random.getrandbits(31) if nonce is None else nonce
+        p = await self.request(Ping(n), lambda x: isinstance(x, Pong) and x.nonce == n)
+        assert isinstance(p, Pong)
+        return p
+
+    # ------------------------------------------------------------------ playing
+    async def act(self, prompt: Prompt | int, code: int, cards: bytes = b"") -> Ack:
+        """Answer a prompt; returns the ACK or raises ServerError."""
+        pid = prompt.prompt_id if isinstance(prompt, Prompt) else prompt
+        a = await self.request(Action(pid, code, bytes(cards)), lambda x: isinstance(x, Ack) and x.prompt_id == pid)
+        assert isinstance(a, Ack)
+        return a
+
+    async def act_random(self, prompt: Prompt, rng: random.Random) -> Ack:
+        """Answer ``prompt`` with a uniformly chosen legal option."""
+        opt = rng.choice(prompt.options)
+        return await self.act(prompt, opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))
+
+    async def play(self, rng: random.Random | None = None, timeout: float = 60.0) -> list[Result]:
+        """Play random legal moves until the match ends (MATCH_END); returns every RESULT."""
+        rng = rng or random.Random()
+        results: list[Result] = []
+        async with asyncio.timeout(timeout):
+            for p in list(self.prompts.values()):  # prompts that came before this call
+                with contextlib.suppress(ServerError):
+                    await self.act_random(p, rng)
+            async for f in self:
+                if isinstance(f, Prompt) and f.prompt_id in self.prompts:
+                    with contextlib.suppress(ServerError):  # withdrawn meanwhile: a newer prompt follows
+                        await self.act_random(f, rng)
+                elif isinstance(f, Result):
+                    results.append(f)
+                elif isinstance(f, Event) and f.code == RoomEvent.MATCH_END:
+                    return results
+        raise Closed("the connection closed before the match ended")
+
+    async def until_match_end(self, timeout: float = 60.0) -> list[Result]:
+        """Read (without acting) until the match ends (MATCH_END, which follows the final RESULT);
+        returns every RESULT seen meanwhile."""
+        results: list[Result] = []
+        async with asyncio.timeout(timeout):
+            async for f in self:
+                if isinstance(f, Result):
+                    results.append(f)
+                elif isinstance(f, Event) and f.code == RoomEvent.MATCH_END:
+                    return results
+        raise Closed("the connection closed before the match ended")

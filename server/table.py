@@ -1,0 +1,858 @@
+"""The room's core, sans-I/O: one match of one game at one table, driven by typed inputs.
+
+A :class:`Table` holds the seats, the spectators, the pending prompts, the event sequence
+number, the clocks (as deadlines on the caller's clock) and the match's :class:`Phase`.
+:meth:`Table.handle` takes one input (:class:`Join`, :class:`Leave`, :class:`Drop`,
+:class:`Resume`, :class:`Act`, :class:`Decide`, :class:`Tick`, :class:`Restored`) with the
+time ``now`` and returns what must happen outside: frames to send to connections
+(:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's log
+(:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`) and
+the end of the room (:class:`Close`). It reads no clock and does no I/O: the asyncio shell
+(server/room.py) feeds it and carries out its outputs, and the tests drive it directly. A
+connection is whatever handle the caller passes (the shell's Connection, a test's int): the
+table only compares it and hands it back.
+
+The life of a table: in phase ``WAITING`` seats fill with humans (:class:`Join`) and robots
+(the seats named at creation, or all free seats when quick play's wait runs out); when no
+seat is free the match starts (``PLAYING``): hand ``h`` is ``create(game, seed, rules,
+hand=h)``, so the dealer rotates; after the last hand it is ``OVER``. The players at the
+table and the spectators then go free at once, but a seated player whose connection is
+down keeps the room: its events and the final RESULT wait for that player's resume (which
+gets exactly the missed events, MATCH_END included, and no event is ever added after
+MATCH_END) until its grace period runs out; then the table closes. It also closes when no
+human holds a seat and nobody watches.
+
+Events carry one sequence number per table over the whole match. Each connected seat
+receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the last
+``replay_buffer`` events are kept so that a player who resumes gets exactly those it
+missed (else a ROOM_STATE). The RESULT of a hand follows its HAND_END event.
+
+Prompts: every seat in ``game.to_act()`` has one pending prompt (several at once in a
+mahjong claim window), with its own id and deadline. The prompt goes to the seat's
+controller (``game.controller(seat)``: bridge's declarer for the dummy); when that seat is
+played by a robot, a DecisionRequest (:func:`games.decision_request`) is published instead
+(and the PROMPT too, when a human owner is still connected). A prompt whose seat leaves
+``to_act()``, or whose legal set changes, is withdrawn with a PROMPT of mask 0 and no
+options. When a deadline passes the table emits TIMEOUT and applies
+``game.default_action(seat)``; after ``takeover_after`` consecutive timeouts of a human a
+robot plays the seat until its owner acts again.
+
+A refusal (:class:`protocol.PaijuError`: a lobby or a game error) comes out last, as
+:class:`Refused`, for the caller to answer to whoever sent the input; what the input changed
+before the refusal (a robot handing the seat back) stands and its outputs come before it.
+
+>>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
+>>> out = t.handle(Join("p1", "ann", conn=7), now=0.0)
+>>> t.phase.value, [type(o).__name__ for o in out][:4]
+('playing', ['Bind', 'Send', 'Send', 'Send'])
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import games
+from games import Action, ActionSet, GameError, Rules
+from games import Event as GameEvent
+from protocol import (
+    Ack,
+    DecisionRequest,
+    ErrorCode,
+    Frame,
+    LobbyError,
+    PaijuError,
+    Prompt,
+    Result,
+    RoomEvent,
+    RoomInfo,
+    RoomState,
+    SeatKind,
+)
+from protocol import Event as EventFrame
+
+from . import roomlog
+from .config import Limits
+from .lifecycle import Phase
+from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats
+
+log = logging.getLogger("paiju.room")
+
+Conn = Hashable
+"""A connection as the caller knows it: the table only compares it and hands it back."""
+ANSWERED_KEPT = 256  # answered prompts remembered, so that a retried ACTION is acknowledged
+
+
+# ------------------------------------------------------------------ inputs
+@dataclass(frozen=True)
+class Join:
+    """Player ``player`` takes ``seat`` ("any": the first free seat, else watch; None: watch)."""
+
+    player: str
+    name: str
+    conn: Conn
+    seat: int | Literal["any"] | None = "any"
+    quick: bool = False  # quick play: a room with no free seat is ROOM_FULL, not a seat to watch from
+
+
+@dataclass(frozen=True)
+class Leave:
+    """The player leaves (a seat in play is then played by a robot)."""
+
+    player: str
+    conn: Conn
+
+
+@dataclass(frozen=True)
+class Drop:
+    """The connection ``conn`` of the player closed (it may resume within the grace period)."""
+
+    player: str
+    conn: Conn
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The player is back on connection ``conn``, having seen the events up to ``last_seq``."""
+
+    player: str
+    conn: Conn
+    last_seq: int | None = None
+
+
+@dataclass(frozen=True)
+class Act:
+    """A seated player's answer to prompt ``prompt_id``."""
+
+    player: str
+    conn: Conn
+    prompt_id: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class Decide:
+    """A robot's answer for ``seat`` to prompt ``prompt_id`` (from the bus)."""
+
+    seat: int
+    prompt_id: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time has passed: run the clocks whose deadline is reached."""
+
+
+@dataclass(frozen=True)
+class Restored:
+    """First input of a table rebuilt from its log (:meth:`Table.restore`)."""
+
+
+Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored
+
+
+# ------------------------------------------------------------------ outputs
+@dataclass(frozen=True)
+class Send:
+    conn: Conn
+    frame: Frame
+
+
+@dataclass(frozen=True)
+class Publish:
+    """A robot plays the seat: this request goes on the bus."""
+
+    request: DecisionRequest
+
+
+@dataclass(frozen=True)
+class Append:
+    """An entry for the room's log (only from a table made with ``logged=True``)."""
+
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class SealLog:
+    """The match is over: the log is complete and the room is not one to rebuild."""
+
+
+@dataclass(frozen=True)
+class Bind:
+    """The player is now in this room, at ``seat`` (None: watching)."""
+
+    player: str
+    name: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Unbind:
+    """The player is no longer in this room (free to join another)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Close:
+    """The table is done: nothing more will come out of it."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The input (of a connection) was refused: answer ``error`` to its sender."""
+
+    error: PaijuError
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused
+
+
+# ------------------------------------------------------------------ state
+@dataclass(eq=False)
+class SeatState:
+    kind: SeatKind = SeatKind.EMPTY
+    player: str | None = None  # who holds (or held, after the match) the seat
+    name: str | None = None
+    member: bool = False  # the player is still in this room (false once let go after the end)
+    conn: Conn | None = None  # the player's connection, while it is up
+    robot: bool = False  # a robot plays this human seat for now (timeouts, or dropped)
+    timeouts: int = 0  # consecutive
+    away_until: float | None = None
+
+    @property
+    def robot_played(self) -> bool:
+        return self.kind == SeatKind.BOT or self.robot
+
+    @property
+    def live(self) -> Conn | None:
+        """The connection that receives this seat's frames now."""
+        return self.conn if self.kind == SeatKind.HUMAN else None
+
+
+@dataclass(eq=False)
+class Pending:
+    id: int
+    seat: int
+    controller: int
+    actions: ActionSet
+    deadline: float  # on the caller's clock
+    unix_deadline_ms: int
+
+
+class Table:
+    """One room's match, sans-I/O (see the module's docstring).
+
+    ``epoch`` turns the caller's clock into unix time (``epoch + now``: a robot's deadline);
+    ``reply_to`` names this server process on the bus; ``logged`` makes the table produce
+    its log entries (the caller appends :meth:`head` first).
+    """
+
+    def __init__(
+        self,
+        room_id: str,
+        game: str,
+        rules: str | Rules | None,
+        *,
+        seed: int,
+        hands: int,
+        clock_ms: int,
+        bots: list[int] | tuple[int, ...] = (),
+        robot: str,
+        private: bool = False,
+        quickplay: bool = False,
+        limits: Limits | None = None,
+        now: float = 0.0,
+        epoch: float = 0.0,
+        reply_to: str = "",
+        created: float = 0.0,
+        logged: bool = False,
+    ) -> None:
+        self.id = room_id
+        self.game_name = game
+        self.seed = seed
+        self.game = games.create(game, seed, rules, hand=0)
+        self.rules: Rules = self.game.rules  # the whole value (a bridge room's PBN deals), not only its name
+        self.ruleset = self.rules.name
+        self.n = self.game.num_seats
+        self.hands = hands
+        self.clock_ms = clock_ms
+        self.robot = robot
+        self.private = private
+        self.quickplay = quickplay
+        self.limits = limits if limits is not None else Limits()
+        self.epoch = epoch
+        self.reply_to = reply_to
+        self.created = created
+        self.logged = logged
+        self.seats = [SeatState() for _ in range(self.n)]
+        for b in bots:
+            self.seats[b].kind = SeatKind.BOT
+        self.spectators: dict[str, Conn] = {}
+        self.phase = Phase.WAITING
+        self.hand = 0
+        self.totals = [0] * self.n
+        self.seq = 0
+        self.log: deque[Emitted] = deque(maxlen=self.limits.replay_buffer)
+        self.pending: dict[int, Pending] = {}
+        self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
+        self._prompt_ids = itertools.count(1)
+        self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
+        self.next_hand_at: float | None = None
+        self.closed = False
+        self.final_result: Result | None = None
+        self.now = now
+        self._out: list[Output] = []
+
+    @classmethod
+    def restore(
+        cls, r: Replayed, *, limits: Limits | None = None, now: float = 0.0, epoch: float = 0.0, reply_to: str = ""
+    ) -> Table:
+        """The table that log ``r`` describes, at the same event sequence number; its first
+        input must be :class:`Restored` (which binds its players again and prompts)."""
+        h = r.head
+        t = cls(
+            r.room_id,
+            h.game,
+            r.rules,
+            seed=h.seed,
+            hands=h.hands,
+            clock_ms=h.clock_ms,
+            robot=h.robot,
+            private=h.private,
+            quickplay=h.quickplay,
+            limits=limits,
+            now=now,
+            epoch=epoch,
+            reply_to=reply_to,
+            created=h.created,
+            logged=True,
+        )
+        t.start_at = None
+        t.game = r.game
+        t.phase = r.phase
+        t.hand = r.hand
+        t.seq = r.seq
+        t.totals = list(r.totals)
+        t.log.extend(r.events)
+        t._prompt_ids = itertools.count(r.prompt_id + 1)
+        for st, rec in zip(t.seats, r.seats, strict=False):
+            st.kind, st.robot = SeatKind(rec.kind), rec.robot
+            if rec.player is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
+                st.player, st.name, st.member = rec.player, rec.name or "player", True
+        return t
+
+    def head(self) -> Head:
+        """The first entry of this table's log."""
+        return Head(
+            self.game_name,
+            self.ruleset,
+            self.seed,
+            self.hands,
+            self.clock_ms,
+            self.robot,
+            self.private,
+            self.quickplay,
+            self.created,
+            roomlog.rules_options(self.game_name, self.rules),
+        )
+
+    # ------------------------------------------------------------------ queries
+    def info(self) -> RoomInfo:
+        return RoomInfo(
+            self.id,
+            self.game_name,
+            self.ruleset,
+            self.seat_names(),
+            [i for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT],
+            len(self.spectators),
+            self.hands,
+            self.hand,
+            self.phase.value,
+        )
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY]
+
+    def seat_names(self) -> list[str | None]:
+        out: list[str | None] = []
+        for s in self.seats:
+            if s.kind == SeatKind.BOT:
+                out.append(f"{self.robot} (robot)")
+            else:
+                out.append(s.name if s.player is not None else None)
+        return out
+
+    def next_deadline(self) -> float | None:
+        """When the next :class:`Tick` is due (None: no clock runs)."""
+        times = [p.deadline for p in self.pending.values()]
+        times += [s.away_until for s in self.seats if s.away_until is not None]
+        for t in (self.start_at, self.next_hand_at):
+            if t is not None:
+                times.append(t)
+        return min(times) if times else None
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat ``player`` holds in this room, or None."""
+        for i, s in enumerate(self.seats):
+            if s.member and s.player == player:
+                return i
+        return None
+
+    # ------------------------------------------------------------------ the one way in
+    def handle(self, msg: Input, now: float) -> list[Output]:
+        """Apply one input at time ``now``; what must happen outside, in order."""
+        self.now = now
+        out: list[Output] = []
+        self._out = out
+        if self.closed:
+            return out
+        refusal: PaijuError | None = None
+        try:
+            self._HANDLERS[type(msg)](self, msg)
+        except PaijuError as e:
+            refusal = e
+        except Exception:  # a bug must not take the room down: the asker hears of it
+            log.exception("room %s failed on %s", self.id, type(msg).__name__)
+            refusal = PaijuError(ErrorCode.INTERNAL, "internal error")
+        if self.closed:
+            out.append(Close())
+        if refusal is not None:
+            self._refuse(msg, refusal)
+        return out
+
+    def _refuse(self, msg: Input, e: PaijuError) -> None:
+        if hasattr(msg, "conn"):
+            self._out.append(Refused(e))
+        elif isinstance(msg, Decide):
+            log.warning("room %s: robot's decision for prompt %d refused: %s", self.id, msg.prompt_id, e)
+
+    # ------------------------------------------------------------------ seats and people
+    def _join(self, m: Join) -> None:
+        if self.seat_of(m.player) is not None or m.player in self.spectators:
+            raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {self.id}")
+        if self.phase is Phase.OVER:
+            raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"room {self.id} is over")
+        seat = m.seat
+        if seat == "any":
+            free = self.free_seats()
+            if not free and m.quick:
+                raise LobbyError(ErrorCode.ROOM_FULL, f"room {self.id} filled up; try again")
+            seat = free[0] if free else None
+        if seat is None:
+            self.spectators[m.player] = m.conn
+            self._out.append(Bind(m.player, m.name, None))
+            self._send(m.conn, self._state(None))
+        else:
+            if not 0 <= seat < self.n:
+                raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"{self.game_name} has seats 0..{self.n - 1}")
+            st = self.seats[seat]
+            if st.kind != SeatKind.EMPTY:
+                raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, m.conn
+            st.robot, st.timeouts = False, 0
+            self._out.append(Bind(m.player, m.name, seat))
+            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+            self._send(m.conn, self._state(seat))
+        if self.phase is Phase.WAITING and not self.free_seats():
+            self._start()  # the last seat filled (robots only: with the first watcher)
+
+    def _leave(self, m: Leave) -> None:
+        seat = self.seat_of(m.player)
+        if seat is None and m.player not in self.spectators:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
+        if seat is None:
+            self._unwatch(m.player)
+        elif self.phase is Phase.OVER:
+            self._let_go(self.seats[seat])  # nothing is emitted after MATCH_END
+            self._close_if_done()
+        else:
+            self._release_seat(seat, to=SeatKind.EMPTY if self.phase is Phase.WAITING else SeatKind.BOT)
+        self._maybe_close()
+
+    def _unwatch(self, player: str) -> None:
+        del self.spectators[player]
+        self._out.append(Unbind(player))
+
+    def _release_seat(self, i: int, to: SeatKind) -> None:
+        st = self.seats[i]
+        if st.player is not None and st.member:
+            self._out.append(Unbind(st.player))
+        st.player, st.name, st.member, st.conn = None, None, False, None
+        st.robot, st.timeouts, st.away_until = False, 0, None
+        st.kind = to
+        self._emit(GameEvent(RoomEvent.SEAT, i, arg=to))
+        if to == SeatKind.BOT:
+            self._redispatch(i)
+
+    def _drop(self, m: Drop) -> None:
+        seat = self.seat_of(m.player)
+        if seat is None:
+            if self.spectators.get(m.player) == m.conn:
+                self._unwatch(m.player)
+                self._maybe_close()
+            return
+        st = self.seats[seat]
+        if st.conn != m.conn or self.phase is Phase.OVER:
+            return  # a newer connection took over, or the ended match already waits for a resume
+        st.conn = None
+        if self.phase is Phase.WAITING:
+            self._release_seat(seat, to=SeatKind.EMPTY)
+        else:
+            st.kind, st.away_until = SeatKind.AWAY, self.now + self.limits.grace
+            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.AWAY))
+            if self.limits.robot_on_drop and not st.robot:
+                self._set_robot(seat, True)
+        self._maybe_close()
+
+    def _resume(self, m: Resume) -> None:
+        seat = self.seat_of(m.player)
+        if seat is None and m.player not in self.spectators:
+            return
+        if self.phase is Phase.OVER:
+            # the match ended while this player was away: what it missed, then it goes free
+            self._send_since(m.conn, seat, m.last_seq)
+            if seat is not None:
+                self._let_go(self.seats[seat])
+            else:
+                self._unwatch(m.player)
+            self._close_if_done()
+            return
+        if seat is None:
+            self.spectators[m.player] = m.conn
+            self._send_since(m.conn, None, m.last_seq)
+            return
+        st = self.seats[seat]
+        st.conn = m.conn
+        self._send_since(m.conn, seat, m.last_seq)
+        st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
+        self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+        if st.robot:
+            self._set_robot(seat, False)
+        else:
+            self._redispatch(seat)
+
+    def _send_since(self, conn: Conn, seat: int | None, last_seq: int | None) -> None:
+        """The events after ``last_seq`` as ``seat`` sees them, or a ROOM_STATE."""
+        first = self.log[0].seq if self.log else self.seq + 1
+        if last_seq is None or last_seq > self.seq or last_seq + 1 < first:
+            self._send(conn, self._state(seat))
+            if self.phase is Phase.OVER and self.final_result is not None:
+                self._send(conn, self.final_result)  # the snapshot of an ended match: how it ended
+            return
+        for e in self.log:
+            if e.seq > last_seq:
+                self._send(conn, self._event_frame(e.seq, e.event, seat))
+                if e.result is not None:
+                    self._send(conn, e.result)
+
+    def _set_robot(self, i: int, on: bool) -> None:
+        st = self.seats[i]
+        if st.robot == on:
+            return
+        st.robot = on
+        st.timeouts = 0
+        self._emit(GameEvent(RoomEvent.ROBOT, i, arg=int(on)))
+        self._redispatch(i)
+
+    def _restored(self, m: Restored) -> None:
+        """Nobody is connected yet to a table rebuilt from its log, so the seated players are
+        AWAY for the grace period (a robot plays for them unless ``robot_on_drop`` is off);
+        then the match carries on where the log stops."""
+        for i, st in enumerate(self.seats):
+            if st.player is not None and st.member:
+                self._out.append(Bind(st.player, st.name or "player", i))
+                st.away_until = self.now + self.limits.grace
+                if st.kind != SeatKind.AWAY:
+                    st.kind = SeatKind.AWAY
+                    self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
+                if self.limits.robot_on_drop and not st.robot:
+                    self._set_robot(i, True)
+        self._maybe_close()  # no human seated (robots only): nobody is left to play for
+        if self.closed or self.phase is not Phase.PLAYING:
+            return
+        if self.game.is_over:
+            if self.hand < self.hands:  # between two hands
+                self.next_hand_at = self.now + max(self.limits.hand_pause, 0.0)
+        else:
+            self._sync_prompts()
+
+    # ------------------------------------------------------------------ actions
+    def _act(self, m: Act) -> None:
+        me = self.seat_of(m.player)
+        if me is None:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, "only a seated player acts")
+        st = self.seats[me]
+        if st.robot:  # the owner is back at the controls
+            self._set_robot(me, False)
+        st.timeouts = 0
+        p = next((q for q in self.pending.values() if q.id == m.prompt_id), None)
+        if p is not None and p.controller == me:
+            self._apply(p, m.action, m.conn)
+            return
+        done = self.answered.get(m.prompt_id)
+        if done is not None and done[0] == me:
+            if done[1] == m.action:
+                self._send(m.conn, Ack(m.prompt_id))  # a retry: acknowledged, not applied twice
+                return
+            raise GameError(ErrorCode.NO_SUCH_PROMPT, f"prompt {m.prompt_id} was already answered")
+        if self.phase is not Phase.PLAYING:
+            code = ErrorCode.GAME_OVER if self.phase is Phase.OVER else ErrorCode.NOT_YOUR_TURN
+            raise GameError(code, f"the room is {self.phase.value}")
+        if not any(q.controller == me for q in self.pending.values()):
+            raise GameError(ErrorCode.NOT_YOUR_TURN, "you have no decision pending")
+        raise GameError(ErrorCode.NO_SUCH_PROMPT, f"prompt {m.prompt_id} is not yours now")
+
+    def _decide(self, m: Decide) -> None:
+        p = self.pending.get(m.seat)
+        if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played:
+            return  # late, or the seat's owner took it back
+        self._apply(p, m.action)
+
+    def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
+        """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
+        events = self.game.apply(p.seat, action)
+        if self.logged:
+            self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
+        self.answered[p.id] = (p.controller, action)
+        while len(self.answered) > ANSWERED_KEPT:
+            self.answered.popitem(last=False)
+        del self.pending[p.seat]
+        if conn is not None:
+            self._send(conn, Ack(p.id))
+        for ev in events:
+            self._emit(ev)
+        if self.game.is_over:
+            self._end_hand()
+        else:
+            self._sync_prompts()
+
+    # ------------------------------------------------------------------ the clocks
+    def _tick(self, m: Tick) -> None:
+        now = self.now
+        if self.phase is Phase.OVER:  # only dropped players' grace periods are left to run out
+            for st in self.seats:
+                if st.away_until is not None and now >= st.away_until:
+                    self._let_go(st)
+            self._close_if_done()
+            return
+        if self.start_at is not None and now >= self.start_at:
+            self.start_at = None
+            if self.phase is Phase.WAITING:
+                for i in self.free_seats():
+                    self.seats[i].kind = SeatKind.BOT
+                    self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.BOT))
+                self._start()
+        for i, s in enumerate(self.seats):
+            if s.away_until is not None and now >= s.away_until:
+                self._release_seat(i, to=SeatKind.BOT)
+        if self.next_hand_at is not None and now >= self.next_hand_at:
+            self.next_hand_at = None
+            self._begin_hand()
+        expired = sorted((p for p in self.pending.values() if p.deadline <= now), key=lambda p: p.seat)
+        for p in expired:
+            if self.pending.get(p.seat) is not p:
+                continue  # withdrawn by an earlier timeout's action in this window
+            c = self.seats[p.controller]
+            self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
+            self._apply(p, self.game.default_action(p.seat))
+            if c.kind == SeatKind.HUMAN and not c.robot:
+                c.timeouts += 1
+                if c.timeouts >= self.limits.takeover_after:
+                    self._set_robot(p.controller, True)
+            if self.closed:
+                return
+        self._maybe_close()
+
+    # ------------------------------------------------------------------ prompts
+    def _sync_prompts(self) -> None:
+        want = set(self.game.to_act())
+        for s in list(self.pending):
+            if s not in want:
+                self._withdraw(self.pending.pop(s))
+        for s in sorted(want):
+            legal = self.game.legal(s)
+            c = self.game.controller(s)
+            p = self.pending.get(s)
+            if p is not None and p.actions == legal and p.controller == c:
+                continue
+            if p is not None:
+                self._withdraw(p)
+            deadline = self.now + self.clock_ms / 1000
+            p = Pending(next(self._prompt_ids), s, c, legal, deadline, int((self.epoch + deadline) * 1000))
+            self.pending[s] = p
+            self._dispatch(p)
+
+    def _dispatch(self, p: Pending) -> None:
+        st = self.seats[p.controller]
+        if st.robot_played:
+            request = games.decision_request(
+                self.game,
+                p.seat,
+                room=self.id,
+                prompt_id=p.id,
+                deadline_ms=p.unix_deadline_ms,
+                robot=self.robot,
+                reply_to=self.reply_to,
+                legal=p.actions,
+            )
+            self._out.append(Publish(request))
+        conn = st.live
+        if conn is not None:
+            ms = max(0, int((p.deadline - self.now) * 1000))
+            self._send(conn, Prompt(self.id, p.id, p.seat, ms, p.actions.mask, list(p.actions.options)))
+
+    def _redispatch(self, controller: int) -> None:
+        """The controller of some pending prompts changed hands: tell its new holder."""
+        for p in list(self.pending.values()):
+            if p.controller == controller:
+                self._dispatch(p)
+
+    def _withdraw(self, p: Pending) -> None:
+        conn = self.seats[p.controller].live
+        if conn is not None:
+            self._send(conn, Prompt(self.id, p.id, p.seat, 0, 0, []))
+
+    # ------------------------------------------------------------------ the match
+    def _start(self) -> None:
+        self.phase = Phase.PLAYING
+        self.start_at = None
+        self._begin_hand()
+
+    def _begin_hand(self) -> None:
+        if self.hand > 0:
+            self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
+        if self.logged:
+            self._out.append(Append(roomlog.Hand(self.hand)))
+        for ev in self.game.events:
+            self._emit(ev)
+        if self.game.is_over:  # a hand over at the deal (possible in some games)
+            self._end_hand()
+        else:
+            self._sync_prompts()
+
+    def _end_hand(self) -> None:
+        for p in self.pending.values():
+            self._withdraw(p)
+        self.pending.clear()
+        out = self.game.outcome()
+        self.totals = [t + s for t, s in zip(self.totals, out.scores, strict=True)]
+        final = self.hand + 1 >= self.hands
+        detail = {**out.detail, **games.records(self.game)}
+        result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, detail)
+        self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
+        self.hand += 1
+        if not final:
+            if self.limits.hand_pause > 0:
+                self.next_hand_at = self.now + self.limits.hand_pause
+            else:
+                self._begin_hand()
+            return
+        self.final_result = result
+        self._emit(GameEvent(RoomEvent.MATCH_END, None, arg=self.hand))
+        self._finish()
+
+    def _finish(self) -> None:
+        """The match is over: nothing more is emitted. Those connected have had everything
+        and go free (they may create or join another room at once); a seated player whose
+        connection is down keeps the room until it resumes or its grace period, at most
+        ``grace`` from now, runs out."""
+        self.phase = Phase.OVER
+        self.pending.clear()
+        self.next_hand_at = None
+        if self.logged:
+            self._out.append(SealLog())
+        until = self.now + self.limits.grace
+        for st in self.seats:
+            if st.player is None or not st.member:
+                continue
+            if st.live is None:
+                st.kind = SeatKind.AWAY
+                st.away_until = until if st.away_until is None else min(st.away_until, until)
+            else:
+                self._let_go(st)
+        for player in list(self.spectators):
+            self._unwatch(player)
+        self._close_if_done()
+
+    def _let_go(self, st: SeatState) -> None:
+        """The seat's player is no longer in this (ended) room; no event is emitted."""
+        if st.player is not None and st.member:
+            self._out.append(Unbind(st.player))
+        st.member, st.conn, st.away_until = False, None, None
+
+    def _close_if_done(self) -> None:
+        if self.phase is Phase.OVER and all(s.away_until is None for s in self.seats):
+            self._close()
+
+    def _maybe_close(self) -> None:
+        if self.closed:
+            return
+        humans = any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
+        if not humans and not self.spectators:
+            self._close()
+
+    def _close(self) -> None:
+        self.closed = True
+        self.phase = Phase.OVER
+        self.pending.clear()
+        for st in self.seats:
+            self._let_go(st)
+        for player in list(self.spectators):
+            self._unwatch(player)
+
+    # ------------------------------------------------------------------ sending
+    def _send(self, conn: Conn, frame: Frame) -> None:
+        self._out.append(Send(conn, frame))
+
+    def _emit(self, ev: GameEvent, result: Result | None = None) -> None:
+        self.seq += 1
+        entry = Emitted(self.seq, ev, result)
+        self.log.append(entry)
+        if self.logged:
+            self._out.append(Append(entry))
+            if ev.code in (RoomEvent.SEAT, RoomEvent.ROBOT):
+                self._out.append(Append(Seats(tuple(self._seat_record(s) for s in self.seats))))
+        for i, st in enumerate(self.seats):
+            conn = st.live
+            if conn is not None:
+                self._send(conn, self._event_frame(self.seq, ev, i))
+                if result is not None:
+                    self._send(conn, result)
+        if self.spectators:
+            frame = self._event_frame(self.seq, ev, None)
+            for conn in self.spectators.values():
+                self._send(conn, frame)
+                if result is not None:
+                    self._send(conn, result)
+
+    @staticmethod
+    def _seat_record(s: SeatState) -> SeatRecord:
+        held = s.player is not None and s.member
+        return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.robot)
+
+    def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> EventFrame:
+        e = ev.seen_by(seat)
+        return EventFrame(self.id, seq, e.code, e.seat, e.cards, e.arg)
+
+    def _state(self, seat: int | None) -> RoomState:
+        view = self.game.view(seat) if self.phase is not Phase.WAITING else {}
+        return RoomState(
+            self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, self.seat_names(), list(self.totals), view
+        )
+
+    _HANDLERS: dict[type, Callable[[Table, Any], None]] = {
+        Join: _join,
+        Leave: _leave,
+        Drop: _drop,
+        Resume: _resume,
+        Act: _act,
+        Decide: _decide,
+        Tick: _tick,
+        Restored: _restored,
+    }
