@@ -25,7 +25,7 @@ import os
 import signal
 import socket
 
-from server.config import Config, Limits
+from server.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
 
 from .args import (
     fail,
@@ -39,9 +39,11 @@ from .args import (
     setup_logging,
 )
 
+ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
+
 
 def clock_setting(text: str) -> tuple[str, int]:
-    """``--clock GAME=MS``: a registered game and a whole number of milliseconds.
+    """``--clock GAME=MS`` (or ``--bank``): a registered game and a whole number of milliseconds.
 
     >>> clock_setting("mahjong=5000")
     ('mahjong', 5000)
@@ -137,7 +139,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="GAME=MS",
-        help="default action clock of a game",
+        help="a game's time for each move, in rooms that do not set their own "
+        f"(default {' '.join(f'{g}={ms}' for g, ms in DEFAULT_CLOCK_MS.items())})",
+    )
+    g.add_argument(
+        "--bank",
+        type=clock_setting,
+        action="append",
+        default=[],
+        metavar="GAME=MS",
+        help="a game's time bank per seat and hand, spent by moves that run over their time; a robot "
+        "takes the seat when it is spent (rooms with their own clock have none; default "
+        f"{' '.join(f'{g}={ms}' for g, ms in DEFAULT_BANK_MS.items())})",
+    )
+    g.add_argument(
+        "--robot-pace",
+        type=nonnegative_float,
+        default=ROBOT_PACE,
+        metavar="SECONDS",
+        help="a robot's move waits this long after its prompt in a room that people play in or watch, "
+        "so that they can follow; 0: at once (default %(default)s)",
     )
     p.add_argument("--log-level", type=log_level, default="INFO", help="(default %(default)s)")
 
@@ -156,6 +177,7 @@ def config_from(args: argparse.Namespace) -> Config:
         quickplay_wait=args.quickplay_wait,
         hand_pause=args.hand_pause,
         robot_on_drop=args.robot_on_drop,
+        robot_pace=args.robot_pace,
     )
     cfg = Config(
         host=args.host,
@@ -166,7 +188,17 @@ def config_from(args: argparse.Namespace) -> Config:
         pbn=args.pbn_text,
     )
     cfg.clocks.update(args.clock)
+    cfg.banks.update(args.bank)
     return cfg
+
+
+def add_records() -> None:
+    """RESULTs of the trick-taking game carry the solver's value of the deal (the server
+    meets the robots' side only here)."""
+    import games
+    from bots.tricks.record import deal_value
+
+    games.add_record("tricks", deal_value)
 
 
 async def main(cfg: Config, workers: int = 8) -> None:
@@ -176,7 +208,8 @@ async def main(cfg: Config, workers: int = 8) -> None:
     from server.app import Server
 
     bus = MemoryBus(cfg.server_id)
-    server = Server(cfg, bus, robots=registry.names)
+    add_records()
+    server = Server(cfg, bus, robots=registry.names, describe=registry.describe)
     worker = Worker(bus, name="embedded", concurrency=workers)
     await server.start()
     wtask = asyncio.create_task(worker.run())
@@ -215,7 +248,8 @@ async def main_redis(cfg: Config, url: str, log_ttl: int) -> int:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     bus = RedisRoomBus(link, cfg.server_id)
     store = RoomStore(link, cfg.server_id, log_ttl=log_ttl)
-    server = Server(cfg, bus, robots=registry.names, store=store)
+    add_records()
+    server = Server(cfg, bus, robots=registry.names, store=store, describe=registry.describe)
     store.start()
     await bus.start()
     stop = asyncio.Event()

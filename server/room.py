@@ -23,8 +23,9 @@ from typing import Any
 from protocol.bus import RoomBus
 
 from .connection import Connection
+from .replays import Replays
 from .storage import Journal
-from .table import Append, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
+from .table import Append, Archive, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
 
 log = logging.getLogger("paiju.room")
 
@@ -56,8 +57,10 @@ class Room:
         players: dict[str, Player],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
+        replays: Replays | None = None,
     ) -> None:
         self.table = table
+        self.replays = replays
         self.id = table.id
         self.bus = bus
         self.players = players
@@ -116,6 +119,10 @@ class Room:
             player = self.players.get(o.player)
             if player is not None and player.room is self:
                 player.room, player.seat = None, None
+        elif isinstance(o, Archive):
+            if self.replays is not None:
+                t = self.table
+                self.replays.add(self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result)
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
 

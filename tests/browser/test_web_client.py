@@ -108,8 +108,9 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, timeout: float
 SIZES = {"desktop": {"width": 1360, "height": 860}, "phone": {"width": 390, "height": 844}}
 # what a result panel must never show: raw data
 RAW = ("null", "[[", "kind:", "undefined", "NaN", "[object")
-# the page is no wider than the screen (no horizontal scrolling)
-FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+# the page is no wider than the screen (no horizontal scrolling; a phone's browser would zoom
+# out a wider page, so the page's width is compared with the screen's, not the window's)
+FITS = "(w) => document.documentElement.scrollWidth <= w && document.body.scrollWidth <= w"
 # the open prompt is on screen, whole, without scrolling
 PROMPT_ON_SCREEN = """() => {
   const r = document.querySelector('#prompt').getBoundingClientRect();
@@ -130,7 +131,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc = subprocess.Popen(
             # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of
             # a robot finishing a short hand in the tenth of a second the page takes to come back
-            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--no-robot-on-drop"],
+            # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
+            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--no-robot-on-drop", "--robot-pace", "0"],
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -183,7 +185,7 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
         if decisions == 1:
             # the seat's hand is shown before anything is asked of it
             assert page.locator(".seat.me [data-card]").count() > 0, "the seat's hand is not shown"
-        if phone and not (page.evaluate(FITS) and page.evaluate(PROMPT_ON_SCREEN)):
+        if phone and not (page.evaluate(FITS, SIZES["phone"]["width"]) and page.evaluate(PROMPT_ON_SCREEN)):
             misfits += 1
         if not shot and decisions >= PLAY_SHOT_FROM and page.evaluate(BUSY):
             page.screenshot(path=str(shots["play"]))
@@ -222,6 +224,52 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
         "seat_names": page.evaluate("window.paiju.state.room.seats"),
         "misfits": misfits,
     }
+
+
+# the public table at the end of a hand, as text: what every seat and spectator sees
+# (discards, melds, occupied cards, tricks won, revealed hands, the contract), not what only
+# the page's own seat (0) sees of itself (its hand, its covered cards, its concealed kongs)
+PUBLIC = r"""() => {
+  const parts = [];
+  const text = (e) => [...e.querySelectorAll('[data-card]')].map((c) => c.dataset.card).join(',')
+    + '/' + e.textContent.replace(/ \(you\)/g, '');
+  for (const seat of document.querySelectorAll('.board .seat[data-seat]')) {
+    const s = seat.dataset.seat;
+    const sel = s === '0' ? '.river, .occupied' : '.river, .melds, .occupied, .stat:not(.covered), .revealed';
+    for (const e of seat.querySelectorAll(sel)) parts.push(`${s}:${e.className}:${text(e)}`);
+  }
+  const center = document.querySelectorAll('.board .center .stat, .board .center .contract');
+  for (const e of center) parts.push(`c:${text(e)}`);
+  return parts.sort().join('|');
+}"""
+
+
+def _check_replay(context: Any, base_url: str, live: Any) -> int:
+    """The finished hand replays, event by event, to the live table's final position and result."""
+    room = live.evaluate("window.paiju.state.room.room")
+    hand = int(live.locator("#result").get_attribute("data-hand"))
+    assert live.locator("#result a#replay-link").get_attribute("href") == f"./?replay={room}/{hand}"
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/?replay={room}/{hand}")
+        page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        first = page.locator("#replay-pos").inner_text()
+        page.click("#replay-step")
+        page.wait_for_function("(t) => document.querySelector('#replay-pos').textContent !== t", arg=first)
+        page.click("#replay-end")
+        page.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        steps = int(page.locator("#replay-pos").inner_text().split()[-1])
+        assert page.evaluate(PUBLIC) == live.evaluate(PUBLIC)
+        mine, theirs = (p.locator("#result .summary").inner_text().replace(" (you)", "") for p in (page, live))
+        assert mine == theirs
+        page.click("#replay-start")  # back to the deal, and forward again, to the same end
+        page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        page.click("#replay-end")
+        page.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        assert page.evaluate(PUBLIC) == live.evaluate(PUBLIC)
+        return steps
+    finally:
+        page.close()
 
 
 def _check_result(game: str, page: Any, text: str) -> None:
@@ -265,8 +313,10 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
         page.goto(base_url + "/")
         page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         if phone:
-            assert page.evaluate(FITS), "the lobby is wider than a phone's screen"
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the lobby is wider than a phone's screen"
         page.select_option("#create-game", game)
+        if phone:  # the seat menus of the game's robots, with their descriptions, fit too
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the lobby's form is wider than a phone's screen"
         if game == "bridge":  # the deal comes from a PBN file chosen in the form
             page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
         page.fill("#create-hands", "1")
@@ -286,9 +336,11 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
         strongest = next(r for r in PREFERRED_ROBOTS if r in robots.names(game))
         assert summary["seat_names"][1:] == [f"{strongest} (robot)"] * (nseats - 1), summary["seat_names"]
         _check_result(game, page, summary["result"])
+        steps = _check_replay(context, base_url, page)
+        print(f"{game} ({size}): the replay of {steps} events ends at the same table and result")
         if phone:
             assert summary["misfits"] == 0, f"{game}: the table did not fit the phone's screen"
-            assert page.evaluate(FITS), "the result is wider than a phone's screen"
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the result is wider than a phone's screen"
         assert summary["decisions"] > 0, f"{game}: the page was never asked to decide"
         assert summary["seats"] == nseats
         assert summary["events"] > 0

@@ -8,7 +8,7 @@ import pytest
 
 import games
 from bots import registry
-from paiju.client import Client
+from client import Client
 from protocol import Prompt
 from server.app import Server
 from server.config import PREFERRED_ROBOTS
