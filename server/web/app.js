@@ -239,6 +239,11 @@ function onEvent(f) {
 
 function onPrompt(f) {
   if (!state.room || f.room !== state.room.room) return;
+  if (!f.mask || !f.options.length) {
+    // a withdrawn prompt (SPEC.md: a PROMPT of mask 0 and no options): the seat no longer decides
+    if (state.prompt && state.prompt.prompt_id === f.prompt_id) clearPrompt();
+    return;
+  }
   // ms_left is all the time left; its last bank_ms are the seat's time bank for the hand
   const now = performance.now();
   const bank = Math.min(f.bank_ms || 0, f.ms_left);
