@@ -11,8 +11,8 @@ COPY bots ./bots
 COPY redisbus ./redisbus
 COPY client ./client
 COPY paiju ./paiju
-# the web client's msgpack library (pinned, integrity-checked), then the package itself
-RUN python -m server.webvendor && pip install --no-cache-dir . && rm -rf /root/.cache
+# the web client's files (its msgpack library included) are package data
+RUN pip install --no-cache-dir . && rm -rf /root/.cache
 
 RUN useradd --create-home --uid 10001 paiju
 USER paiju

@@ -44,7 +44,6 @@ install_paiju() {  # install_paiju [EXTRA]
     [ -n "${1:-}" ] && spec=".[$1]"
     say "installing paiju${1:+ with its $1 dependencies}"
     "$PY" -m pip install -q -e "$spec"
-    "$PY" -m server.webvendor
 }
 
 ensure_test_tools() {

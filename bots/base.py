@@ -16,11 +16,15 @@ from protocol import DecisionRequest
 
 
 class Robot(ABC):
-    """A robot player of one game. Subclasses set ``game`` and ``name`` and implement ``decide``."""
+    """A robot player of one game. Subclasses set ``game``, ``name`` and ``description`` and
+    implement ``decide``."""
 
     game: ClassVar[str]
     name: ClassVar[str]
     version: ClassVar[str] = "1"  # a new version is a new account with its own rating (records/)
+    # one line for a player choosing an opponent (the lobby's robot menu); when empty, the
+    # first line of the class's docstring stands in
+    description: ClassVar[str] = ""
     cpu_heavy: ClassVar[bool] = False  # workers run heavy robots in a process pool
 
     @abstractmethod
@@ -35,6 +39,7 @@ class RandomRobot(Robot):
     """
 
     name = "random"
+    description = "plays a legal move at random: the baseline"
 
     def decide(self, request: DecisionRequest) -> Action:
         rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")

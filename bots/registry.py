@@ -36,6 +36,21 @@ def names(game: str) -> list[str]:
     return sorted(n for g, n in _ROBOTS if g == game)
 
 
+def describe(game: str) -> list[tuple[str, str]]:
+    """``(name, one-line description)`` of the robots that play ``game``, by name.
+
+    >>> dict(describe("tricks"))["random"]
+    'plays a legal move at random: the baseline'
+    """
+    _load()
+    out = []
+    for n in names(game):
+        cls = _ROBOTS[(game, n)]
+        text = cls.description or (cls.__doc__ or "").strip().split("\n", 1)[0]
+        out.append((n, text))
+    return out
+
+
 def get(game: str, name: str) -> Robot:
     """A new robot ``name`` for ``game``; KeyError naming the known robots if there is none."""
     _load()

@@ -260,10 +260,12 @@ class Client:
         private: bool = False,
         seed: int | None = None,
         pbn: str | None = None,
+        robots: list[str | None] | None = None,
     ) -> RoomState:
         """Create a room; the creator takes the first seat that is not a robot's (or watches).
-        ``pbn``: a bridge room plays the deals of this PBN text (hands: one per deal by default)."""
-        f = CreateRoom(game, ruleset, hands, clock_ms, list(bots or []), robot, private, seed, pbn)
+        ``pbn``: a bridge room plays the deals of this PBN text (hands: one per deal by default);
+        ``robots``: by seat, a robot seat's own robot (None: ``robot``)."""
+        f = CreateRoom(game, ruleset, hands, clock_ms, list(bots or []), robot, private, seed, pbn, list(robots or []))
         s = await self.request(f, lambda x: isinstance(x, RoomState))
         assert isinstance(s, RoomState)
         return s

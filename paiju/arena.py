@@ -19,6 +19,8 @@ import importlib
 import json
 import sys
 
+from .args import out_file, plot_file, positive_int
+
 # a game's own figures: a module with `stats(report) -> {robot: figures}` and `table(figures) -> str`
 GAME_FIGURES = {"niujiu": "bots.niujiu.arena", "mahjong": "bots.arena_mahjong"}
 
@@ -26,12 +28,18 @@ GAME_FIGURES = {"niujiu": "bots.niujiu.arena", "mahjong": "bots.arena_mahjong"}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a registered game (tricks, mahjong, bridge, niujiu, ...)")
     parser.add_argument("--seats", required=True, help="robot names, one per seat, comma-separated: perfect,random")
-    parser.add_argument("--hands", type=int, default=100, help="deals; each is played once per rotation (default 100)")
+    parser.add_argument(
+        "--hands", type=positive_int, default=100, help="deals; each is played once per rotation (default 100)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="the seed of the deals (default 0)")
     parser.add_argument("--ruleset", default=None, help="the game's ruleset (default: its first)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", metavar="FILE.png", help="write a PNG chart of the report")
-    parser.add_argument("--records", metavar="FILE.jsonl", help="write every hand played, one JSON object a line")
+    parser.add_argument(
+        "--plot", type=plot_file, metavar="FILE.png", help="write a PNG chart of the report (needs paiju[plot])"
+    )
+    parser.add_argument(
+        "--records", type=out_file, metavar="FILE.jsonl", help="write every hand played, one JSON object a line"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     bridge = parser.add_argument_group("bridge (duplicate IMPs, par, double dummy; see docs/robots.md)")
     bridge.add_argument("--samples", type=int, default=None, help="Monte Carlo samples a card of `hybrid` (default 32)")

@@ -17,11 +17,13 @@ import time
 
 from tqdm import tqdm
 
+from .args import positive_int
+
 CHUNK = 5000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=100_000, help="random hands (default 100000)")
+    parser.add_argument("--hands", type=positive_int, default=100_000, help="random hands (default 100000)")
     parser.add_argument("--tiles", type=int, choices=(13, 14), default=13, help="hand size (default 13)")
     parser.add_argument("--ruleset", choices=("classic", "championship"), default="classic")
     parser.add_argument("--seed", type=int, default=2020)

@@ -15,11 +15,17 @@ import random
 import statistics
 import time
 
+from .args import positive_int
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deals", type=int, default=3, help="deals per order against alpha-beta (default 3)")
-    parser.add_argument("--ab-max", type=int, default=14, help="highest order run with alpha-beta (default 14)")
-    parser.add_argument("--deals-solver", type=int, default=20, help="deals per order, solver alone (default 20)")
+    parser.add_argument("--deals", type=positive_int, default=3, help="deals per order against alpha-beta (default 3)")
+    parser.add_argument(
+        "--ab-max", type=positive_int, default=14, help="highest order run with alpha-beta (default 14)"
+    )
+    parser.add_argument(
+        "--deals-solver", type=positive_int, default=20, help="deals per order, solver alone (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 

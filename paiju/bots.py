@@ -20,12 +20,14 @@ import logging
 import os
 import signal
 import socket
-import sys
 import time
 from pathlib import Path
 
 import games
 from redisbus.link import Link
+
+from .args import fail as args_fail
+from .args import log_level, nonnegative_int, out_file, positive_int, setup_logging
 
 log = logging.getLogger("paiju.bots")
 
@@ -44,10 +46,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=f"games to serve (default: all: {' '.join(games.names())})",
     )
-    p.add_argument("--concurrency", type=int, default=8, help="requests handled at once (default %(default)s)")
+    p.add_argument("--concurrency", type=positive_int, default=8, help="requests handled at once (default %(default)s)")
     p.add_argument(
         "--processes",
-        type=int,
+        type=nonnegative_int,
         default=0,
         help="process pool size for cpu-heavy robots (default 0: one per core)",
     )
@@ -60,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-deliveries",
-        type=int,
+        type=positive_int,
         default=3,
         help="deliveries of one request before it is given up and dead-lettered (default %(default)s)",
     )
@@ -73,6 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--health-file",
+        type=out_file,
         default=None,
         metavar="PATH",
         help="touched every 5 s while Redis answers (for container health checks)",
@@ -85,16 +88,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="serve Prometheus metrics at http://HOST:PORT/metrics (default: none; see docs/operations.md)",
     )
     p.add_argument("--metrics-host", default="127.0.0.1", help="address of --metrics-port (default %(default)s)")
-    p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
+    p.add_argument("--log-level", type=log_level, default="INFO", help="(default %(default)s)")
 
 
 def fail(msg: str, code: int) -> int:
-    print(f"paiju bots: {msg}", file=sys.stderr, flush=True)
-    return code
+    return args_fail("bots", msg, code)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(args.log_level)
     from redisbus.link import BadRedisUrl, check_url
 
     if not args.redis:

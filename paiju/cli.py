@@ -7,6 +7,9 @@ import argparse
 import importlib
 import sys
 
+from . import __version__
+from .args import Parser
+
 # name -> (module, one-line help); modules are imported only when their command runs
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("paiju.serve", "run the game server (embedded default: no Redis, in-process robots)"),
@@ -20,11 +23,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="paiju",
         description="paiju (牌局): a WebSocket game server for Niujiu, contract bridge and mahjong, "
         "with robot players behind a message bus.",
     )
+    parser.add_argument("--version", action="version", version=f"paiju {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, text) in COMMANDS.items():
         p = sub.add_parser(name, help=text, description=text)
@@ -39,7 +43,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help()
         return 2
-    code: int = importlib.import_module(args._module).run(args)
+    try:
+        code: int = importlib.import_module(args._module).run(args)
+    except KeyboardInterrupt:
+        print(f"paiju {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as e:  # a file or socket the checks could not foresee (a disk full, a folder removed)
+        print(f"paiju {args.command}: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+        return 1
     return code
 
 

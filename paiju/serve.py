@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import importlib
 import logging
 import os
@@ -32,7 +33,38 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from paiju.db import add_database_argument
-from server.config import Config, Limits
+from server.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
+
+from .args import (
+    fail,
+    in_file,
+    log_level,
+    nonnegative_float,
+    nonnegative_int,
+    port,
+    positive_float,
+    positive_int,
+    setup_logging,
+)
+
+ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
+
+
+def clock_setting(text: str) -> tuple[str, int]:
+    """``--clock GAME=MS`` (or ``--bank``): a registered game and a whole number of milliseconds.
+
+    >>> clock_setting("mahjong=5000")
+    ('mahjong', 5000)
+    """
+    import games
+
+    game, eq, ms = text.partition("=")
+    if not eq or not ms.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not GAME=MS (e.g. mahjong=5000)")
+    if game not in games.names():
+        raise argparse.ArgumentTypeError(f"no game {game!r}; known: {', '.join(games.names())}")
+    return game, int(ms)
+
 
 if TYPE_CHECKING:
     from records import Database
@@ -46,7 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     p.add_argument(
         "--port",
-        type=int,
+        type=port,
         default=int(os.environ.get("PAIJU_PORT", "8765")),
         help="port (default: env PAIJU_PORT, else 8765; 0 = any free port)",
     )
@@ -64,7 +96,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(default: env PAIJU_SERVER_ID, else the host name)",
     )
     p.add_argument(
-        "--log-ttl", type=int, default=3600, help="seconds a finished room's log stays in Redis (default %(default)s)"
+        "--log-ttl",
+        type=positive_int,
+        default=3600,
+        help="seconds a finished room's log stays in Redis (default %(default)s)",
     )
     p.add_argument(
         "--robots-module",
@@ -73,28 +108,76 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="MODULE",
         help="import MODULE first (extra robots a room may ask for; give the workers the same)",
     )
-    p.add_argument("--workers", type=int, default=8, help="robot decisions handled at once in-process (default 8)")
+    p.add_argument(
+        "--pbn",
+        type=in_file,
+        metavar="FILE",
+        help="a PBN file of bridge deals: bridge rooms created without their own deals play these",
+    )
+    p.add_argument(
+        "--workers", type=positive_int, default=8, help="robot decisions handled at once in-process (default 8)"
+    )
     add_database_argument(p)
     g = p.add_argument_group("limits")
-    g.add_argument("--grace", type=float, default=d.grace, help="seconds a dropped player keeps the seat (%(default)s)")
-    g.add_argument("--max-rooms", type=int, default=d.max_rooms, help="(default %(default)s)")
-    g.add_argument("--max-connections", type=int, default=d.max_connections, help="(default %(default)s)")
-    g.add_argument("--send-queue", type=int, default=d.send_queue, help="frames queued per connection (%(default)s)")
-    g.add_argument("--sndbuf", type=int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto")
-    g.add_argument("--rate", type=float, default=d.rate, help="frames/s a connection may send (%(default)s)")
-    g.add_argument("--burst", type=int, default=d.burst, help="frames a connection may send at once (%(default)s)")
-    g.add_argument("--takeover-after", type=int, default=d.takeover_after, help="timeouts before a robot plays")
-    g.add_argument("--quickplay-wait", type=float, default=d.quickplay_wait, help="seconds quick play waits")
-    g.add_argument("--hand-pause", type=float, default=d.hand_pause, help="seconds between hands (%(default)s)")
+    g.add_argument(
+        "--grace", type=nonnegative_float, default=d.grace, help="seconds a dropped player keeps the seat (%(default)s)"
+    )
+    g.add_argument("--max-rooms", type=positive_int, default=d.max_rooms, help="(default %(default)s)")
+    g.add_argument("--max-connections", type=positive_int, default=d.max_connections, help="(default %(default)s)")
+    g.add_argument(
+        "--send-queue", type=positive_int, default=d.send_queue, help="frames queued per connection (%(default)s)"
+    )
+    g.add_argument(
+        "--sndbuf", type=nonnegative_int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto"
+    )
+    g.add_argument("--rate", type=positive_float, default=d.rate, help="frames/s a connection may send (%(default)s)")
+    g.add_argument(
+        "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
+    )
+    g.add_argument(
+        "--takeover-after", type=positive_int, default=d.takeover_after, help="timeouts before a robot plays"
+    )
+    g.add_argument(
+        "--quickplay-wait", type=nonnegative_float, default=d.quickplay_wait, help="seconds quick play waits"
+    )
+    g.add_argument(
+        "--hand-pause", type=nonnegative_float, default=d.hand_pause, help="seconds between hands (%(default)s)"
+    )
     g.add_argument(
         "--robot-on-drop",
         action=argparse.BooleanOptionalAction,
         default=d.robot_on_drop,
         help="a robot plays a dropped player's seat until it resumes (else only the clock does)",
     )
-    g.add_argument("--clock", action="append", default=[], metavar="GAME=MS", help="default action clock of a game")
+    g.add_argument(
+        "--clock",
+        type=clock_setting,
+        action="append",
+        default=[],
+        metavar="GAME=MS",
+        help="a game's time for each move, in rooms that do not set their own "
+        f"(default {' '.join(f'{g}={ms}' for g, ms in DEFAULT_CLOCK_MS.items())})",
+    )
+    g.add_argument(
+        "--bank",
+        type=clock_setting,
+        action="append",
+        default=[],
+        metavar="GAME=MS",
+        help="a game's time bank per seat and hand, spent by moves that run over their time; a robot "
+        "takes the seat when it is spent (rooms with their own clock have none; default "
+        f"{' '.join(f'{g}={ms}' for g, ms in DEFAULT_BANK_MS.items())})",
+    )
+    g.add_argument(
+        "--robot-pace",
+        type=nonnegative_float,
+        default=ROBOT_PACE,
+        metavar="SECONDS",
+        help="a robot's move waits this long after its prompt in a room that people play in or watch, "
+        "so that they can follow; 0: at once (default %(default)s)",
+    )
     p.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (pip install 'paiju[bench]')")
-    p.add_argument("--log-level", default="INFO", help="(default %(default)s)")
+    p.add_argument("--log-level", type=log_level, default="INFO", help="(default %(default)s)")
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -111,12 +194,28 @@ def config_from(args: argparse.Namespace) -> Config:
         quickplay_wait=args.quickplay_wait,
         hand_pause=args.hand_pause,
         robot_on_drop=args.robot_on_drop,
+        robot_pace=args.robot_pace,
     )
-    cfg = Config(host=args.host, port=args.port, secret=secret.encode(), limits=limits, server_id=args.server_id)
-    for item in args.clock:
-        game, _, ms = item.partition("=")
-        cfg.clocks[game] = int(ms)
+    cfg = Config(
+        host=args.host,
+        port=args.port,
+        secret=secret.encode(),
+        limits=limits,
+        server_id=args.server_id,
+        pbn=args.pbn_text,
+    )
+    cfg.clocks.update(args.clock)
+    cfg.banks.update(args.bank)
     return cfg
+
+
+def add_records() -> None:
+    """RESULTs of the trick-taking game carry the solver's value of the deal (the server
+    meets the robots' side only here)."""
+    import games
+    from bots.tricks.record import deal_value
+
+    games.add_record("tricks", deal_value)
 
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
@@ -157,7 +256,16 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None) -> in
         return 1
     db, rec = records
     bus = MemoryBus(cfg.server_id)
-    server = Server(cfg, bus, robots=registry.names, database=db, recorder=rec, robot_label=registry.label)
+    add_records()
+    server = Server(
+        cfg,
+        bus,
+        robots=registry.names,
+        database=db,
+        recorder=rec,
+        robot_label=registry.label,
+        describe=registry.describe,
+    )
     worker = Worker(bus, name="embedded", concurrency=workers)
     await server.start()
     wtask = asyncio.create_task(worker.run())
@@ -193,8 +301,7 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
         await link.start()
     except Exception as e:  # refused, timed out, wrong password, ...
         await r.aclose()
-        print(f"paiju serve: cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+        return fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     records = await open_records(database)
@@ -204,22 +311,32 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
     db, rec = records
     bus = RedisRoomBus(link, cfg.server_id)
     store = RoomStore(link, cfg.server_id, log_ttl=log_ttl)
-    server = Server(cfg, bus, robots=registry.names, store=store, database=db, recorder=rec, robot_label=registry.label)
+    add_records()
+    server = Server(
+        cfg,
+        bus,
+        robots=registry.names,
+        store=store,
+        database=db,
+        recorder=rec,
+        robot_label=registry.label,
+        describe=registry.describe,
+    )
     store.start()
     await bus.start()
-    await server.restore()
-    await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    print(
-        f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
-        f" with Redis {redacted(url)} as server {cfg.server_id}",
-        flush=True,
-    )
     try:
+        await server.restore()
+        await server.start()  # OSError (the port is taken) after the finally below
+        print(
+            f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
+            f" with Redis {redacted(url)} as server {cfg.server_id}",
+            flush=True,
+        )
         await stop.wait()
     finally:
         # The rooms stay in Redis (their tasks are cancelled, not ended): a restart with the
@@ -233,25 +350,46 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(args.log_level)
     logging.getLogger("websockets").setLevel(logging.WARNING)  # one line per connection is noise
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen lines per start-up, even with nothing to do
     for m in args.robots_module:
         try:
             importlib.import_module(m)
         except ImportError as e:
-            print(f"paiju serve: cannot import robots module {m!r}: {e}", file=sys.stderr)
-            return 2
-    if args.redis:
-        from redisbus.link import BadRedisUrl, check_url
+            return fail("serve", f"cannot import robots module {m!r}: {e}")
+    args.pbn_text = None
+    if args.pbn:
+        import games
+        from server.app import pbn_rules
 
+        with open(args.pbn, encoding="utf-8", errors="replace") as f:
+            args.pbn_text = f.read()
         try:
-            check_url(args.redis)
-        except BadRedisUrl as e:
-            print(f"paiju serve: {e}", file=sys.stderr)
-            return 2
-        return _run(main_redis(config_from(args), args.redis, args.log_ttl, args.database), args.uvloop)
-    return _run(main(config_from(args), args.workers, args.database), args.uvloop)
+            _, boards = pbn_rules("bridge", games.get("bridge").ruleset(), args.pbn_text)
+        except ValueError as e:
+            return fail("serve", f"--pbn {args.pbn}: {e}")
+        logging.getLogger("paiju.server").info("bridge rooms play the %d deals of %s", boards, args.pbn)
+    from server.webvendor import TARGET
+
+    if not TARGET.is_file():  # a broken install: the lobby would never connect
+        logging.getLogger("paiju.server").warning("%s is missing: the web client cannot connect", TARGET)
+    try:
+        if args.redis:
+            from redisbus.link import BadRedisUrl, check_url
+
+            try:
+                check_url(args.redis)
+            except BadRedisUrl as e:
+                return fail("serve", str(e))
+            return _run(main_redis(config_from(args), args.redis, args.log_ttl, args.database), args.uvloop)
+        return _run(main(config_from(args), args.workers, args.database), args.uvloop)
+    except OSError as e:  # the port is taken, the address is not this machine's, ...
+        why = f"port {args.port} is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
+        return fail("serve", f"cannot listen on {args.host}:{args.port}: {why}", 1)
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def _run(coro: Coroutine[Any, Any, T], uvloop: bool) -> T:

@@ -12,6 +12,8 @@ import re
 import sys
 import time
 
+from .args import nonnegative_int, out_file, plot_file
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=["tricks"], help="the game (only the simple trick-taking game has a solver)")
@@ -20,10 +22,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--distribution", action="store_true", help="print how many instances of each order have each value"
     )
-    parser.add_argument("--plot", metavar="FILE.png", help="with --distribution: draw it")
+    parser.add_argument(
+        "--plot", type=plot_file, metavar="FILE.png", help="with --distribution: draw it (needs paiju[plot])"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--cache", metavar="PATH", help="the solved-instances cache file (default: user cache dir)")
-    parser.add_argument("--cache-order", type=int, default=None, metavar="N", help="cache every instance up to N")
+    parser.add_argument(
+        "--cache", type=out_file, metavar="PATH", help="the solved-instances cache file (default: user cache dir)"
+    )
+    parser.add_argument(
+        "--cache-order", type=nonnegative_int, default=None, metavar="N", help="cache every instance up to N"
+    )
 
 
 def _cards(text: str) -> list[int]:

@@ -163,6 +163,7 @@ class CreateRoom(Frame):
     private: bool = False  # private rooms are not listed; join by id
     seed: U64 | None = None
     pbn: LongText | None = None  # bridge: a PBN file whose deals the room plays, in order
+    robots: list[Name | None] = field(default_factory=list)  # by seat: a robot seat's own robot (nil: `robot`)
 
 
 @frame(0x04, CLIENT)
@@ -276,9 +277,10 @@ class Prompt(Frame):
     room: Name
     prompt_id: U32
     seat: Seat  # the seat the decision is for (bridge: dummy's prompt goes to declarer)
-    ms_left: U32
+    ms_left: U32  # all the time left, the seat's time bank included
     mask: U8
     options: list[Option]
+    bank_ms: U32 = 0  # the part of ms_left that is the seat's time bank for the hand
 
 
 @frame(0x46, SERVER)

@@ -61,10 +61,11 @@ from records import api as records_api
 from records.recorder import Recorder
 
 from . import identity, metrics, table, tokens
-from .config import FALLBACK_CLOCK_MS, PREFERRED_ROBOTS, Config
+from .config import FALLBACK_CLOCK_MS, Config, rank_robots
 from .connection import Connection
 from .lifecycle import Phase
 from .recording import Follower, RobotLabel, default_label
+from .replays import Replays
 from .room import Player, Room
 from .roomlog import LogError, Replayed, replay
 from .storage import Journal, RoomStore
@@ -89,7 +90,9 @@ CONTENT_TYPES = {
 
 class Server:
     """``Server(config, bus).start()``; ``robots(game)`` lists the robot names a room may ask
-    for (the wiring in paiju/serve.py passes bots.registry.names; None accepts any name)."""
+    for (the wiring in paiju/serve.py passes bots.registry.names; None accepts any name), and
+    ``describe(game)`` gives them with a one-line description each, for the lobby's menus
+    (bots.registry.describe)."""
 
     def __init__(
         self,
@@ -101,8 +104,11 @@ class Server:
         database: Database | None = None,
         recorder: Recorder | None = None,
         robot_label: RobotLabel = default_label,
+        describe: Callable[[str], Sequence[tuple[str, str]]] | None = None,
     ) -> None:
         self.config = config
+        self.describe = describe
+        self.replays = Replays()  # finished hands, for /replay/ROOM/HAND
         self.limits = config.limits
         self.bus = bus
         self.robots = robots
@@ -205,7 +211,13 @@ class Server:
         if follower is None and self.recorder is not None:
             follower = Follower(self.recorder, t.id, t.head(), self.players, self.robot_label)
         room = Room(
-            t, bus=self.bus, players=self.players, on_close=self.forget_room, journal=journal, follower=follower
+            t,
+            bus=self.bus,
+            players=self.players,
+            on_close=self.forget_room,
+            journal=journal,
+            follower=follower,
+            replays=self.replays,
         )
         self.rooms[t.id] = room
         return room
@@ -241,15 +253,43 @@ class Server:
                 "uptime_s": round(time.time() - self.started, 1),
                 "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
                 "games": games.names(),
+                "robots": self.robot_menus(),
             }
             return _response(connection, http.HTTPStatus.OK, json.dumps(body).encode(), "application/json")
         if path == "/metrics":
             return _response(connection, http.HTTPStatus.OK, *metrics.exposition())
+        if path.startswith("/replay/"):
+            return self.replay(connection, path)
         f = self.static_file(path)
         if f is None:
             return _response(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         ctype = CONTENT_TYPES.get(f.suffix.lower()) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"
         return _response(connection, http.HTTPStatus.OK, f.read_bytes(), ctype)
+
+    def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
+        """Each game's robots with their descriptions, strongest (the default) first."""
+        if self.describe is None:
+            return {}
+        menus = {}
+        for game in games.names():
+            described = dict(self.describe(game))
+            menus[game] = [(name, described[name]) for name in rank_robots(list(described))]
+        return menus
+
+    def replay(self, connection: ServerConnection, path: str) -> Response:
+        """``/replay/ROOM/HAND``: the web client's replay of a finished hand (a redirect to
+        ``/?replay=ROOM/HAND``); ``/replay/ROOM/HAND.msgpack``: its frames (server/replays.py)."""
+        parts = unquote(path).split("/")[2:]
+        if len(parts) == 2 and parts[1].removesuffix(".msgpack").isdigit():
+            room, hand = parts[0], parts[1].removesuffix(".msgpack")
+            if not parts[1].endswith(".msgpack"):
+                r = _response(connection, http.HTTPStatus.FOUND, b"", "text/plain; charset=utf-8")
+                r.headers["Location"] = f"../../?replay={room}/{hand}"
+                return r
+            data = self.replays.get(room, int(hand))
+            if data is not None:
+                return _response(connection, http.HTTPStatus.OK, data, "application/msgpack")
+        return _response(connection, http.HTTPStatus.NOT_FOUND, b"no such finished hand\n", "text/plain; charset=utf-8")
 
     def static_file(self, path: str) -> Path | None:
         """The file under the web folder that ``path`` names, or None (never outside it).
@@ -435,9 +475,7 @@ class Server:
             return wanted if known is None or wanted in known else None
         if not known:
             return "random"
-        # the best the game has: a preferred name, else any robot but the random baseline
-        others = [r for r in known if r != "random"]
-        return next((r for r in PREFERRED_ROBOTS if r in known), others[0] if others else known[0])
+        return rank_robots(known)[0]  # the strongest the game has
 
     def _create(self, conn: Connection, p: Player, f: CreateRoom, *, quickplay: bool = False) -> Room:
         self._free(p)
@@ -464,9 +502,11 @@ class Server:
         n = probe.num_seats
         rules = probe.rules
         boards = 1
-        if f.pbn is not None:
+        # a bridge room without deals of its own plays the server's (paiju serve --pbn)
+        pbn = f.pbn if f.pbn is not None else (self.config.pbn if f.game == "bridge" else None)
+        if pbn is not None:
             try:
-                rules, boards = pbn_rules(f.game, rules, f.pbn)
+                rules, boards = pbn_rules(f.game, rules, pbn)
             except ValueError as e:
                 raise bad(str(e)) from None
         hands = f.hands if f.hands is not None else min(boards, self.limits.max_hands)
@@ -481,6 +521,11 @@ class Server:
         robot = self._robot_for(f.game, f.robot)
         if robot is None:
             raise bad(f"no robot {f.robot!r} for {f.game}")
+        if len(f.robots) > n or any(name is not None and s not in bots for s, name in enumerate(f.robots)):
+            raise bad(f"robots names a robot for each of the seats in bots, at most {n}")
+        for name in f.robots:
+            if name is not None and self._robot_for(f.game, name) is None:
+                raise bad(f"no robot {name!r} for {f.game}")
         if len(self.rooms) >= self.limits.max_rooms:
             raise LobbyError(ErrorCode.ROOM_FULL, "the server has as many rooms as it may hold")
         while True:
@@ -494,8 +539,11 @@ class Server:
             seed=f.seed if f.seed is not None else secrets.randbits(63),
             hands=hands,
             clock_ms=clock,
+            # the game's time bank, unless the room sets its own clock
+            bank_ms=self.config.banks.get(f.game, 0) if f.clock_ms is None else 0,
             bots=bots,
             robot=robot,
+            robots=list(f.robots),
             private=f.private,
             quickplay=quickplay,
             limits=self.limits,

@@ -9,12 +9,46 @@ from dataclasses import dataclass, field
 
 from protocol import MAX_FRAME
 
-# Action clocks by game, in milliseconds: the 2020 championship rules give mahjong 3 s;
-# bridge and Niujiu decisions (a lead, an occupy) deserve longer.
-DEFAULT_CLOCK_MS = {"mahjong": 3_000, "bridge": 30_000, "niujiu": 20_000}
+# Clocks by game, in milliseconds, in the spirit of Tenhou and Mahjong Soul (about 5 s a
+# mahjong move plus a bank of 10-20 s for the hand): each move has its own time; a seat that
+# runs over spends its time bank for the hand, and only when the bank is spent does the clock
+# play for it (and a robot take the seat). Bridge and Niujiu decisions (a lead, a cover)
+# deserve longer. A room created with its own clock_ms has no bank.
+DEFAULT_CLOCK_MS = {"mahjong": 5_000, "bridge": 30_000, "niujiu": 20_000, "tricks": 10_000}
+DEFAULT_BANK_MS = {"mahjong": 20_000, "bridge": 60_000, "niujiu": 30_000, "tricks": 20_000}
 FALLBACK_CLOCK_MS = 10_000
-# The robot a bot seat gets when CREATE_ROOM names none: the best the game has.
-PREFERRED_ROBOTS = ("best", "expert", "strong", "heuristic", "random")
+# The robot a bot seat gets when CREATE_ROOM names none: the first of these names that the
+# game has registered, so a robot that is not installed (or not written yet) is skipped.
+# Robot names are per game; the order within a game is by strength as measured in the arena
+# (docs/robots.md, "Default robots"), a name that is not measured yet comes after those that are.
+PREFERRED_ROBOTS = (
+    "hybrid",  # bridge: +5.68 IMP/board over basic (173 boards), +18.67 over random
+    "basic",  # bridge: the natural baseline
+    "automaton-mc",  # niujiu: mean score +0.092 against automaton's -0.046 (200 deals x 3 rotations)
+    "automaton",  # niujiu: enough rate 0.601 against greedy's 0.425 (2000 deals x 3 rotations)
+    "bdi-hudist",  # mahjong: against 3 greedy, win share 0.361 (championship) and 0.372 (classic)
+    "ukeire",  # mahjong: level with bdi-hudist in points (+0.024 vs -0.008 a hand, not significant)
+    "bdi-rearrange",  # mahjong: 0.305 and 0.282 in the same matches
+    "greedy",  # mahjong and niujiu: the baselines the robots above beat
+    "perfect",  # tricks: never below the deal's value (an exact solver)
+    "best",  # a robot of a game added later may call itself one of these
+    "expert",
+    "strong",
+    "heuristic",
+    "random",  # every game has it
+)
+
+
+def rank_robots(names: list[str] | tuple[str, ...]) -> list[str]:
+    """``names`` strongest first: the preferred ones in PREFERRED_ROBOTS's order, then the
+    others by name, the random baseline last; the first is a room's default robot.
+
+    >>> rank_robots(["random", "greedy", "zeta", "bdi-hudist"])
+    ['bdi-hudist', 'greedy', 'zeta', 'random']
+    """
+    order = {name: i for i, name in enumerate(PREFERRED_ROBOTS)}
+    late = len(PREFERRED_ROBOTS) - 1  # unknown names: before random, after the measured ones
+    return sorted(names, key=lambda n: (order.get(n, late - 0.5), n))
 
 
 @dataclass
@@ -36,6 +70,9 @@ class Limits:
     replay_buffer: int = 4_096  # events kept per room for resume
     quickplay_wait: float = 5.0  # seconds quick play waits for humans before filling with robots
     hand_pause: float = 2.0  # seconds between the RESULT of a hand and the deal of the next
+    # seconds a robot's move waits, counted from its prompt, in a room that people play in or
+    # watch, so that they can follow (`paiju serve --robot-pace`, 0.6 s); 0 here: at once
+    robot_pace: float = 0.0
     token_ttl: float = 24 * 3600.0  # seconds a resume token stays valid
 
 
@@ -47,3 +84,5 @@ class Config:
     server_id: str = "local"  # reply_to on the bus
     limits: Limits = field(default_factory=Limits)
     clocks: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_CLOCK_MS))
+    banks: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_BANK_MS))  # time bank per seat and hand
+    pbn: str | None = None  # PBN deals for the bridge rooms created without their own (serve --pbn)

@@ -28,9 +28,10 @@ from protocol import Event as EventFrame
 from protocol.bus import RoomBus
 
 from .connection import Connection
+from .replays import Replays
 from .roomlog import Entry
 from .storage import Journal
-from .table import Append, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
+from .table import Append, Archive, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
 
 log = logging.getLogger("paiju.room")
 
@@ -69,9 +70,11 @@ class Room:
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
         follower: Follower | None = None,
+        replays: Replays | None = None,
     ) -> None:
         self.table = table
         self.follower = follower
+        self.replays = replays
         self.id = table.id
         self.bus = bus
         self.players = players
@@ -133,6 +136,10 @@ class Room:
             player = self.players.get(o.player)
             if player is not None and player.room is self:
                 player.room, player.seat = None, None
+        elif isinstance(o, Archive):
+            if self.replays is not None:
+                t = self.table
+                self.replays.add(self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result)
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
 

@@ -65,6 +65,7 @@ class Head:
     quickplay: bool
     created: float
     options: dict[str, Any] = field(default_factory=dict)
+    robots: tuple[str | None, ...] = ()  # by seat: a robot seat's own robot (None: ``robot``)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ def _plain_entry(e: Entry) -> list[Any]:
             e.quickplay,
             e.created,
             e.options,
+            *([list(e.robots)] if any(e.robots) else []),
         ]
     if isinstance(e, Seats):
         return ["seats", [[s.kind, s.player, s.name, s.robot] for s in e.seats]]
@@ -225,7 +227,8 @@ def read_head(room_id: str, data: bytes) -> Head:
         raise LogError(f"room {room_id}: the log does not start with a room entry of version {VERSION}")
     _, _, game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created = head[:11]
     options = head[11] if len(head) > 11 and head[11] else {}
-    return Head(game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options)
+    robots = tuple(head[12]) if len(head) > 12 and head[12] else ()
+    return Head(game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots)
 
 
 def replay(room_id: str, entries: list[bytes]) -> Replayed:

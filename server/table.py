@@ -210,7 +210,18 @@ class Refused:
     error: PaijuError
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused
+@dataclass(frozen=True)
+class Archive:
+    """A hand is over: its events as a spectator received them and its RESULT, for replays."""
+
+    hand: int
+    seats: list[str | None]  # the seats' names when it was dealt
+    totals: list[int]  # the match's scores before it
+    events: list[EventFrame]
+    result: Result
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive
 
 
 # ------------------------------------------------------------------ state
@@ -223,6 +234,7 @@ class SeatState:
     conn: Conn | None = None  # the player's connection, while it is up
     robot: bool = False  # a robot plays this human seat for now (timeouts, or dropped)
     timeouts: int = 0  # consecutive
+    bank: float = 0.0  # seconds of time bank left to this seat in this hand
     away_until: float | None = None
 
     @property
@@ -243,6 +255,9 @@ class Pending:
     actions: ActionSet
     deadline: float  # on the caller's clock
     unix_deadline_ms: int
+    start: float = 0.0  # when it was asked
+    bank: float = 0.0  # the part of the time to the deadline that is the seat's bank
+    ready: tuple[Action, float] | None = None  # a robot's answer and when it is played (pacing)
 
 
 class Table:
@@ -262,8 +277,10 @@ class Table:
         seed: int,
         hands: int,
         clock_ms: int,
+        bank_ms: int = 0,
         bots: list[int] | tuple[int, ...] = (),
         robot: str,
+        robots: list[str | None] | tuple[str | None, ...] = (),
         private: bool = False,
         quickplay: bool = False,
         limits: Limits | None = None,
@@ -282,7 +299,9 @@ class Table:
         self.n = self.game.num_seats
         self.hands = hands
         self.clock_ms = clock_ms
+        self.bank_ms = bank_ms
         self.robot = robot
+        self.robots = tuple(robots)  # by seat: a robot seat's own robot (None or missing: ``robot``)
         self.private = private
         self.quickplay = quickplay
         self.limits = limits if limits is not None else Limits()
@@ -306,6 +325,8 @@ class Table:
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
+        self._hand_frames: list[EventFrame] | None = None  # the hand in play, as a spectator sees it
+        self._hand_head: tuple[list[str | None], list[int]] = ([], [])
         self.now = now
         self._out: list[Output] = []
 
@@ -324,6 +345,7 @@ class Table:
             hands=h.hands,
             clock_ms=h.clock_ms,
             robot=h.robot,
+            robots=h.robots,
             private=h.private,
             quickplay=h.quickplay,
             limits=limits,
@@ -360,6 +382,7 @@ class Table:
             self.quickplay,
             self.created,
             roomlog.rules_options(self.game_name, self.rules),
+            self.robots,
         )
 
     # ------------------------------------------------------------------ queries
@@ -383,14 +406,20 @@ class Table:
         out: list[str | None] = []
         for s in self.seats:
             if s.kind == SeatKind.BOT:
-                out.append(f"{self.robot} (robot)")
+                out.append(f"{self.robot_of(len(out))} (robot)")
             else:
                 out.append(s.name if s.player is not None else None)
         return out
 
+    def robot_of(self, seat: int) -> str:
+        """The robot that plays ``seat`` when a robot does."""
+        own = self.robots[seat] if seat < len(self.robots) else None
+        return own or self.robot
+
     def next_deadline(self) -> float | None:
         """When the next :class:`Tick` is due (None: no clock runs)."""
         times = [p.deadline for p in self.pending.values()]
+        times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
         for t in (self.start_at, self.next_hand_at):
             if t is not None:
@@ -557,6 +586,10 @@ class Table:
             return
         st.robot = on
         st.timeouts = 0
+        if not on:  # the owner is back: a robot's answer held for pacing is not played
+            for p in self.pending.values():
+                if p.controller == i:
+                    p.ready = None
         self._emit(GameEvent(RoomEvent.ROBOT, i, arg=int(on)))
         self._redispatch(i)
 
@@ -593,7 +626,15 @@ class Table:
         st.timeouts = 0
         p = next((q for q in self.pending.values() if q.id == m.prompt_id), None)
         if p is not None and p.controller == me:
-            self._apply(p, m.action, m.conn)
+            over = self.now - p.start - self.clock_ms / 1000
+            bank = st.bank
+            if p.bank > 0 and over > 0:  # the move ran over its own time: the rest came from the bank
+                st.bank = max(0.0, st.bank - over)
+            try:
+                self._apply(p, m.action, m.conn)
+            except GameError:
+                st.bank = bank  # refused: nothing is spent
+                raise
             return
         done = self.answered.get(m.prompt_id)
         if done is not None and done[0] == me:
@@ -610,10 +651,27 @@ class Table:
 
     def _decide(self, m: Decide) -> None:
         p = self.pending.get(m.seat)
-        if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played:
-            return  # late, or the seat's owner took it back
-        metrics.robot_latency(self.game_name, self.now - p.deadline + self.clock_ms / 1000)
+        if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played or p.ready is not None:
+            return  # late, or the seat's owner took it back, or answered already
+        metrics.robot_latency(self.game_name, self.now - p.start)
+        at = p.start + self._robot_wait(p)
+        if at > self.now:  # paced: played by a Tick at ``at``
+            p.ready = (m.action, at)
+            return
         self._apply(p, m.action)
+
+    def _robot_wait(self, p: Pending) -> float:
+        """How long after its prompt a robot's answer is played.
+
+        A human seat that a robot plays after its time bank ran out: the owner, if still
+        connected, has the move's time to answer and so take the seat back. Otherwise, in a
+        room that people play in or watch, the robot pace (so that they can follow); a room
+        of robots alone plays at full speed."""
+        st = self.seats[p.controller]
+        if st.kind == SeatKind.HUMAN and st.robot and st.conn is not None and self.bank_ms > 0:
+            return self.clock_ms / 1000
+        watched = self.spectators or any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
+        return self.limits.robot_pace if watched else 0.0
 
     def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
@@ -656,6 +714,12 @@ class Table:
         if self.next_hand_at is not None and now >= self.next_hand_at:
             self.next_hand_at = None
             self._begin_hand()
+        ready = [p for p in self.pending.values() if p.ready is not None and p.ready[1] <= now]
+        for p in sorted(ready, key=lambda p: p.seat):
+            if self.pending.get(p.seat) is p and p.ready is not None and self.seats[p.controller].robot_played:
+                self._apply(p, p.ready[0])
+            if self.closed:
+                return
         expired = sorted((p for p in self.pending.values() if p.deadline <= now), key=lambda p: p.seat)
         for p in expired:
             if self.pending.get(p.seat) is not p:
@@ -666,7 +730,9 @@ class Table:
             self._apply(p, self.game.default_action(p.seat))
             if c.kind == SeatKind.HUMAN and not c.robot:
                 c.timeouts += 1
-                if c.timeouts >= self.limits.takeover_after:
+                if p.bank > 0:
+                    c.bank = 0.0  # spent: a robot takes the seat at once
+                if p.bank > 0 or c.timeouts >= self.limits.takeover_after:
                     self._set_robot(p.controller, True)
             if self.closed:
                 return
@@ -686,8 +752,11 @@ class Table:
                 continue
             if p is not None:
                 self._withdraw(p)
-            deadline = self.now + self.clock_ms / 1000
-            p = Pending(next(self._prompt_ids), s, c, legal, deadline, int((self.epoch + deadline) * 1000))
+            st = self.seats[c]
+            bank = st.bank if st.kind == SeatKind.HUMAN and not st.robot else 0.0
+            deadline = self.now + self.clock_ms / 1000 + bank
+            unix_ms = int((self.epoch + deadline) * 1000)
+            p = Pending(next(self._prompt_ids), s, c, legal, deadline, unix_ms, start=self.now, bank=bank)
             self.pending[s] = p
             self._dispatch(p)
 
@@ -701,7 +770,7 @@ class Table:
                 room=self.id,
                 prompt_id=p.id,
                 deadline_ms=p.unix_deadline_ms,
-                robot=self.robot,
+                robot=self.robot_of(p.controller),
                 reply_to=self.reply_to,
                 legal=p.actions,
             )
@@ -709,7 +778,9 @@ class Table:
         conn = st.live
         if conn is not None:
             ms = max(0, int((p.deadline - self.now) * 1000))
-            self._send(conn, Prompt(self.id, p.id, p.seat, ms, p.actions.mask, list(p.actions.options)))
+            bank = p.bank - max(0.0, self.now - p.start - self.clock_ms / 1000)  # what is left of it
+            bank_ms = min(ms, max(0, int(bank * 1000)))
+            self._send(conn, Prompt(self.id, p.id, p.seat, ms, p.actions.mask, list(p.actions.options), bank_ms))
 
     def _redispatch(self, controller: int) -> None:
         """The controller of some pending prompts changed hands: tell its new holder."""
@@ -733,6 +804,10 @@ class Table:
             self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
         if self.logged:
             self._out.append(Append(roomlog.Hand(self.hand)))
+        for st in self.seats:
+            st.bank = self.bank_ms / 1000
+        self._hand_frames = []
+        self._hand_head = (self.seat_names(), list(self.totals))
         for ev in self.game.events:
             self._emit(ev)
         if self.game.is_over:  # a hand over at the deal (possible in some games)
@@ -750,6 +825,10 @@ class Table:
         detail = {**out.detail, **games.records(self.game)}
         result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, detail)
         self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
+        if self._hand_frames is not None:
+            seats, totals = self._hand_head
+            self._out.append(Archive(self.hand, seats, totals, self._hand_frames, result))
+            self._hand_frames = None
         self.hand += 1
         if not final:
             if self.limits.hand_pause > 0:
@@ -828,6 +907,8 @@ class Table:
                 self._send(conn, self._event_frame(self.seq, ev, i))
                 if result is not None:
                     self._send(conn, result)
+        if self._hand_frames is not None:
+            self._hand_frames.append(self._event_frame(self.seq, ev, None))
         if self.spectators:
             frame = self._event_frame(self.seq, ev, None)
             for conn in self.spectators.values():

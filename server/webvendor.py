@@ -1,19 +1,25 @@
-"""Fetch the web client's one third-party file: the browser build of @msgpack/msgpack.
+"""The web client's one third-party file: the browser build of @msgpack/msgpack.
 
 The web client (server/web/) speaks the binary protocol through @msgpack/msgpack, the
-maintained msgpack library for JavaScript, instead of a hand-written codec. Its pinned
-tarball is downloaded from the npm registry, checked against the registry's published
-``integrity`` (SRI, sha512) and only the UMD browser build is extracted to
-``server/web/vendor/msgpack.min.js`` (plus its licence). Nothing is done when the file is
-already there, so the README's run and test commands can call this every time::
+maintained msgpack library for JavaScript, instead of a hand-written codec. Its UMD
+browser build is part of the package (``server/web/vendor/msgpack.min.js``, committed with
+its licence), so ``pip install`` then ``paiju serve`` gives a lobby that connects with no
+other step. Its integrity is pinned twice: ``FILE_INTEGRITY`` here (the test suite checks the
+committed file against it) and the ``integrity`` attribute of its ``<script>`` tag in
+index.html (the browser refuses a file that differs).
 
-    python -m server.webvendor            # fetch if missing
-    python -m server.webvendor --force    # fetch again
+This module restores or updates the file from the npm registry's pinned tarball, checked
+against the registry's published ``integrity`` (SRI, sha512)::
+
+    python -m server.webvendor            # check the committed files; download them if they differ
+    python -m server.webvendor --force    # download the pinned tarball and extract it again
 
 Standard library only (urllib, tarfile, hashlib): it runs before anything else is set up.
 
 >>> sri(b"abc")[:20]
 'sha512-3a81oZNherrMQ'
+>>> check() == []
+True
 """
 
 from __future__ import annotations
@@ -38,6 +44,11 @@ FILES = {
     "package/LICENSE": "msgpack.LICENSE",
 }
 TARGET = VENDOR / "msgpack.min.js"
+# the SRI of each extracted file, as committed (and, for the script, in index.html's <script integrity>)
+FILE_INTEGRITY = {
+    "msgpack.min.js": "sha512-LcgKYCWYlUZIGq3tk2kc3mGyffC9Eo87JCLelAR0bTf2VbiwP1i6weRqjK6fmqKC9RvShy97a91iLa+7y3dvlw==",
+    "msgpack.LICENSE": "sha512-NKV4Wwndf9iVW/KZR8ZeW6SEgjzvQL0zcn9tUf7CEJneFcwwf67u9tZglDEIWlN7GtqZFqCI96R7FXMMc47Ksw==",  # noqa: E501
+}
 
 
 def sri(data: bytes) -> str:
@@ -73,19 +84,31 @@ def fetch(url: str = URL, timeout: float = 60.0) -> bytes:
     return data
 
 
+def check(dest: Path = VENDOR) -> list[str]:
+    """What is wrong with the vendored files in ``dest``: one line each (empty: all good)."""
+    problems = []
+    for name, want in FILE_INTEGRITY.items():
+        path = dest / name
+        if not path.is_file():
+            problems.append(f"{path} is missing")
+        elif (got := sri(path.read_bytes())) != want:
+            problems.append(f"{path}: integrity {got}, expected {want}")
+    return problems
+
+
 def ensure(force: bool = False, dest: Path = VENDOR) -> bool:
-    """Make sure the browser build is in ``dest``; True when it had to be downloaded."""
-    stamp = dest / "VERSION"
-    present = (dest / TARGET.name).is_file() and stamp.is_file()
-    if not force and present and stamp.read_text().split("\n", 1)[0] == f"{PACKAGE} {VERSION}":
+    """Make sure the browser build in ``dest`` is the pinned one; True when it had to be downloaded."""
+    if not force and not check(dest):
         return False
     extract(fetch(), dest)
+    if problems := check(dest):
+        raise ValueError(f"{PACKAGE} {VERSION} extracted, but {problems[0]} (update FILE_INTEGRITY)")
     return True
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server.webvendor", description=__doc__.split("\n")[0])
-    parser.add_argument("--force", action="store_true", help="download again even when present")
+    parser.add_argument("--force", action="store_true", help="download the pinned tarball again even when present")
     parser.add_argument("--dest", type=Path, default=VENDOR, help=f"directory to write (default {VENDOR})")
     args = parser.parse_args(argv)
     try:
@@ -93,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as e:
         print(f"webvendor: {e}", file=sys.stderr)
         return 1
-    state = "fetched" if fetched else "already present"
+    state = "fetched" if fetched else "present, integrity checked,"
     print(f"webvendor: {PACKAGE} {VERSION} {state} in {args.dest}")
     return 0
 

@@ -89,11 +89,13 @@ class BDIRobot(Robot):
 
 class BDIHuDist(BDIRobot):
     name = "bdi-hudist"
+    description = "plans its hand by hu distance (tiles away from a win) and plays safe once ready"
     strategy_name = "hudist"
 
 
 class BDIRearrange(BDIRobot):
     name = "bdi-rearrange"
+    description = "plans by rearranging tile pairs (seed 004's BDI strategy)"
     strategy_name = "rearrange"
 
 
@@ -104,6 +106,7 @@ class GreedyRobot(Robot):
 
     game = "mahjong"
     name = "greedy"
+    description = "discards whatever brings the hand nearest a win; never declares ready"
 
     def decide(self, request: DecisionRequest) -> Action:
         memory = perceive(request)

@@ -22,6 +22,7 @@ from .solver import default_solver
 class PerfectRobot(Robot):
     game = "tricks"
     name = "perfect"
+    description = "plays perfectly: an exact solver picks an optimal card every trick"
 
     def decide(self, request: DecisionRequest) -> Action:
         view = views.read(View, request.view, seats=2)

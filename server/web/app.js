@@ -7,15 +7,15 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, frames } from "./proto.js";
-import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, codesOf, eventName, gameInfo } from "./codes.js";
-import { cardEl, cardsEl, cardsText, hex } from "./cards.js";
-import { BRIDGE_SEATS, h, makeModel, optionFace, positions, showView } from "./games.js";
+import { C, ERRORS, decode, decodeAll, frames } from "./proto.js";
+import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
+import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
+import { h, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
+import { bridgeBoard, resultSummary } from "./results.js";
+import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
 
 // codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
-const BRIDGE = codesOf("bridge");
-const NIUJIU = codesOf("niujiu");
 const ERROR = byName(ERRORS);
 
 const $ = (sel) => document.querySelector(sel);
@@ -36,6 +36,8 @@ const state = {
   promptState: "none",
   picks: new Set(),
   rooms: [],
+  robots: {}, // game -> [[name, description], ...], the strongest first (from /healthz)
+  boards: [], // the bridge match so far: {board, contract, ns, par}
   seatKinds: {},
   retry: 0,
   sessions: 0, // WELCOMEs received on this page (more than one: it reconnected)
@@ -43,6 +45,8 @@ const state = {
   dups: 0, // events received twice (dropped), which a correct resume never causes either
   pingNonce: 1,
   pingSent: 0,
+  replay: null, // {frames, at}: a finished hand replayed from its log (?replay=ROOM/HAND)
+  quiet: false, // replaying many frames at once: draw the table once, at the end
 };
 
 // ------------------------------------------------------------------ connection
@@ -198,12 +202,14 @@ function enterRoom(f) {
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
   state.seatKinds = {};
+  state.boards = [];
   clearPrompt();
   $("#result").hidden = true;
   $("#result").removeAttribute("data-hand");
   $("#log").replaceChildren();
   showScreen("table");
-  logLine(`${f.seat === null ? "watching" : "seated as " + seatLabel(f.seat, true)} in room ${f.room} (${f.game} ${f.ruleset}), event ${f.seq}`);
+  if (state.replay) logLine(`Replay of room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}), hand ${f.hand + 1}.`);
+  else logLine(`${f.seat === null ? "Watching" : "Seated as " + seatLabel(f.seat, true)} in room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}).`);
   renderTable();
 }
 
@@ -239,7 +245,15 @@ function onEvent(f) {
 
 function onPrompt(f) {
   if (!state.room || f.room !== state.room.room) return;
-  state.prompt = { ...f, deadline: performance.now() + f.ms_left };
+  if (!f.mask || !f.options.length) {
+    // a withdrawn prompt (SPEC.md: a PROMPT of mask 0 and no options): the seat no longer decides
+    if (state.prompt && state.prompt.prompt_id === f.prompt_id) clearPrompt();
+    return;
+  }
+  // ms_left is all the time left; its last bank_ms are the seat's time bank for the hand
+  const now = performance.now();
+  const bank = Math.min(f.bank_ms || 0, f.ms_left);
+  state.prompt = { ...f, deadline: now + f.ms_left, moveEnd: now + f.ms_left - bank, move: f.ms_left - bank, bank };
   // counts PROMPT frames: after a resume the same prompt may come again (its answer was lost)
   state.prompts = (state.prompts || 0) + 1;
   $("#prompt").dataset.promptN = String(state.prompts);
@@ -256,22 +270,22 @@ function onResult(f) {
   state.room.scores = f.totals;
   const g = state.room.game;
   const n = f.scores.length;
+  if (g === "bridge") state.boards.push(bridgeBoard(f, (s) => seatBase(g, s)));
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(
       h(
         "tr",
         { "data-seat": s },
-        h("td", {}, seatLabel(s)),
+        h("td", {}, seatLabel(s, true)),
         h("td", { class: "num" }, signed(f.scores[s])),
         h("td", { class: "num" }, signed(f.totals[s])),
-        h("td", {}, f.hands[s] && f.hands[s].length ? cardsEl(g, f.hands[s], { small: true }) : ""),
+        h("td", {}, f.hands[s] && f.hands[s].length ? cardsEl(g, handOrder(g, f.hands[s]), { small: true }) : ""),
       ),
     );
   }
   // a bridge board comes as PBN text too: saved as a file, not shown
-  const { pbn, ...shown } = f.detail || {};
-  const detail = Object.keys(shown).length ? h("pre", { class: "detail" }, showView(g, shown)) : null;
+  const pbn = (f.detail || {}).pbn;
   const download =
     typeof pbn === "string"
       ? h(
@@ -279,25 +293,32 @@ function onResult(f) {
           {
             id: "download-pbn",
             href: URL.createObjectURL(new Blob([pbn], { type: "text/plain" })),
-            download: `paiju-${f.room}-board-${shown.board ?? f.hand + 1}.pbn`,
+            download: `paiju-${f.room}-board-${(f.detail || {}).board ?? f.hand + 1}.pbn`,
           },
-          "Download PBN",
+          "Download the board (PBN)",
         )
       : null;
+  // every finished hand can be replayed, step by step, from the room's log
+  const replayLink = state.replay ? null : h("a", { id: "replay-link", href: `./?replay=${encodeURIComponent(f.room)}/${f.hand}`, target: "_blank" }, `Replay hand ${f.hand + 1}`);
   const box = $("#result");
   const old = box.querySelector("#download-pbn");
   if (old) URL.revokeObjectURL(old.href);
-  box.replaceChildren(
+  const summary = h("div", { class: "summary", "data-game": g }, ...resultSummary(g, f, { seatLabel: (s) => seatLabel(s, true), dealer: state.model.dealer, boards: state.boards }));
+  // (replaceChildren writes a null as the text "null": the missing link is left out)
+  const parts = [
     h("h3", {}, f.final ? `Match over after hand ${f.hand + 1}` : `Hand ${f.hand + 1} over`),
-    h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "hand"), h("th", {}, "total"), h("th", {}, "cards")), ...rows),
-    detail,
+    summary,
+    h("table", { class: "scores" }, h("tr", {}, h("th", {}, "seat"), h("th", {}, "this hand"), h("th", {}, "match"), h("th", {}, "cards")), ...rows),
     download,
+    replayLink,
     f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, "Back to the lobby") : h("p", {}, "The next hand starts in a moment."),
-  );
+  ];
+  box.replaceChildren(...parts.filter((x) => x !== null));
   box.dataset.hand = String(f.hand);
   box.dataset.final = f.final ? "1" : "0";
   box.hidden = false;
-  logLine(`RESULT hand ${f.hand + 1}: ${f.scores.map(signed).join(" / ")}${f.final ? " (final)" : ""}`, "result");
+  const line = f.scores.map((x, s) => `${seatLabel(s, true)} ${signed(x)}`).join(", ");
+  logLine(`Hand ${f.hand + 1} is over: ${line}${f.final ? ". The match is over." : "."}`, "result");
   renderTable();
 }
 
@@ -306,7 +327,7 @@ const signed = (x) => (x > 0 ? `+${x}` : String(x));
 function seatLabel(s, short = false) {
   if (s === null || s === undefined) return "—";
   const g = state.room ? state.room.game : "";
-  const base = g === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
+  const base = seatBase(g, s, state.model ? state.model.dealer : 0);
   if (short) return s === state.room?.seat ? `${base} (you)` : base;
   return `${base} ${playerName(s)}`;
 }
@@ -322,7 +343,7 @@ function isBot(s) {
 }
 
 function renderTable() {
-  if (!state.room || !state.model) return;
+  if (!state.room || !state.model || state.quiet) return;
   const r = state.room;
   const info = gameInfo(r.game);
   $("#table-title").textContent = `${info.title} · room ${r.room} · ${r.ruleset} · hand ${r.hand + 1}`;
@@ -376,11 +397,7 @@ function act(code, bytes) {
   if (!p || state.promptState !== "open") return;
   send(frames.action(p.prompt_id, code, bytes));
   traced("out", { name: "ACTION", prompt_id: p.prompt_id, seat: code });
-  setPromptState("sent");
-  const g = state.room.game;
-  const name = gameInfo(g).act[code] ?? code;
-  const what = g === "bridge" && code === BRIDGE.act.BID ? callText(bytes[0]) : cardsText(g, bytes);
-  logLine(`you: ${name} ${what}`, "mine");
+  setPromptState("sent"); // the room's echo of the action tells it in the log
 }
 
 function renderPrompt() {
@@ -391,7 +408,9 @@ function renderPrompt() {
   box.dataset.promptId = String(p.prompt_id);
   box.dataset.seat = String(p.seat);
   const forDummy = p.seat !== state.room.seat;
-  $("#prompt-who").textContent = forDummy ? `Your decision for ${seatLabel(p.seat, true)} (dummy)` : "Your decision";
+  const who = forDummy ? `Your decision for ${seatLabel(p.seat, true)} (dummy)` : "Your decision";
+  // after a takeover the robot answers when the move's time runs out: answering first takes the seat back
+  $("#prompt-who").textContent = isBot(state.room.seat) ? `${who}: a robot plays your seat now; answer to take it back` : who;
   const list = [];
   let choiceIndex = 0;
   p.options.forEach((o, i) => {
@@ -481,39 +500,29 @@ function tickClock() {
     clock.hidden = true;
     return;
   }
-  const left = Math.max(0, p.deadline - performance.now());
+  const now = performance.now();
+  const left = Math.max(0, p.deadline - now);
+  const move = Math.max(0, p.moveEnd - now);
   clock.hidden = false;
   clock.dataset.msLeft = String(Math.round(left));
-  $("#clock-text").textContent = left > 0 ? `${(left / 1000).toFixed(1)} s` : "time! the default action is played";
-  $("#clock-bar").style.width = `${Math.min(100, (100 * left) / Math.max(1, p.ms_left))}%`;
+  clock.dataset.bankMs = String(Math.round(Math.min(left, p.bank)));
+  // the move's own time first, then the time bank (as on Tenhou and Mahjong Soul)
+  const onBank = move <= 0 && left > 0;
+  clock.classList.toggle("bank", onBank);
+  let text;
+  if (left <= 0) text = "time! the default move is played";
+  else if (onBank) text = `time bank: ${(left / 1000).toFixed(1)} s`;
+  else text = `${(move / 1000).toFixed(1)} s${p.bank > 0 ? ` + bank ${(p.bank / 1000).toFixed(0)} s` : ""}`;
+  $("#clock-text").textContent = text;
+  const frac = onBank ? left / Math.max(1, p.bank) : move / Math.max(1, p.move);
+  $("#clock-bar").style.width = `${Math.min(100, 100 * frac)}%`;
   clock.classList.toggle("urgent", left < 1500);
 }
 
 // ------------------------------------------------------------------ the event log
 function logEvent(f) {
-  const g = state.room.game;
-  const name = eventName(g, f.code);
-  let what = "";
-  if (g === "bridge" && [BRIDGE.echo.BID, BRIDGE.echo.PASS, BRIDGE.echo.DOUBLE, BRIDGE.echo.REDOUBLE].includes(f.code)) {
-    what = f.code === BRIDGE.echo.BID ? callText(f.arg) : "";
-  } else if (f.code === ROOM.SEAT) {
-    what = SEAT_KINDS[f.arg] || f.arg;
-  } else if (f.code === ROOM.ROBOT) {
-    what = f.arg ? "on" : "off";
-  } else if (g === "bridge" && f.code === BRIDGE.events.CONTRACT) {
-    what = `${callText(f.arg & 0xff)}${["", "X", "XX"][f.arg >> 8]}`;
-  } else {
-    what = f.cards.length ? cardsText(g, f.cards) : "";
-    const pattern = g === "niujiu" && (f.code === NIUJIU.echo.LEAD || f.code === NIUJIU.echo.EAT); // arg = its kind
-    if (f.arg && f.code !== ROOM.DEAL) what += ` (${pattern ? gameInfo(g).kinds[f.arg] || f.arg : f.arg})`;
-  }
-  const who = f.seat === null ? "" : seatLabel(f.seat, true);
-  logLine(`#${f.seq} ${who} ${name} ${what}`.replace(/\s+/g, " ").trim(), "event", f.seq);
-}
-
-function callText(b) {
-  if (b < 3) return ["Pass", "X", "XX"][b];
-  return `${b >> 4}${["♣", "♦", "♥", "♠", "NT"][b & 15]}`;
+  const text = eventText(state.room.game, f, (s) => seatLabel(s, true), state.room.seat);
+  if (text) logLine(text, "event", f.seq);
 }
 
 function logLine(text, kind = "info", seq = null) {
@@ -547,6 +556,10 @@ function rename(name) {
 }
 
 function leaveRoom() {
+  if (state.replay) {
+    location.href = "./";
+    return;
+  }
   if (state.room) send(frames.leave(state.room.room));
   state.room = null;
   state.model = null;
@@ -561,14 +574,34 @@ function fillCreateForm() {
   const game = $("#create-game").value;
   const info = gameInfo(game);
   $("#create-ruleset").replaceChildren(h("option", { value: "" }, "default"), ...info.rulesets.map((r) => h("option", { value: r }, r)));
+  // who sits where: a player, or a robot from the menu (the strongest first, the room's default)
+  const robots = state.robots[game] || [];
   const bots = $("#create-bots");
   bots.replaceChildren();
   for (let s = 0; s < info.seats; s++) {
-    const label = game === "bridge" ? BRIDGE_SEATS[s] : `seat ${s}`;
-    bots.appendChild(h("label", {}, h("input", { type: "checkbox", "data-seat": s, checked: s !== 0 ? "checked" : null }), ` ${label}`));
+    const menu = h(
+      "select",
+      { "data-seat": s, class: "seat-player" },
+      h("option", { value: HUMAN }, s === 0 ? "you" : "a player"),
+      ...(robots.length
+        ? robots.map(([name, text], i) => h("option", { value: name, title: text, selected: s !== 0 && i === 0 ? "selected" : null }, `robot ${name}${i === 0 ? " (strongest)" : ""} — ${text}`))
+        : [h("option", { value: "", selected: s !== 0 ? "selected" : null }, "robot (the server's strongest)")]),
+    );
+    bots.appendChild(h("label", { class: "seat-choice" }, seatBase(game, s), menu));
   }
+  describeRobots();
   // a PBN file of deals is for bridge rooms only
   $("#create-pbn-label").hidden = game !== "bridge";
+}
+
+const HUMAN = "@player"; // the seat menu's value for "a player", never a robot's name
+
+function describeRobots() {
+  // the one-line description of each robot chosen, under the menus
+  const game = $("#create-game").value;
+  const chosen = new Set([...document.querySelectorAll("#create-bots select")].map((e) => e.value).filter((v) => v && v !== HUMAN));
+  const lines = (state.robots[game] || []).filter(([name]) => chosen.has(name)).map(([name, text]) => h("li", {}, h("b", {}, name), `: ${text}`));
+  $("#create-robot-notes").replaceChildren(...lines);
 }
 
 function pbnChosen() {
@@ -595,7 +628,12 @@ async function createRoom() {
       return;
     }
   }
-  const bots = [...document.querySelectorAll("#create-bots input:checked")].map((e) => Number(e.dataset.seat));
+  const menus = [...document.querySelectorAll("#create-bots select")];
+  const bots = menus.filter((e) => e.value !== HUMAN).map((e) => Number(e.dataset.seat));
+  const names = [...new Set(menus.filter((e) => e.value !== HUMAN).map((e) => e.value))];
+  // one robot for every robot seat: CREATE_ROOM's robot; different ones: its robots, per seat
+  const robot = names.length === 1 && names[0] ? names[0] : null;
+  const robots = names.length > 1 ? menus.map((e) => (e.value === HUMAN ? null : e.value || null)) : null;
   const clock = parseFloat($("#create-clock").value);
   const seed = $("#create-seed").value.trim();
   send(
@@ -605,7 +643,8 @@ async function createRoom() {
       hands: Number($("#create-hands").value) || null,
       clockMs: Number.isFinite(clock) && clock > 0 ? Math.round(clock * 1000) : null,
       bots,
-      robot: $("#create-robot").value.trim() || null,
+      robot,
+      robots,
       priv: $("#create-private").checked,
       seed: seed ? Number(seed) : null,
       pbn,
@@ -625,7 +664,7 @@ function renderRooms() {
   tbody.replaceChildren(
     ...rooms.map((r) => {
       const seats = r.seats.map((name, s) => {
-        const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s;
+        const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s + 1;
         if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: robot`);
         if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${name}`);
         return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, `sit ${label}`);
@@ -646,10 +685,12 @@ function renderRooms() {
 
 // ------------------------------------------------------------------ start
 async function serverGames() {
-  // the games this server runs (its /healthz lists them); every game this page knows otherwise
+  // the games this server runs and their robots (its /healthz lists them); every game this
+  // page knows otherwise
   try {
     const r = await fetch("healthz", { cache: "no-store" });
     const body = await r.json();
+    if (body.robots && typeof body.robots === "object") state.robots = body.robots;
     if (Array.isArray(body.games) && body.games.length) return body.games;
   } catch (e) {
     void e;
@@ -664,6 +705,7 @@ async function init() {
   }
   fillCreateForm();
   $("#create-game").addEventListener("change", fillCreateForm);
+  $("#create-bots").addEventListener("change", describeRobots);
   $("#create-pbn").addEventListener("change", pbnChosen);
   $("#create-room").addEventListener("click", createRoom);
   $("#quick-play").addEventListener("click", () => send(frames.quickPlay($("#create-game").value, $("#create-ruleset").value || null)));
@@ -677,6 +719,10 @@ async function init() {
     reconnect(); // a new name takes effect on a new session
   });
   records.initRecords({ send, rename, showScreen, showError, reconnect });
+  if (params.get("replay")) {
+    startReplay(params.get("replay"));
+    return;
+  }
   showScreen("lobby");
   clearPrompt();
   setInterval(tickClock, 100);
@@ -687,6 +733,54 @@ async function init() {
     if (document.body.dataset.screen === "lobby") send(frames.listRooms());
   }, 5000);
   connect(false);
+}
+
+// ------------------------------------------------------------------ replays
+async function startReplay(spec) {
+  const [room, hand] = spec.split("/");
+  state.replay = { frames: [], at: 0 };
+  document.body.dataset.replay = "loading";
+  showScreen("table");
+  $("#leave").hidden = true;
+  $("#replay-bar").hidden = false;
+  setStatus(`replay of room ${room}, hand ${Number(hand) + 1}`);
+  try {
+    const r = await fetch(`replay/${encodeURIComponent(room)}/${encodeURIComponent(hand)}.msgpack`, { cache: "no-store" });
+    if (!r.ok) throw new Error(r.status === 404 ? "this server has no such finished hand (it may have expired)" : `HTTP ${r.status}`);
+    state.replay.frames = decodeAll(new Uint8Array(await r.arrayBuffer()));
+  } catch (e) {
+    showError(`replay: ${e.message}`);
+    document.body.dataset.replay = "error";
+    return;
+  }
+  for (const [id, step] of [["#replay-start", () => 1], ["#replay-back", (k) => k - 1], ["#replay-step", (k) => k + 1], ["#replay-end", () => Infinity]]) {
+    $(id).addEventListener("click", () => replaySeek(step(state.replay.at)));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") replaySeek(state.replay.at + 1);
+    if (e.key === "ArrowLeft") replaySeek(state.replay.at - 1);
+  });
+  replaySeek(1); // the ROOM_STATE: the table at the deal
+}
+
+/** Show the replay after its first ``k`` frames (the table, the log and, at the end, the result). */
+function replaySeek(k) {
+  const all = state.replay.frames;
+  k = Math.max(1, Math.min(all.length, k));
+  state.room = null;
+  state.lastSeq = null;
+  state.quiet = true;
+  try {
+    for (let i = 0; i < k; i++) handle(all[i]);
+  } finally {
+    state.quiet = false;
+  }
+  state.replay.at = k;
+  $("#replay-pos").textContent = `event ${k - 1} of ${all.length - 1}`;
+  $("#replay-back").disabled = $("#replay-start").disabled = k <= 1;
+  $("#replay-step").disabled = $("#replay-end").disabled = k >= all.length;
+  document.body.dataset.replay = k >= all.length ? "end" : "stepping";
+  renderTable();
 }
 
 // for scripts and tests: drop the connection as a network failure would (the page resumes)

@@ -6,6 +6,7 @@
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
+import { BRIDGE_SEATS, seatBase } from "./words.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
 // each game's codes by name (codes.js, checked against protocol/<game>.py)
@@ -92,7 +93,8 @@ class Model {
       if (ev.seat === this.me) this.mine = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
     } else if (ev.code >= ECHO && ev.code < ECHO + ACTION_CODES && ev.seat !== null) {
-      this.last[ev.seat] = `${this.info.act[ev.code - ECHO] || ev.code - ECHO} ${cardsText(this.game, ev.cards)}`.trim();
+      const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
+      this.last[ev.seat] = `${act} ${cardsText(this.game, ev.cards)}`.trim();
     }
   }
 
@@ -223,7 +225,6 @@ function trickArea(model, ctx, trick, lastTrick, { label = null } = {}) {
 }
 
 // ------------------------------------------------------------------ contract bridge
-const BRIDGE_SEATS = ["North", "East", "South", "West"];
 
 function boardVulnerability(board) {
   // the standard rotation of 16 boards
@@ -530,8 +531,6 @@ class NiujiuModel extends Model {
 }
 
 // ------------------------------------------------------------------ mahjong
-const WINDS = ["East", "South", "West", "North"];
-
 // meld kinds of the view (protocol.mahjong.MeldKind): the echo of a claim carries the whole meld
 const MELD = MAHJONG.meldKinds;
 const MELD_NAMES = {
@@ -653,8 +652,7 @@ class MahjongModel extends Model {
   }
 
   seatName(s, ctx) {
-    const wind = WINDS[(s - this.dealer + 4) % 4];
-    return `${ctx.playerName(s)} · ${wind}${this.ready[s] ? " · ready 听" : ""}`;
+    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? " · ready 听" : ""}`;
   }
 
   render(ctx) {
@@ -738,4 +736,4 @@ export function optionFace(game, code, bytes) {
   return cardsEl(game, bytes, { small: bytes.length > 3 });
 }
 
-export { BRIDGE_SEATS, ROOM_EVENTS, hex };
+export { BRIDGE_SEATS, MELD_NAMES, ROOM_EVENTS, hex };

@@ -1,13 +1,13 @@
 // The paiju wire protocol (protocol/SPEC.md) for the browser: frame tables and the codec.
 //
-// Encoding and decoding are done by @msgpack/msgpack (vendor/msgpack.min.js, fetched by
-// `python -m server.webvendor`, loaded as the global `MessagePack`); this module only names
+// Encoding and decoding are done by @msgpack/msgpack (vendor/msgpack.min.js, part of the
+// package and pinned in server/webvendor.py, loaded as the global `MessagePack`); this module only names
 // the fields of each frame. A frame is a msgpack array [type, field1, field2, ...]; card
 // bytes are msgpack bin, which the library gives and takes as Uint8Array.
 
 const MP = globalThis.MessagePack;
 if (!MP) {
-  throw new Error("vendor/msgpack.min.js is missing: run `python -m server.webvendor`");
+  throw new Error("vendor/msgpack.min.js is missing: reinstall paiju (or run `python -m server.webvendor`)");
 }
 
 export const VERSION = 1;
@@ -32,7 +32,7 @@ export const S = {
   0x42: ["ROOM_LIST", ["rooms"], {}],
   0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg"], { seat: null, cards: new Uint8Array(0), arg: 0 }],
-  0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options"], {}],
+  0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options", "bank_ms"], { bank_ms: 0 }],
   0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],
   0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
   0x48: ["PONG", ["nonce"], {}],
@@ -61,7 +61,17 @@ export function encode(type, ...fields) {
 
 /** Decode a server frame into {type, name, ...fields}; throws on anything else. */
 export function decode(data) {
-  const arr = MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data));
+  return fromArray(MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data)));
+}
+
+/** Decode a msgpack array of server frames (a replay: /replay/ROOM/HAND.msgpack). */
+export function decodeAll(data) {
+  const list = MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data));
+  if (!Array.isArray(list)) throw new Error("a replay is an array of frames");
+  return list.map(fromArray);
+}
+
+function fromArray(arr) {
   if (!Array.isArray(arr) || arr.length === 0) throw new Error("a frame is a non-empty array");
   const spec = S[arr[0]];
   if (!spec) throw new Error(`unknown frame type 0x${Number(arr[0]).toString(16)}`);
@@ -84,8 +94,9 @@ export const frames = {
   hello: (name, token = null, lastSeq = null, session = null) => encode(C.HELLO, VERSION, name, token, lastSeq, session),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
-  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null }) =>
-    encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
+  // robots (a robot's name per seat, null for the room's default) only when the seats differ
+  createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>
+    robots ? encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn, robots) : encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
   join: (room, seat = null) => encode(C.JOIN, room, seat),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),

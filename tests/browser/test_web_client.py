@@ -1,18 +1,21 @@
 """The web client in a real browser: headless Chromium (Debian's, driven by Playwright)
-opens the page served by a real ``paiju serve``, creates a room of each game against
-robots, plays by clicking legal options until the hand's RESULT, and saves screenshots.
+opens the page served by a real ``paiju serve``, creates a room of each game against the
+default robots (which must be the game's strongest registered ones), plays by clicking legal
+options until the hand's RESULT, and saves screenshots; on a desktop screen and on a phone's
+(390 px wide: no horizontal scrolling, the open prompt on screen without scrolling).
 Early in each hand the page drops its connection: it must resume (HELLO with its token and
 the last event it saw) and then see every event exactly once, in order. The bridge room is
 created from a PBN file chosen in the form, and the result's "Download PBN" link must give
-that file's deal back.
+that file's deal back. The result panel tells the game's result in words: nothing raw
+(``null``, ``[[``, ``kind:``, ``undefined``) may show.
 
-Needs /usr/bin/chromium (``apt-get install -y chromium fonts-wqy-microhei``) and the
-vendored msgpack library (``python -m server.webvendor``, called here too). Run with::
+Needs /usr/bin/chromium (``apt-get install -y chromium fonts-wqy-microhei``). Run with::
 
     .venv/bin/pytest -m browser tests/browser
 
-Screenshots go to test-artifacts/web-<game>-play.png (mid-hand) and -result.png; with
-PAIJU_DOCS_IMG=1 the mid-hand one is also written to docs/img/web-<game>.png for the README.
+Screenshots go to test-artifacts/web-<game>-<size>-play.png (mid-hand) and -result.png; with
+PAIJU_DOCS_IMG=1 they are also written to docs/img for the README: web-<game>.png (desktop,
+mid-hand), web-<game>-result.png (desktop, the result) and web-<game>-phone.png (phone, mid-hand).
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from typing import Any
 
 import pytest
 
+from bots import registry as robots
 from games import registry
 from games.bridge.pbn import read_pbn
-from server import webvendor
+from server.config import PREFERRED_ROBOTS
 from tests.server.test_pbn import BOARDS, PBN
 
 pytestmark = pytest.mark.browser
@@ -101,9 +105,21 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, timeout: float
     raise RuntimeError(f"paiju serve did not answer {url}/healthz within {timeout:.0f} s")
 
 
+SIZES = {"desktop": {"width": 1360, "height": 860}, "phone": {"width": 390, "height": 844}}
+# what a result panel must never show: raw data
+RAW = ("null", "[[", "kind:", "undefined", "NaN", "[object")
+# the page is no wider than the screen (no horizontal scrolling; a phone's browser would zoom
+# out a wider page, so the page's width is compared with the screen's, not the window's)
+FITS = "(w) => document.documentElement.scrollWidth <= w && document.body.scrollWidth <= w"
+# the open prompt is on screen, whole, without scrolling
+PROMPT_ON_SCREEN = """() => {
+  const r = document.querySelector('#prompt').getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight + 1 && r.height > 0;
+}"""
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    webvendor.ensure()
     external = os.environ.get("PAIJU_WEB_URL")  # a server already running (development)
     if external:
         _wait_healthy(external.rstrip("/"), None)
@@ -115,7 +131,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc = subprocess.Popen(
             # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of
             # a robot finishing a short hand in the tenth of a second the page takes to come back
-            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--no-robot-on-drop"],
+            # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
+            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--no-robot-on-drop", "--robot-pace", "0"],
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -150,11 +167,12 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path]) -> dict[str, Any]:
+def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path], phone: bool) -> dict[str, Any]:
     """Answer every prompt with a random legal option, by clicks, until the final RESULT."""
     last = ""
     decisions = 0
     shot = False
+    misfits = 0  # prompts seen with the page wider than the screen, or the prompt off screen
     deadline = time.monotonic() + HAND_TIMEOUT_S
     while True:
         left_ms = max(1000, int((deadline - time.monotonic()) * 1000))
@@ -167,6 +185,8 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path])
         if decisions == 1:
             # the seat's hand is shown before anything is asked of it
             assert page.locator(".seat.me [data-card]").count() > 0, "the seat's hand is not shown"
+        if phone and not (page.evaluate(FITS, SIZES["phone"]["width"]) and page.evaluate(PROMPT_ON_SCREEN)):
+            misfits += 1
         if not shot and decisions >= PLAY_SHOT_FROM and page.evaluate(BUSY):
             page.screenshot(path=str(shots["play"]))
             shot = True
@@ -200,14 +220,91 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path])
         "seats": rows.count(),
         "events": page.locator("#log li[data-seq]").count(),
         "title": page.locator("#result h3").inner_text(),
+        "result": page.locator("#result").inner_text(),
+        "seat_names": page.evaluate("window.paiju.state.room.seats"),
+        "misfits": misfits,
     }
 
 
+# the public table at the end of a hand, as text: what every seat and spectator sees
+# (discards, melds, occupied cards, tricks won, revealed hands, the contract), not what only
+# the page's own seat (0) sees of itself (its hand, its covered cards, its concealed kongs)
+PUBLIC = r"""() => {
+  const parts = [];
+  const text = (e) => [...e.querySelectorAll('[data-card]')].map((c) => c.dataset.card).join(',')
+    + '/' + e.textContent.replace(/ \(you\)/g, '');
+  for (const seat of document.querySelectorAll('.board .seat[data-seat]')) {
+    const s = seat.dataset.seat;
+    const sel = s === '0' ? '.river, .occupied' : '.river, .melds, .occupied, .stat:not(.covered), .revealed';
+    for (const e of seat.querySelectorAll(sel)) parts.push(`${s}:${e.className}:${text(e)}`);
+  }
+  const center = document.querySelectorAll('.board .center .stat, .board .center .contract');
+  for (const e of center) parts.push(`c:${text(e)}`);
+  return parts.sort().join('|');
+}"""
+
+
+def _check_replay(context: Any, base_url: str, live: Any) -> int:
+    """The finished hand replays, event by event, to the live table's final position and result."""
+    room = live.evaluate("window.paiju.state.room.room")
+    hand = int(live.locator("#result").get_attribute("data-hand"))
+    assert live.locator("#result a#replay-link").get_attribute("href") == f"./?replay={room}/{hand}"
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/?replay={room}/{hand}")
+        page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        first = page.locator("#replay-pos").inner_text()
+        page.click("#replay-step")
+        page.wait_for_function("(t) => document.querySelector('#replay-pos').textContent !== t", arg=first)
+        page.click("#replay-end")
+        page.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        steps = int(page.locator("#replay-pos").inner_text().split()[-1])
+        assert page.evaluate(PUBLIC) == live.evaluate(PUBLIC)
+        mine, theirs = (p.locator("#result .summary").inner_text().replace(" (you)", "") for p in (page, live))
+        assert mine == theirs
+        page.click("#replay-start")  # back to the deal, and forward again, to the same end
+        page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        page.click("#replay-end")
+        page.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        assert page.evaluate(PUBLIC) == live.evaluate(PUBLIC)
+        return steps
+    finally:
+        page.close()
+
+
+def _check_result(game: str, page: Any, text: str) -> None:
+    """The result panel of ``game`` tells its result in words."""
+    for raw in RAW:
+        assert raw not in text, f"{game}: {raw!r} in the result panel:\n{text}"
+    summary = page.locator("#result .summary")
+    assert summary.count() == 1
+    if game == "mahjong":
+        headline = summary.locator(".result-headline").inner_text()
+        if "wins" in headline:  # the winning hand, its melds, the fan items, the payment
+            assert summary.locator(".winning-hand .winning-tile").count() == 1
+            assert "fan" in text and "point" in text and "pay" in text
+        else:
+            assert "Drawn hand" in headline
+        assert any(w in text for w in ("東", "南", "西", "北"))
+    elif game == "bridge":
+        assert "contract" in text and "NS " in text and "EW " in text
+        assert "tricks" in text or "passed out" in text
+        assert summary.locator("table.match tr").count() >= 3  # header, the board, the match
+        assert "IMPs" in text
+    elif game == "niujiu":
+        assert summary.locator(".niujiu-result [data-seat]").count() == 3
+        assert "occupied" in text and "enough" in text
+    elif game == "tricks":
+        assert "took" in text and "trick" in text
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", registry.names())
-def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str) -> None:
+def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    shots = {k: ARTIFACTS / f"web-{game}-{k}.png" for k in ("play", "result")}
-    context = browser.new_context(viewport={"width": 1360, "height": 860})
+    phone = size == "phone"
+    shots = {k: ARTIFACTS / f"web-{game}-{size}-{k}.png" for k in ("play", "result")}
+    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
@@ -215,22 +312,35 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str) -> N
     try:
         page.goto(base_url + "/")
         page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        if phone:
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the lobby is wider than a phone's screen"
         page.select_option("#create-game", game)
+        if phone:  # the seat menus of the game's robots, with their descriptions, fit too
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the lobby's form is wider than a phone's screen"
         if game == "bridge":  # the deal comes from a PBN file chosen in the form
             page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
         page.fill("#create-hands", "1")
         page.fill("#create-clock", str(CLOCK_S))
         page.fill("#create-seed", str(SEED))
         nseats = registry.create(game, 0).num_seats
-        boxes = page.locator("#create-bots input[type=checkbox]")
-        assert boxes.count() == nseats
-        for s in range(nseats):  # the page plays seat 0, robots the others
-            boxes.nth(s).set_checked(s != 0)
+        menus = page.locator("#create-bots select")
+        assert menus.count() == nseats
+        # by default the page plays seat 0 and the room's default robot the others
+        assert [menus.nth(s).input_value() for s in range(nseats)][1:] == [menus.nth(1).input_value()] * (nseats - 1)
+        assert menus.nth(0).input_value() == "@player"
         page.click("#create-room")
         page.wait_for_selector('body[data-screen="table"]', timeout=15000)
 
-        summary = _play_hand(page, game, random.Random(f"web:{game}"), shots)
-        print(f"\n{game}: {summary}")
+        summary = _play_hand(page, game, random.Random(f"web:{game}"), shots, phone)
+        print(f"\n{game} ({size}): { {k: v for k, v in summary.items() if k != 'result'} }")
+        strongest = next(r for r in PREFERRED_ROBOTS if r in robots.names(game))
+        assert summary["seat_names"][1:] == [f"{strongest} (robot)"] * (nseats - 1), summary["seat_names"]
+        _check_result(game, page, summary["result"])
+        steps = _check_replay(context, base_url, page)
+        print(f"{game} ({size}): the replay of {steps} events ends at the same table and result")
+        if phone:
+            assert summary["misfits"] == 0, f"{game}: the table did not fit the phone's screen"
+            assert page.evaluate(FITS, SIZES["phone"]["width"]), "the result is wider than a phone's screen"
         assert summary["decisions"] > 0, f"{game}: the page was never asked to decide"
         assert summary["seats"] == nseats
         assert summary["events"] > 0
@@ -247,6 +357,10 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str) -> N
             assert (board.board, board.hands) == (BOARDS[0].board, BOARDS[0].hands)
         if os.environ.get("PAIJU_DOCS_IMG") == "1":
             DOCS_IMG.mkdir(parents=True, exist_ok=True)
-            (DOCS_IMG / f"web-{game}.png").write_bytes(shots["play"].read_bytes())
+            if phone:
+                (DOCS_IMG / f"web-{game}-phone.png").write_bytes(shots["play"].read_bytes())
+            else:
+                (DOCS_IMG / f"web-{game}.png").write_bytes(shots["play"].read_bytes())
+                (DOCS_IMG / f"web-{game}-result.png").write_bytes(shots["result"].read_bytes())
     finally:
         context.close()

@@ -150,7 +150,7 @@ def bare_codes(source: str) -> list[str]:
     return [line.strip() for line in source.splitlines() if BARE_CODE.search(line.split("//")[0])]
 
 
-@pytest.mark.parametrize("page", ["games.js", "app.js"])
+@pytest.mark.parametrize("page", ["games.js", "app.js", "words.js", "results.js"])
 def test_the_client_names_every_code(page: str) -> None:
     found = bare_codes((WEB / page).read_text())
     assert not found, f"{page} writes codes as numbers (use ROOM, codesOf() and byName() from codes.js): {found}"
@@ -179,3 +179,10 @@ def test_the_tables_read_only_declared_view_keys() -> None:
     for game, keys in read.items():
         declared = set(registry.get(game).VIEW.__annotations__)
         assert keys and keys <= declared, f"games.js reads {game} view keys {keys - declared} that it does not declare"
+
+
+def test_imp_scale_matches_the_scoring() -> None:
+    from games.bridge.scoring import IMP_STEPS
+
+    results = (WEB / "results.js").read_text()
+    assert js_object(results, "IMP_STEPS") == list(IMP_STEPS)

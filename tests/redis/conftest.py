@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 collect_ignore = ["slowbot.py"]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 # Fast settings: no pause between hands, a quick grace; a rate a test client stays under.
-SERVE_OPTIONS = ("--hand-pause", "0", "--grace", "20", "--rate", "300", "--burst", "300")
+SERVE_OPTIONS = ("--hand-pause", "0", "--grace", "20", "--rate", "300", "--burst", "300", "--robot-pace", "0")
 SLOW = "tests.redis.slowbot"  # the "slow" robot of the failover tests
 
 

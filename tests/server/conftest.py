@@ -33,8 +33,10 @@ class Served:
 
 
 def start_server(*extra: str) -> Served:
-    """Start `paiju serve --port 0 ...` and wait for the line that names its port."""
-    cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *extra]
+    """Start `paiju serve --port 0 ...` and wait for the line that names its port. Robots play
+    at full speed (``--robot-pace 0``, unless ``extra`` says otherwise): the pace is checked in
+    tests/server/test_table_clocks.py, and would only make these tests slower."""
+    cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--robot-pace", "0", *extra]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None

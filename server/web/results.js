@@ -1,0 +1,185 @@
+// The end of a hand as players read it: each game's RESULT detail (games/<game> outcome())
+// turned into words and cards, never dumped. Mahjong: the winning hand with its melds, the
+// fan items and who pays; bridge: contract, declarer, tricks, the NS/EW score and the IMPs of
+// the match so far; Niujiu: each seat's occupied cards, enough or not, liangzi, covered
+// cards; tricks: the tricks taken (and the deal's solved value when the server sends it).
+
+import { cardEl, cardsEl, handOrder } from "./cards.js";
+import { MELD_NAMES, h } from "./games.js";
+
+const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const row = (label, ...value) => h("div", { class: "result-row" }, h("span", { class: "result-label" }, label), h("span", { class: "result-value" }, ...value));
+
+// The WBF IMP scale: the lower bound of each step (games/bridge/scoring.py IMP_STEPS, which
+// tests/browser/test_web_tables.py checks this copy against)
+export const IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000];
+
+/** International Match Points for a difference in points (negative for a loss). */
+export function imps(diff) {
+  const n = IMP_STEPS.filter((step) => Math.abs(diff) >= step).length;
+  return diff >= 0 ? n : -n;
+}
+
+/**
+ * The elements that tell the result of a hand, from a RESULT frame ``f``.
+ * ``ctx``: {seatLabel(s), dealer, boards} (boards: the bridge match so far, kept by the caller).
+ */
+export function resultSummary(game, f, ctx) {
+  const d = f.detail || {};
+  const make = { mahjong: mahjongResult, bridge: bridgeResult, niujiu: niujiuResult, tricks: tricksResult }[game];
+  return make ? make(f, d, ctx) : genericResult(f, d);
+}
+
+// ------------------------------------------------------------------ mahjong
+const FORMS = { basic: "basic hand (平胡)", "all pungs": "all pungs (碰碰胡)", "full flush": "full flush (清一色)", "seven pairs": "seven pairs (七对)" };
+
+function mahjongResult(f, d, ctx) {
+  const out = [];
+  if (d.winner === undefined || d.winner < 0) {
+    out.push(h("p", { class: "result-headline", "data-result": "drawn" }, "Drawn hand (流局): the wall ran out and nobody won. Nobody pays."));
+    return out;
+  }
+  const s = d.winner;
+  const tile = d.tile && d.tile.length ? d.tile[0] : null;
+  const how = d.self_draw ? "by self-draw (自摸)" : `on the discard of ${ctx.seatLabel(d.from)}`;
+  out.push(h("p", { class: "result-headline", "data-result": "win" }, `${ctx.seatLabel(s)} wins (hu 胡) ${how}.`));
+  // the winning hand: the concealed tiles (the winning tile apart, lit) and the melds
+  const concealed = handOrder("mahjong", f.hands[s] || []);
+  const at = tile === null ? -1 : concealed.lastIndexOf(tile);
+  if (at >= 0) concealed.splice(at, 1);
+  const hand = h("div", { class: "winning-hand", "data-seat": s }, cardsEl("mahjong", concealed, { small: true }));
+  if (tile !== null) {
+    const t = cardEl("mahjong", tile, { small: true });
+    t.classList.add("winning-tile");
+    t.title = `the winning tile: ${t.title}`;
+    hand.appendChild(t);
+  }
+  for (const m of (d.melds && d.melds[s]) || []) {
+    hand.appendChild(h("span", { class: "meld", "data-kind": m.kind, title: MELD_NAMES[m.kind] }, cardsEl("mahjong", m.tiles, { small: true })));
+  }
+  out.push(row("hand", hand));
+  const items = [h("li", {}, `${FORMS[d.form] || d.form}: ${plural(d.fan, "fan")}`)];
+  if (d.ready) items.push(h("li", {}, "declared ready (报听): +1"));
+  if (d.self_draw) items.push(h("li", {}, "self-draw (自摸): +1"));
+  out.push(row("fan", h("ul", { class: "fan-items" }, ...items), h("b", {}, `= ${plural(d.points, "point")}`)));
+  const payers = (d.scores || f.scores).map((x, i) => [i, x]).filter(([, x]) => x < 0);
+  const pay = d.self_draw
+    ? `each of the other three pays ${ctx.seatLabel(s)} ${plural(d.points, "point")}`
+    : payers.map(([i, x]) => `${ctx.seatLabel(i)} pays ${ctx.seatLabel(s)} ${plural(-x, "point")}`).join("; ");
+  out.push(row("payment", pay || "nobody pays"));
+  return out;
+}
+
+// ------------------------------------------------------------------ bridge
+const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", NT: "NT" };
+
+/** "4SX" -> {level: 4, text: "4♠ doubled"}; "Pass" -> null. */
+export function parseContract(text) {
+  const m = /^([1-7])(C|D|H|S|NT)(X{0,2})$/.exec(text || "");
+  if (!m) return null;
+  return { level: Number(m[1]), text: `${m[1]}${STRAIN_SYMBOLS[m[2]]}${["", " doubled", " redoubled"][m[3].length]}` };
+}
+
+function bridgeResult(f, d, ctx) {
+  const out = [];
+  const c = parseContract(d.contract);
+  const ns = d.score ?? f.scores[0];
+  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${d.vulnerable === "All" ? "both" : d.vulnerable === "None" ? "neither" : d.vulnerable}`));
+  if (!c) {
+    out.push(row("contract", "passed out: all four passed"));
+  } else {
+    const need = c.level + 6;
+    const by = d.tricks - need;
+    const made = by >= 0 ? (by === 0 ? "made exactly" : `made with ${plural(by, "overtrick")}`) : `down ${-by}`;
+    const claimed = d.claimed ? ` (${plural(d.claimed, "trick")} by claim)` : "";
+    out.push(row("contract", h("b", { class: "contract-text" }, c.text), ` by ${ctx.seatLabel(d.declarer)}`));
+    out.push(row("tricks", `${d.tricks} of the ${need} needed: ${made}${claimed}`));
+  }
+  out.push(row("score", h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
+  // the match so far: one line per board, IMPs against the par when the server gives it,
+  // else against a passed-out board (0)
+  const boards = ctx.boards || [];
+  if (boards.length) {
+    const vsPar = boards.every((b) => typeof b.par === "number");
+    let total = 0;
+    const rows = boards.map((b) => {
+      const i = imps(vsPar ? b.ns - b.par : b.ns);
+      total += i;
+      return h("tr", {}, h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), h("td", { class: "num" }, signed(i)));
+    });
+    out.push(
+      h(
+        "table",
+        { class: "match", "data-boards": boards.length },
+        h("tr", {}, h("th", {}, "board"), h("th", {}, "contract"), h("th", {}, "NS"), h("th", {}, "EW"), h("th", {}, vsPar ? "IMPs NS vs par" : "IMPs NS")),
+        ...rows,
+        h("tr", { class: "total" }, h("td", { colspan: 2 }, "match"), h("td", { class: "num" }, signed(boards.reduce((a, b) => a + b.ns, 0))), h("td", { class: "num" }, signed(-boards.reduce((a, b) => a + b.ns, 0))), h("td", { class: "num" }, signed(total))),
+      ),
+      h("p", { class: "note" }, vsPar ? "IMPs: North-South's score against the deal's par." : "IMPs: North-South's score against a passed-out board (0)."),
+    );
+  }
+  return out;
+}
+
+/** What the match table keeps of a bridge RESULT. */
+export function bridgeBoard(f, seatLabel) {
+  const d = f.detail || {};
+  const c = parseContract(d.contract);
+  return {
+    board: d.board ?? f.hand + 1,
+    contract: c ? `${c.text.replace(" doubled", "X").replace(" redoubled", "XX")} ${seatLabel(d.declarer)[0]}` : "passed out",
+    ns: d.score ?? f.scores[0],
+    par: typeof d.par === "number" ? d.par : null,
+  };
+}
+
+// ------------------------------------------------------------------ Niujiu
+function niujiuResult(f, d, ctx) {
+  const out = [];
+  const n = f.scores.length;
+  const enough = (d.enough || []).map((e, s) => (e ? s : -1)).filter((s) => s >= 0);
+  out.push(h("p", { class: "result-headline" }, enough.length ? `Enough (够): ${enough.map((s) => ctx.seatLabel(s)).join(", ")}.` : "Nobody has enough (够)."));
+  const list = h("div", { class: "niujiu-result" });
+  for (let s = 0; s < n; s++) {
+    const occ = (d.occupied && d.occupied[s]) || new Uint8Array(0);
+    const isEnough = Boolean(d.enough && d.enough[s]);
+    list.appendChild(
+      h(
+        "div",
+        { class: "niujiu-seat", "data-seat": s, "data-enough": isEnough ? "1" : "0" },
+        h(
+          "div",
+          { class: "niujiu-seat-head" },
+          h("b", {}, ctx.seatLabel(s)),
+          s === d.head ? h("span", { class: "badge dealer", title: "head 头家" }, "head") : null,
+          h("span", {}, isEnough ? "enough 够" : "not enough"),
+          h("b", { class: "num" }, signed(f.scores[s])),
+        ),
+        row(`occupied ${occ.length}`, occ.length ? cardsEl("niujiu", handOrder("niujiu", occ), { small: true }) : "nothing"),
+        h("div", { class: "stat" }, `liangzi 亮子: ${(d.liangzi && d.liangzi[s]) || 0} · covered: ${plural((d.covered_count && d.covered_count[s]) || 0, "card")}`),
+      ),
+    );
+  }
+  out.push(list);
+  return out;
+}
+
+// ------------------------------------------------------------------ tricks
+function tricksResult(f, d, ctx) {
+  const out = [];
+  const won = d.tricks || [];
+  out.push(h("p", { class: "result-headline" }, won.map((t, s) => `${ctx.seatLabel(s)} took ${plural(t, "trick")}`).join(" · ")));
+  if (typeof d.value === "number") {
+    out.push(row("solver", `the deal's value with perfect play: ${signed(d.value)} for ${ctx.seatLabel(d.leader ?? 0)} (tricks taken minus tricks lost)`));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ a game this page does not know
+function genericResult(f, d) {
+  const items = Object.entries(d)
+    .filter(([k, v]) => k !== "pbn" && v !== null && v !== undefined && typeof v !== "object")
+    .map(([k, v]) => h("li", {}, `${k.replace(/_/g, " ")}: ${v}`));
+  return items.length ? [h("ul", { class: "generic-result" }, ...items)] : [];
+}

@@ -1,0 +1,132 @@
+"""The package as a user gets it: ``pip install`` into an empty virtual environment, then
+``paiju serve`` serves a lobby that connects (its vendored msgpack library is package data,
+pinned by integrity), quick play seats the strongest robot, and what only the charts need
+(matplotlib, the ``plot`` extra) is not installed and is asked for in one line."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server import webvendor
+
+ROOT = Path(__file__).resolve().parent.parent
+PIP = [sys.executable, "-m", "pip"]
+
+
+def test_vendored_library_is_committed_and_pinned() -> None:
+    assert webvendor.check() == []
+    html = (ROOT / "server" / "web" / "index.html").read_text()
+    tag = re.search(r'<script src="vendor/msgpack\.min\.js" integrity="([^"]+)"></script>', html)
+    assert tag, "index.html loads the vendored library with its integrity"
+    assert tag.group(1) == webvendor.FILE_INTEGRITY["msgpack.min.js"]
+    tracked = subprocess.run(["git", "ls-files", "server/web/vendor"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode == 0:  # a git checkout (not an unpacked sdist): the files are committed
+        assert set(tracked.stdout.split()) >= {f"server/web/vendor/{n}" for n in webvendor.FILE_INTEGRITY}
+
+
+# The client a fresh install runs with its own packages: HELLO, then quick play of the
+# trick-taking game; prints the WELCOME and, once the match starts, the room's seats.
+CLIENT = """
+import asyncio, sys
+from websockets.asyncio.client import connect
+from protocol import VERSION, Hello, ListRooms, Prompt, QuickPlay, RoomList, Welcome, decode, encode
+
+async def main(url):
+    async with connect(url) as ws:
+        await ws.send(encode(Hello(VERSION, "fresh")))
+        w = decode(await ws.recv())
+        assert isinstance(w, Welcome), w
+        print("WELCOME", w.player_id)
+        await ws.send(encode(QuickPlay("tricks")))
+        while not isinstance(decode(await asyncio.wait_for(ws.recv(), 20)), Prompt):
+            pass  # the robots are seated when the match starts
+        await ws.send(encode(ListRooms("tricks")))
+        while not isinstance(f := decode(await asyncio.wait_for(ws.recv(), 20)), RoomList):
+            pass
+        print("SEATS", f.rooms[0].seats)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+@pytest.mark.slow
+def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
+    start = time.monotonic()
+    # what `pip install .` does: pip builds the wheel with the project's build backend in an
+    # isolated environment, then installs it and its dependencies into the new environment
+    wheels = tmp_path / "wheels"
+    subprocess.run([*PIP, "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = wheels.glob("paiju-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([*PIP, "--python", str(py), "install", "-q", str(wheel)], check=True, capture_output=True)
+    paiju = venv / "bin" / "paiju"
+    work = tmp_path / "elsewhere"  # not the source tree: only the installed package is importable
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAIJU_", "PYTHON"))}
+
+    version = subprocess.run([paiju, "--version"], cwd=work, env=env, capture_output=True, text=True, check=True)
+    assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S*\n", version.stdout), version.stdout
+
+    # the charts' library is an extra: without it, --plot is refused in one line
+    plot = subprocess.run(
+        [paiju, "arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert plot.returncode == 2 and "Traceback" not in plot.stderr
+    assert plot.stderr.strip().endswith("charts need matplotlib: pip install 'paiju[plot]' (see paiju arena --help)")
+
+    serve = subprocess.Popen(
+        [paiju, "serve", "--port", "0", "--quickplay-wait", "0"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert serve.stdout is not None
+        port = None
+        deadline = time.monotonic() + 30
+        while port is None and time.monotonic() < deadline:
+            if select.select([serve.stdout], [], [], 0.5)[0]:
+                line = serve.stdout.readline()
+                assert line, "paiju serve ended"
+                assert "missing" not in line, line  # the warning of a broken install
+                if m := re.search(r"paiju serving on http://127\.0\.0\.1:(\d+)/", line):
+                    port = int(m.group(1))
+        assert port, "paiju serve did not start"
+        base = f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(base, timeout=10) as r:
+            assert 'src="vendor/msgpack.min.js"' in r.read().decode()
+        with urllib.request.urlopen(base + "vendor/msgpack.min.js", timeout=10) as r:
+            assert r.status == 200
+            assert webvendor.sri(r.read()) == webvendor.FILE_INTEGRITY["msgpack.min.js"]
+        client = subprocess.run(
+            [py, "-c", CLIENT, f"ws://127.0.0.1:{port}/ws"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert client.returncode == 0, client.stderr
+        assert "WELCOME" in client.stdout
+        assert "'perfect (robot)'" in client.stdout, client.stdout  # the strongest robot by default
+    finally:
+        serve.terminate()
+        serve.wait(10)
+    print(f"built, installed into an empty venv, served and connected in {time.monotonic() - start:.1f} s")
