@@ -13,6 +13,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "tricks": "the trick-taking solver against plain alpha-beta, orders 8 to 14",
     "db": "the records API (history, leaderboards) with 100,000 stored matches: p99 answer times",
     "server": "paiju serve against a bare WebSocket echo under the same load generator, in one run",
+    "fuzz": "malformed frames against a live paiju serve: every one answered, no crash",
 }
 
 
