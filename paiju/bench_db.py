@@ -27,15 +27,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paiju.args import positive_int
 from paiju.db import add_database_argument
 
 TARGET_MS = 50.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--matches", type=int, default=100_000, help="matches to build (default %(default)s)")
-    parser.add_argument("--players", type=int, default=1_000, help="registered players (default %(default)s)")
-    parser.add_argument("--requests", type=int, default=500, help="requests timed per kind (default %(default)s)")
+    parser.add_argument("--matches", type=positive_int, default=100_000, help="matches to build (default %(default)s)")
+    parser.add_argument("--players", type=positive_int, default=1_000, help="registered players (default %(default)s)")
+    parser.add_argument(
+        "--requests", type=positive_int, default=500, help="requests timed per kind (default %(default)s)"
+    )
     parser.add_argument("--seed", type=int, default=20)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster (initdb, pg_ctl)")

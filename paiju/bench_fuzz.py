@@ -26,13 +26,16 @@ from tqdm import tqdm
 from client import Client
 from protocol import Error, Ping, Pong, ProtocolError, decode, encode
 
+from .args import positive_int
 from .bench_server import SERVE_OPTIONS, Child
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--frames", type=int, default=100_000, help="malformed frames to send (default %(default)s)")
-    p.add_argument("--connections", type=int, default=4, help="connections they are spread over (default 4)")
-    p.add_argument("--window", type=int, default=128, help="frames in flight per connection (default 128)")
+    p.add_argument(
+        "--frames", type=positive_int, default=100_000, help="malformed frames to send (default %(default)s)"
+    )
+    p.add_argument("--connections", type=positive_int, default=4, help="connections they are spread over (default 4)")
+    p.add_argument("--window", type=positive_int, default=128, help="frames in flight per connection (default 128)")
     p.add_argument("--seed", type=int, default=13, help="the seed of the mutations (default 13)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -102,9 +105,6 @@ async def _fuzz(url: str, args: argparse.Namespace) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.frames < 1 or args.connections < 1 or args.window < 1:
-        print("paiju bench fuzz: --frames, --connections and --window must be at least 1", file=sys.stderr)
-        return 2
     server = Child([sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS], r"127\.0\.0\.1:(\d+)/")
     ok = False
     try:

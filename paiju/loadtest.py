@@ -20,8 +20,9 @@ import asyncio
 import json
 import resource
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .args import nonnegative_float, nonnegative_int, plot_file, positive_float, positive_int
 
 if TYPE_CHECKING:
     from loadtest import Options, Report
@@ -33,32 +34,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("url", nargs="?", default=DEFAULT_URL, help="the server's WebSocket URL (default %(default)s)")
     p.add_argument("--game", default="tricks", help="game of the rooms (default %(default)s)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--rooms", type=int, default=None, help="tables at once (default 10; 0 with --idle: idle only)")
-    g.add_argument("--clients", type=int, default=None, help="players at once (rooms = players / human seats)")
+    g.add_argument(
+        "--rooms", type=nonnegative_int, default=None, help="tables at once (default 10; 0 with --idle: idle only)"
+    )
+    g.add_argument("--clients", type=positive_int, default=None, help="players at once (rooms = players / human seats)")
     p.add_argument(
-        "--robots-per-room", type=int, default=0, help="robot seats in each room (all seats: one client watches)"
+        "--robots-per-room",
+        type=nonnegative_int,
+        default=0,
+        help="robot seats in each room (all seats: one client watches)",
     )
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's best for the game)")
     p.add_argument(
-        "--pace", type=float, default=None, metavar="A", help="our players' actions/s in all (default: unpaced)"
+        "--pace",
+        type=positive_float,
+        default=None,
+        metavar="A",
+        help="our players' actions/s in all (default: unpaced)",
     )
-    p.add_argument("--hands", type=int, default=4, help="hands per match; each table plays match after match (4)")
-    p.add_argument("--duration", type=float, default=10.0, help="seconds measured after the ramp (%(default)s)")
-    p.add_argument("--ramp", type=float, default=1.0, help="seconds over which connections open (%(default)s)")
-    p.add_argument("--idle", type=int, default=0, help="extra connections that only ping (%(default)s)")
-    p.add_argument("--ping-interval", type=float, default=2.0, help="seconds between an idle client's pings")
-    p.add_argument("--drops", type=int, default=0, help="players cut off during the run; they resume (%(default)s)")
+    p.add_argument(
+        "--hands", type=positive_int, default=4, help="hands per match; each table plays match after match (4)"
+    )
+    p.add_argument(
+        "--duration", type=positive_float, default=10.0, help="seconds measured after the ramp (%(default)s)"
+    )
+    p.add_argument(
+        "--ramp", type=nonnegative_float, default=1.0, help="seconds over which connections open (%(default)s)"
+    )
+    p.add_argument("--idle", type=nonnegative_int, default=0, help="extra connections that only ping (%(default)s)")
+    p.add_argument("--ping-interval", type=positive_float, default=2.0, help="seconds between an idle client's pings")
+    p.add_argument(
+        "--drops", type=nonnegative_int, default=0, help="players cut off during the run; they resume (%(default)s)"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed of the players' choices")
     p.add_argument(
         "--metrics-url", default=None, help="the server's metrics (default: /metrics beside URL; '' for none)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the report")
-    p.add_argument("--plot", type=Path, default=None, metavar="F.png", help="draw the run over time into F.png")
+    p.add_argument("--plot", type=plot_file, default=None, metavar="F.png", help="draw the run over time into F.png")
     p.add_argument("--quiet", action="store_true", help="no live progress display")
     t = p.add_argument_group("thresholds (exit 1 when passed)")
-    t.add_argument("--max-errors", type=int, default=None, help="ERROR frames and failed connects allowed")
-    t.add_argument("--max-p99-ms", type=float, default=None, help="p99 of action -> next prompt, in ms")
-    t.add_argument("--max-disconnects", type=int, default=None, help="connections the server or network closed")
+    t.add_argument("--max-errors", type=nonnegative_int, default=None, help="ERROR frames and failed connects allowed")
+    t.add_argument("--max-p99-ms", type=positive_float, default=None, help="p99 of action -> next prompt, in ms")
+    t.add_argument(
+        "--max-disconnects", type=nonnegative_int, default=None, help="connections the server or network closed"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
