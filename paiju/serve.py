@@ -66,6 +66,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-rooms", type=int, default=d.max_rooms, help="(default %(default)s)")
     g.add_argument("--max-connections", type=int, default=d.max_connections, help="(default %(default)s)")
     g.add_argument("--send-queue", type=int, default=d.send_queue, help="frames queued per connection (%(default)s)")
+    g.add_argument(
+        "--stall", type=float, default=d.stall, help="seconds a client may leave frames unread (%(default)s)"
+    )
     g.add_argument("--sndbuf", type=int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto")
     g.add_argument("--rate", type=float, default=d.rate, help="frames/s a connection may send (%(default)s)")
     g.add_argument("--burst", type=int, default=d.burst, help="frames a connection may send at once (%(default)s)")
@@ -90,6 +93,7 @@ def config_from(args: argparse.Namespace) -> Config:
         max_connections=args.max_connections,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
+        stall=args.stall,
         rate=args.rate,
         burst=args.burst,
         takeover_after=args.takeover_after,

@@ -4,7 +4,9 @@
 Frames are encoded when queued, so every room broadcast costs the room one encode per
 distinct view and never waits for a slow socket. A reader that falls ``send_queue``
 frames behind is disconnected (close code 1008, reason "slow consumer") instead of
-making the server hold an ever-growing backlog for it.
+making the server hold an ever-growing backlog for it. A resume's replay (up to the room's
+``replay_buffer`` events) is granted as a burst (:meth:`Connection.grant`): it waits in the
+queue and goes out at the pace the reader reads, without counting against ``send_queue``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ class Connection:
         self.id = next(_ids)
         self.ws = ws
         self.limits = limits
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=limits.send_queue)
+        # Unbounded as a queue; send_bytes() bounds it at send_queue + the granted burst.
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.burst = 0  # frames of a granted replay not yet written
+        self._progress = asyncio.Event()  # set by the writer after each frame and when it ends
         self.closed = False
         self.close_reason = ""
         self._tokens = float(limits.burst)
@@ -57,12 +62,30 @@ class Connection:
     def send_bytes(self, data: bytes) -> bool:
         if self.closed:
             return False
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        if self.backlog() >= self.limits.send_queue:
             self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
             return False
+        self.queue.put_nowait(data)
         return True
+
+    def grant(self, frames: int) -> None:
+        """The next ``frames`` frames are a replay burst: they do not count as unread."""
+        self.burst += frames
+
+    def backlog(self) -> int:
+        """Frames queued and unwritten, a granted burst aside."""
+        return self.queue.qsize() - self.burst
+
+    async def drained(self, below: int) -> bool:
+        """Wait until at most ``below`` frames are unread. A reader that reads none of them
+        for ``stall`` seconds is disconnected (1008). False: the connection is done."""
+        while self.backlog() > below and not self.closed and not self.writer.done():
+            self._progress.clear()
+            try:
+                await asyncio.wait_for(self._progress.wait(), self.limits.stall)
+            except TimeoutError:
+                self.close(1008, f"not reading: {self.backlog()} frames unread for {self.limits.stall:g} s")
+        return not self.closed and not self.writer.done()
 
     def allow(self) -> bool:
         """Token bucket: True when one more incoming frame is within the rate limit."""
@@ -83,9 +106,8 @@ class Connection:
         self.close_reason = reason
         self._final = (code, reason)
         if code != 1008:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)  # the writer sends what is queued, then closes
-                return
+            self.queue.put_nowait(None)  # the writer sends what is queued, then closes
+            return
         # A slow consumer (or a full queue): drop what is queued and close now.
         self.writer.cancel()
         self._closer = asyncio.create_task(self._close(code, reason))
@@ -107,14 +129,28 @@ class Connection:
                 if data is None:
                     await self._close(*self._final)
                     return
-                await self.ws.send(data)
+                try:
+                    # a peer that reads nothing never lets send() finish: bounded by stall
+                    async with asyncio.timeout(self.limits.stall):
+                        await self.ws.send(data)
+                except TimeoutError:
+                    log.info("connection %d closed: not reading for %g s", self.id, self.limits.stall)
+                    self.closed = True
+                    self.ws.transport.abort()
+                    return
                 self.sent += 1
+                self._progress.set()
+                if self.burst > 0:
+                    self.burst -= 1
         except ConnectionClosed:
             pass
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("writer of connection %d failed", self.id)
+        finally:
+            self.closed = True  # nothing more can be sent: the reader stops waiting on us
+            self._progress.set()
 
     async def finish(self) -> None:
         """After the reader ended: stop the writer."""

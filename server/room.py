@@ -23,8 +23,9 @@ from typing import Any
 from protocol.bus import RoomBus
 
 from .connection import Connection
+from .lifecycle import Phase
 from .storage import Journal
-from .table import Append, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
+from .table import Append, Bind, Close, Input, Output, Publish, Refused, Resume, SealLog, Send, Table, Tick, Unbind
 
 log = logging.getLogger("paiju.room")
 
@@ -38,6 +39,9 @@ class Player:
     conn: Connection | None = None
     room: Room | None = None
     seat: int | None = None  # None with a room: watching
+    # The ended room this player was let go from while its connection looked up: a resume
+    # catches up from it, in case that link was already dead (Room.catch_up).
+    ended: Room | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -77,6 +81,9 @@ class Room:
         if self.closed:
             return
         outs = self.table.handle(msg, self.loop.time() if now is None else now)
+        if isinstance(msg, Resume) and isinstance(msg.conn, Connection):
+            # the replay of what the player missed may be longer than the send queue
+            msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
         later: list[Send | Publish] = []
         refused: Refused | None = None
         for o in outs:
@@ -96,6 +103,16 @@ class Room:
         if refused is not None:
             raise refused.error
 
+    def catch_up(self, player: Player, conn: Connection, last_seq: int | None) -> None:
+        """A resume of ``player`` after this room's match ended and let it go: the events it
+        missed after ``last_seq``, the final RESULT and MATCH_END among them (its link may
+        have been dead, unnoticed, when they were sent)."""
+        player.ended = None
+        sends = [o for o in self.table.missed(player.id, conn, last_seq) if isinstance(o, Send)]
+        conn.grant(len(sends))
+        for o in sends:
+            self._send(o)
+
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""
         self.closed = True
@@ -111,11 +128,15 @@ class Room:
             player = self.players.get(o.player)
             if player is None:  # a player of a room rebuilt from its log
                 player = self.players[o.player] = Player(o.player, o.name)
-            player.room, player.seat = self, o.seat
+            player.room, player.seat, player.ended = self, o.seat, None
         elif isinstance(o, Unbind):
             player = self.players.get(o.player)
             if player is not None and player.room is self:
                 player.room, player.seat = None, None
+                if player.conn is None:  # gone for good: its token would start a new record
+                    del self.players[o.player]
+                elif self.table.phase is Phase.OVER:
+                    player.ended = self
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
 
