@@ -11,6 +11,7 @@ import importlib
 TARGETS: dict[str, str] = {  # target -> one-line help
     "mahjong": "hu distance vs the mahjong package's shanten calculator",
     "tricks": "the trick-taking solver against plain alpha-beta, orders 8 to 14",
+    "churn": "clients dropping and resuming at random in every game: gaps, duplicates, leaks",
 }
 
 
