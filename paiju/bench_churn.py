@@ -116,6 +116,8 @@ async def _play(url: str, m: Member, c: Client, rng: random.Random, p_drop: floa
         while not m.ended:
             try:
                 f = await c.recv(timeout=60)
+            except TimeoutError:  # nothing for a minute: counted as unfinished
+                return
             except Closed:  # replaced by the other of a double resume, or the server let go
                 _forget_after(m, last)
                 c = await _resume(url, m, c.token, last, rng, twice)
