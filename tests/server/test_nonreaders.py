@@ -18,19 +18,14 @@ import pytest
 from paiju.client import Client
 from protocol import VERSION, Hello, ListRooms, encode
 
-from .conftest import Served, start_server, stop_server
+from .conftest import Served, serving
 
 CLIENTS = 24
 
 
 @pytest.fixture(scope="module")
 def stalls() -> Iterator[Served]:
-    s = start_server("--stall", "2", "--send-queue", "32", "--sndbuf", "4096", "--rate", "2000", "--burst", "2000")
-    try:
-        yield s
-    finally:
-        out = stop_server(s)
-        assert "Traceback" not in out, out[-4000:]
+    yield from serving("--stall", "2", "--send-queue", "32", "--sndbuf", "4096", "--rate", "2000", "--burst", "2000")
 
 
 def health(s: Served) -> dict[str, int]:

@@ -11,17 +11,12 @@ import pytest
 from paiju.client import Client, ServerError
 from protocol import ErrorCode, QuickPlay
 
-from .conftest import Served, start_server, stop_server
+from .conftest import Served, serving
 
 
 @pytest.fixture(scope="module")
 def one_room() -> Iterator[Served]:
-    s = start_server("--max-rooms", "1")
-    try:
-        yield s
-    finally:
-        out = stop_server(s)
-        assert "Traceback" not in out, out[-4000:]
+    yield from serving("--max-rooms", "1")
 
 
 async def test_refused_quickplay_names_quickplay(one_room: Served) -> None:

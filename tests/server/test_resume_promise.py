@@ -14,18 +14,13 @@ import pytest
 from paiju.client import Client
 from protocol import Event, Result, RoomEvent, RoomState, Welcome
 
-from .conftest import Served, start_server, stop_server
+from .conftest import Served, serving
 
 
 @pytest.fixture(scope="module")
 def small_queue() -> Iterator[Served]:
     """A send queue of 64 frames, so that a resume 200 events behind is longer than it."""
-    s = start_server("--hand-pause", "0", "--grace", "60", "--send-queue", "64", "--rate", "300", "--burst", "300")
-    try:
-        yield s
-    finally:
-        out = stop_server(s)
-        assert "Traceback" not in out, out[-4000:]
+    yield from serving("--hand-pause", "0", "--grace", "60", "--send-queue", "64", "--rate", "300", "--burst", "300")
 
 
 def seqs(c: Client) -> list[int]:
