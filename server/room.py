@@ -106,8 +106,8 @@ class Room:
     def catch_up(self, player: Player, conn: Connection, last_seq: int | None) -> None:
         """A resume of ``player`` after this room's match ended and let it go: the events it
         missed after ``last_seq``, the final RESULT and MATCH_END among them (its link may
-        have been dead, unnoticed, when they were sent)."""
-        player.ended = None
+        have been dead, unnoticed, when they were sent). Kept for a later resume until the
+        player binds to another room or its record is released."""
         sends = [o for o in self.table.missed(player.id, conn, last_seq) if isinstance(o, Send)]
         conn.grant(len(sends))
         for o in sends:
