@@ -14,6 +14,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "db": "the records API (history, leaderboards) with 100,000 stored matches: p99 answer times",
     "server": "paiju serve against a bare WebSocket echo under the same load generator, in one run",
     "fuzz": "malformed frames against a live paiju serve: every one answered, no crash",
+    "churn": "clients dropping and resuming at random in every game: gaps, duplicates, leaks",
 }
 
 

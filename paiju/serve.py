@@ -128,6 +128,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--send-queue", type=positive_int, default=d.send_queue, help="frames queued per connection (%(default)s)"
     )
     g.add_argument(
+        "--stall",
+        type=positive_float,
+        default=d.stall,
+        help="seconds a client may leave frames unread before it is disconnected (%(default)s)",
+    )
+    g.add_argument(
         "--sndbuf", type=nonnegative_int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto"
     )
     g.add_argument("--rate", type=positive_float, default=d.rate, help="frames/s a connection may send (%(default)s)")
@@ -188,6 +194,7 @@ def config_from(args: argparse.Namespace) -> Config:
         max_connections=args.max_connections,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
+        stall=args.stall,
         rate=args.rate,
         burst=args.burst,
         takeover_after=args.takeover_after,

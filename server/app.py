@@ -322,8 +322,8 @@ class Server:
                 conn.received = metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
-                while conn.backlog > self.limits.send_queue // 2 and not conn.closed:
-                    await asyncio.sleep(0.005)
+                if not await conn.drained(self.limits.send_queue // 2):
+                    break
                 allowed = conn.allow()
                 if not allowed and conn.strikes > self.limits.rate_strikes:
                     conn.close(1008, "flooding: rate limit exceeded too often")
@@ -348,7 +348,22 @@ class Server:
                 p.conn = None
                 if p.room is not None:
                     p.room.feed(table.Drop(p.id, conn))
+                self._release(p)
             await conn.finish()
+
+    def _release(self, p: Player) -> None:
+        """Forget a player with neither connection nor room (its token makes a new record);
+        one an ended room waits for (Room.catch_up) is kept for the grace period."""
+        if p.conn is not None or p.room is not None or self.players.get(p.id) is not p:
+            return
+        if p.ended is None:
+            del self.players[p.id]
+        else:
+            asyncio.get_running_loop().call_later(self.limits.grace, self._expire, p)
+
+    def _expire(self, p: Player) -> None:
+        p.ended = None
+        self._release(p)
 
     def _decode(self, msg: bytes | str, allowed: bool) -> Frame:
         """The frame a client sent (ProtocolError: it cannot be read). Over the rate it is
@@ -460,6 +475,8 @@ class Server:
         if player.room is not None:
             metrics.resumed()
             player.room.feed(table.Resume(player.id, conn, f.last_seq))
+        elif player.ended is not None:
+            player.ended.catch_up(player, conn, f.last_seq)
         self._trim_players()
 
     def _trim_players(self) -> None:

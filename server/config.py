@@ -54,6 +54,7 @@ def rank_robots(names: list[str] | tuple[str, ...]) -> list[str]:
 @dataclass
 class Limits:
     send_queue: int = 256  # frames waiting for a slow reader before it is disconnected
+    stall: float = 30.0  # seconds a connection may leave frames unread before it is closed
     sndbuf: int = 64 * 1024  # kernel send buffer per connection (0: the kernel's autotuning, up to MBs)
     max_message: int = 2 * MAX_FRAME  # WebSocket messages above this close the connection (1009)
     rate: float = 40.0  # frames per second a connection may send, on average ...

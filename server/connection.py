@@ -4,7 +4,10 @@ is done).
 
 Frames are encoded when queued, so a room never waits for a slow socket. A reader that
 falls ``send_queue`` frames behind is disconnected (close code 1008, reason "slow
-consumer") instead of making the server hold an ever-growing backlog for it.
+consumer") instead of making the server hold an ever-growing backlog for it. A resume's
+replay (up to the room's ``replay_buffer`` events) is granted as a burst
+(:meth:`Connection.grant`): it goes out at the pace the reader reads, without counting
+against ``send_queue``; a reader that reads nothing for ``stall`` seconds is disconnected.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class Connection:
         self._flush_soon = False
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
+        self.burst = 0  # frames of a granted replay still waiting here
         self.sent = 0
         self.received = 0.0  # perf_counter when the last message came in (action latency)
         if limits.sndbuf:
@@ -71,7 +75,7 @@ class Connection:
     def send_bytes(self, data: bytes) -> bool:
         if self.closed:
             return False
-        if len(self._out) >= self.limits.send_queue:
+        if self.backlog >= self.limits.send_queue:
             self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
             return False
         self._out.append(data)
@@ -82,8 +86,27 @@ class Connection:
 
     @property
     def backlog(self) -> int:
-        """Frames queued and not yet handed to the socket."""
-        return len(self._out)
+        """Frames queued and not yet handed to the socket, a granted burst aside."""
+        return len(self._out) - self.burst
+
+    def grant(self, frames: int) -> None:
+        """The next ``frames`` frames are a replay burst: they do not count as unread."""
+        self.burst += frames
+
+    async def drained(self, below: int) -> bool:
+        """Wait until at most ``below`` frames are unread. A reader that reads none of them
+        for ``stall`` seconds is disconnected (1008). False: the connection is done."""
+        last, since = self.backlog, self.loop.time()
+        while self.backlog > below and not self.closed:
+            if self.ws.protocol.state is not State.OPEN:
+                return False
+            if self.backlog < last:
+                last, since = self.backlog, self.loop.time()
+            elif self.loop.time() - since > self.limits.stall:
+                self.close(1008, f"not reading: {self.backlog} frames unread for {self.limits.stall:g} s")
+                break
+            await asyncio.sleep(0.005)
+        return not self.closed
 
     def _flush(self) -> None:
         """Hand every queued frame to the socket in one write (unless its buffer is full:
@@ -94,11 +117,13 @@ class Connection:
         ws = self.ws
         if ws.protocol.state is not State.OPEN:
             self._out.clear()
+            self.burst = 0
             return
         if ws.transport.get_write_buffer_size() > WRITE_LIMIT:
             self._drainer = self.loop.create_task(self._drain())
             return
         out, self._out = self._out, []
+        self.burst = max(0, self.burst - len(out))
         for data in out:
             ws.protocol.send_binary(data)
             metrics.sent(data)
@@ -107,9 +132,18 @@ class Connection:
 
     async def _drain(self) -> None:
         try:
-            while self.ws.transport.get_write_buffer_size() > WRITE_LIMIT and not self.ws.transport.is_closing():
-                await self.ws.drain()
-                await asyncio.sleep(0.005)  # the buffer is still above the limit: look again shortly
+            # a peer that reads nothing never lets the buffer drain: bounded by ``stall``
+            async with asyncio.timeout(self.limits.stall):
+                while self.ws.transport.get_write_buffer_size() > WRITE_LIMIT and not self.ws.transport.is_closing():
+                    await self.ws.drain()
+                    await asyncio.sleep(0.005)  # the buffer is still above the limit: look again shortly
+        except TimeoutError:
+            log.info("connection %d closed: not reading for %g s", self.id, self.limits.stall)
+            self.closed = True
+            self._out.clear()
+            self.burst = 0
+            self.ws.transport.abort()
+            return
         except Exception:
             return
         finally:
@@ -135,6 +169,7 @@ class Connection:
         self.close_reason = reason
         if code == 1008:  # a slow consumer: what is queued is dropped
             self._out.clear()
+            self.burst = 0
         self._closer = self.loop.create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -156,5 +191,6 @@ class Connection:
         """After the reader ended: nothing more is sent."""
         self.closed = True
         self._out.clear()
+        self.burst = 0
         if self._drainer is not None:
             self._drainer.cancel()

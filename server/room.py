@@ -28,10 +28,26 @@ from protocol import Event as EventFrame
 from protocol.bus import RoomBus
 
 from .connection import Connection
+from .lifecycle import Phase
 from .replays import Replays
 from .roomlog import Entry
 from .storage import Journal
-from .table import Append, Archive, Bind, Close, Input, Output, Publish, Refused, SealLog, Send, Table, Tick, Unbind
+from .table import (
+    Append,
+    Archive,
+    Bind,
+    Close,
+    Input,
+    Output,
+    Publish,
+    Refused,
+    Resume,
+    SealLog,
+    Send,
+    Table,
+    Tick,
+    Unbind,
+)
 
 log = logging.getLogger("paiju.room")
 
@@ -51,6 +67,9 @@ class Player:
     conn: Connection | None = None
     room: Room | None = None
     seat: int | None = None  # None with a room: watching
+    # The ended room this player was let go from while its connection looked up: a resume
+    # catches up from it, in case that link was already dead (Room.catch_up).
+    ended: Room | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -94,6 +113,9 @@ class Room:
         if self.closed:
             return
         outs = self.table.handle(msg, self.loop.time() if now is None else now)
+        if isinstance(msg, Resume) and isinstance(msg.conn, Connection):
+            # the replay of what the player missed may be longer than the send queue
+            msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
         later: list[Send | Publish] = []
         refused: Refused | None = None
         encoded: dict[object, bytes] = {}
@@ -114,6 +136,17 @@ class Room:
         if refused is not None:
             raise refused.error
 
+    def catch_up(self, player: Player, conn: Connection, last_seq: int | None) -> None:
+        """A resume of ``player`` after this room's match ended and let it go: the events it
+        missed after ``last_seq``, the final RESULT and MATCH_END among them (its link may
+        have been dead, unnoticed, when they were sent). Kept for a later resume until the
+        player binds to another room or its record is released."""
+        sends = [o for o in self.table.missed(player.id, conn, last_seq) if isinstance(o, Send)]
+        conn.grant(len(sends))
+        encoded: dict[object, bytes] = {}
+        for o in sends:
+            self._send(o, encoded)
+
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""
         self.closed = True
@@ -131,11 +164,15 @@ class Room:
             player = self.players.get(o.player)
             if player is None:  # a player of a room rebuilt from its log
                 player = self.players[o.player] = Player(o.player, o.name)
-            player.room, player.seat = self, o.seat
+            player.room, player.seat, player.ended = self, o.seat, None
         elif isinstance(o, Unbind):
             player = self.players.get(o.player)
             if player is not None and player.room is self:
                 player.room, player.seat = None, None
+                if player.conn is None:  # gone for good: its token would start a new record
+                    del self.players[o.player]
+                elif self.table.phase is Phase.OVER:
+                    player.ended = self
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table

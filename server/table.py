@@ -566,6 +566,18 @@ class Table:
         else:
             self._redispatch(seat)
 
+    def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[Output]:
+        """The frames an ended match sent ``player`` after ``last_seq`` (as the seat it held
+        sees them, or a spectator), for a resume after the table let it go; nothing when
+        ``last_seq`` is None or past the end. The table does not change."""
+        if self.phase is not Phase.OVER or last_seq is None or last_seq >= self.seq:
+            return []
+        seat = next((i for i, s in enumerate(self.seats) if s.player == player), None)
+        self._out = []
+        self._send_since(conn, seat, last_seq)
+        out, self._out = self._out, []
+        return out
+
     def _send_since(self, conn: Conn, seat: int | None, last_seq: int | None) -> None:
         """The events after ``last_seq`` as ``seat`` sees them, or a ROOM_STATE."""
         first = self.log[0].seq if self.log else self.seq + 1

@@ -67,6 +67,16 @@ def stop_server(s: Served) -> str:
     return out or ""
 
 
+def serving(*extra: str) -> Iterator[Served]:
+    """A module's own server (yield from it in a fixture); it must not log a traceback."""
+    s = start_server(*extra)
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        assert "Traceback" not in out, out[-4000:]
+
+
 # Fast settings for tests: no pause between hands, short grace and quick-play wait, a rate
 # limit that a fast test client stays under but a flood does not.
 TEST_OPTIONS = ("--hand-pause", "0", "--grace", "4", "--quickplay-wait", "0.5", "--rate", "300", "--burst", "300")
@@ -74,10 +84,4 @@ TEST_OPTIONS = ("--hand-pause", "0", "--grace", "4", "--quickplay-wait", "0.5", 
 
 @pytest.fixture(scope="session")
 def served() -> Iterator[Served]:
-    s = start_server(*TEST_OPTIONS)
-    try:
-        yield s
-    finally:
-        out = stop_server(s)
-        # The server must not have logged a traceback during the whole session.
-        assert "Traceback" not in out, out[-4000:]
+    yield from serving(*TEST_OPTIONS)  # no traceback logged during the whole session

@@ -1,0 +1,115 @@
+"""The resume promise at its edges: a gap longer than the send queue, a resume while the old
+connection is still registered, and a resume after the match ended while the old link was
+dead but not yet noticed. Each time the new connection gets every missed event, in order,
+once (and the final RESULT and MATCH_END when the match is over)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from paiju.client import Client
+from protocol import Event, Result, RoomEvent, RoomState, Welcome
+
+from .conftest import Served, serving
+
+
+@pytest.fixture(scope="module")
+def small_queue() -> Iterator[Served]:
+    """A send queue of 64 frames, so that a resume 200 events behind is longer than it."""
+    yield from serving("--hand-pause", "0", "--grace", "60", "--send-queue", "64", "--rate", "300", "--burst", "300")
+
+
+def seqs(c: Client) -> list[int]:
+    return [f.seq for f in c.log if isinstance(f, Event)]
+
+
+async def until(c: Client, done: object, timeout: float = 60) -> None:
+    """Read ``c`` until ``done(c)`` holds."""
+    assert callable(done)
+    async with asyncio.timeout(timeout):
+        while not done(c):
+            await c.recv()
+
+
+def match_over(c: Client) -> bool:
+    return any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in c.log)
+
+
+async def robot_match(url: str, hands: int) -> tuple[Client, Client]:
+    """Ann creates a tricks match against robots and never acts (the clock, then a robot,
+    plays her seat); Eve watches."""
+    ann = await Client.connect(url, "ann", record=True)
+    eve = await Client.connect(url, "eve", record=True)
+    st = await ann.create("tricks", bots=[1], seed=random.randrange(1 << 30), clock_ms=150, hands=hands)
+    await eve.watch(st.room)
+    return ann, eve
+
+
+def check_replay(back: Client, last_seq: int) -> list[int]:
+    got = seqs(back)
+    assert isinstance(back.log[0], Welcome)
+    assert not any(isinstance(f, RoomState) for f in back.log), "the events were kept: no snapshot"
+    assert got == list(range(last_seq + 1, last_seq + 1 + len(got))), f"every missed event once, in order: {got[:20]}"
+    return got
+
+
+async def test_resume_longer_than_the_send_queue(small_queue: Served) -> None:
+    ann, eve = await robot_match(small_queue.url, hands=16)
+    try:
+        await until(ann, lambda c: c.seq >= 3)
+        last_seq, token = ann.seq, ann.token
+        await ann.abort()
+        await until(eve, lambda c: c.seq >= last_seq + 200)  # ~3 send queues of events missed
+        back = await Client.connect(small_queue.url, "ann", token=token, last_seq=last_seq, record=True)
+        target = eve.seq
+        await until(back, lambda c: c.seq >= target)
+        got = check_replay(back, last_seq)
+        print(f"resume {target - last_seq} events behind with a send queue of 64: {len(got)} events, in order")
+        await back.close()
+    finally:
+        await ann.close()
+        await eve.close()
+
+
+async def test_resume_replaces_a_registered_connection(small_queue: Served) -> None:
+    ann, eve = await robot_match(small_queue.url, hands=4)
+    back: Client | None = None
+    try:
+        await until(ann, lambda c: c.seq >= 20)
+        last_seq = ann.seq - 10  # the last ten were lost on a link not yet known to be dead
+        back = await Client.connect(small_queue.url, "ann", token=ann.token, last_seq=last_seq, record=True)
+        await until(back, lambda c: c.seq >= last_seq + 30)
+        await until(ann, lambda c: c.closed, timeout=10)  # the old connection was closed
+        got = check_replay(back, last_seq)
+        old = seqs(ann)
+        resumed = next(f.seq for f in back.log if isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 0)
+        assert max(old) < resumed, "the old connection received nothing after the resume"
+        print(f"resume over a registered connection: {len(got)} events in order; the old one stopped at {max(old)}")
+    finally:
+        for c in (ann, eve, back):
+            if c is not None:
+                await c.close()
+
+
+async def test_resume_after_the_match_ended_on_an_unnoticed_dead_link(small_queue: Served) -> None:
+    ann, eve = await robot_match(small_queue.url, hands=1)
+    back: Client | None = None
+    try:
+        await until(ann, lambda c: c.seq >= 3)
+        last_seq = ann.seq  # from here on the link is dead, but the server does not know it
+        await until(eve, match_over)
+        back = await Client.connect(small_queue.url, "ann", token=ann.token, last_seq=last_seq, record=True)
+        await until(back, match_over, timeout=15)
+        got = check_replay(back, last_seq)
+        assert got[-1] == max(seqs(eve)), "up to MATCH_END, the last event"
+        finals = [f for f in back.log if isinstance(f, Result) and f.final]
+        assert len(finals) == 1 and finals[0] == next(f for f in eve.log if isinstance(f, Result) and f.final)
+        print(f"resume after the match ended: {len(got)} events, the final RESULT and MATCH_END")
+    finally:
+        for c in (ann, eve, back):
+            if c is not None:
+                await c.close()
