@@ -32,7 +32,19 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE_OPTIONS = ("--hand-pause", "0", "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING")
+# no pause between hands, no rate limit, robots at full speed (no pace for people to follow)
+SERVE_OPTIONS = (
+    "--hand-pause",
+    "0",
+    "--rate",
+    "1000000",
+    "--burst",
+    "1000000",
+    "--robot-pace",
+    "0",
+    "--log-level",
+    "WARNING",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

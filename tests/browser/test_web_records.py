@@ -35,13 +35,12 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         page.select_option("#create-game", "tricks")
         page.fill("#create-hands", "1")
         page.fill("#create-clock", "30")
-        boxes = page.locator("#create-bots input[type=checkbox]")
-        boxes.nth(0).set_checked(False)
-        boxes.nth(1).set_checked(True)
+        # the seat menus' defaults: this page plays seat 0, the game's default robot seat 1
+        assert page.locator("#create-bots select").nth(0).input_value() == "@player"
         page.click("#create-room")
         page.wait_for_selector('body[data-screen="table"]', timeout=15000)
         shots = {k: ARTIFACTS / f"web-records-{k}.png" for k in ("play", "result")}
-        _play_hand(page, "tricks", random.Random("web:records"), shots)
+        _play_hand(page, "tricks", random.Random("web:records"), shots, False)
 
         # the player's page lists the match (the recorder writes it a moment after its end)
         for _ in range(50):
@@ -67,7 +66,9 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         page.wait_for_selector(f'#leaderboard tr[data-player="{name}"]', timeout=10000)
         # a new player's rating is 0 (mu - 3 sigma = 25 - 3 x 25/3): one rated match moves it
         assert page.locator(f'#leaderboard tr[data-player="{name}"] td.rating').inner_text() not in ("", "0.00")
-        assert page.locator('#leaderboard tr[data-player="random@1"]').count() == 1  # robots are rated too
+        assert (
+            page.locator('#leaderboard tr[data-player="perfect@1"]').count() == 1
+        )  # robots are rated too (tricks' default robot)
         page.screenshot(path=str(ARTIFACTS / "web-records-leaderboard.png"))
 
         page.click("#logout")

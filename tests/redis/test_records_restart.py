@@ -66,7 +66,7 @@ async def test_killed_mid_match_with_redis_loses_no_hand(redis_server: RedisServ
         record = await matches.match(db, 1)
         assert record["totals"] == results[-1].totals
         assert [h["scores"] for h in record["hands"]] == [r.scores for r in results]
-        assert [s["name"] for s in record["seats"]] == ["ann", "random@1"]
+        assert [s["name"] for s in record["seats"]] == ["ann", "perfect@1"]  # tricks' default robot
         page = await matches.history(db, "ann")
         assert [m["id"] for m in page["matches"]] == [1]
     finally:
