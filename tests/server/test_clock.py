@@ -18,8 +18,10 @@ async def test_silent_seat_gets_default_actions(served: Served, game: str) -> No
     c = await Client.connect(served.url, "sleepy", record=True)
     try:
         # three hands: a seat may have a single decision in a hand (a bridge board passed out
-        # at once), and the robot takes over after two timeouts in a row
-        await c.create(game, bots=list(range(1, n)), clock_ms=150, seed=21, hands=3)
+        # at once), and the robot takes over after two timeouts in a row. The other seats are
+        # `random`, which answers within the 150 ms clock: a searching robot (bridge's hybrid)
+        # would time out too, and as declarer its timeouts for dummy carry this seat's number
+        await c.create(game, bots=list(range(1, n)), robot="random", clock_ms=150, seed=21, hands=3)
         await c.until_match_end(timeout=60)
     finally:
         await c.close()
