@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+from abc import abstractmethod
 
 from games import Action
 from protocol import DecisionRequest
@@ -61,11 +62,13 @@ class BridgeRobot(Robot):
         card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
         return Action(Act.PLAY, bytes([card]))
 
+    @abstractmethod
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
-        raise NotImplementedError
+        """The call for ``hand`` after ``auction`` (dealer ``dealer``)."""
 
+    @abstractmethod
     def card(self, k: Known, rng: random.Random) -> int:
-        raise NotImplementedError
+        """The card to play from what this seat knows (``k.legal()`` has several)."""
 
     def accept_claim(self, request: DecisionRequest) -> bool:
         return False
