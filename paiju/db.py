@@ -59,9 +59,7 @@ async def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.db_command == "upgrade":
-            before = await db.revision()
-            await db.upgrade(args.revision)
-            after = await db.revision()
+            before, after = await db.upgrade(args.revision)
             print(f"{redacted(db.url)}: revision {before or '(empty)'} -> {after}")
         else:
             rev = await db.revision()

@@ -96,9 +96,16 @@ class Database:
     def __repr__(self) -> str:
         return f"Database({redacted(self.url)!r})"
 
-    async def upgrade(self, revision: str = "head") -> None:
-        """Migrate to ``revision`` (several servers starting at once take turns on PostgreSQL)."""
-        await self._run(lambda conn: command.upgrade(_config(conn), revision))
+    async def upgrade(self, revision: str = "head") -> tuple[str | None, str | None]:
+        """Migrate to ``revision`` (several servers starting at once take turns); the revisions
+        before and after, read under the same lock (another server may have migrated first)."""
+
+        def go(conn: Connection) -> tuple[str | None, str | None]:
+            before = MigrationContext.configure(conn).get_current_revision()
+            command.upgrade(_config(conn), revision)
+            return before, MigrationContext.configure(conn).get_current_revision()
+
+        return await self._run(go)
 
     async def downgrade(self, revision: str) -> None:
         await self._run(lambda conn: command.downgrade(_config(conn), revision))
