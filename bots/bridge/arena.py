@@ -30,6 +30,7 @@ from games.bridge.game import Bridge
 from games.bridge.pbn import board_from_game, write_pbn
 from games.bridge.scoring import contract_score, imps
 from protocol import DecisionRequest
+from protocol.cards import format_card
 
 from .. import registry
 from ..arena import _ci, _percentile, play_hand
@@ -82,6 +83,8 @@ class BridgeRobotReport:
     par: list[int] = field(default_factory=list)  # per table: IMPs of the contract at DD against par
     declarer: PlayFigures = field(default_factory=PlayFigures)
     defence: PlayFigures = field(default_factory=PlayFigures)
+    declarer_loss: PlayFigures = field(default_factory=PlayFigures)  # DD tricks its own cards gave away
+    defence_loss: PlayFigures = field(default_factory=PlayFigures)
     times: dict[str, list[float]] = field(
         default_factory=lambda: {"bid": [], "card": [], "bid_cpu": [], "card_cpu": []}
     )
@@ -116,6 +119,10 @@ class BridgeRobotReport:
             "defence_vs_dd": self.defence.mean,
             "defence_boards": len(self.defence.diffs),
             "defence_distribution": self.defence.distribution(),
+            "declarer_dd_loss": self.declarer_loss.mean,
+            "declarer_dd_loss_distribution": self.declarer_loss.distribution(),
+            "defence_dd_loss": self.defence_loss.mean,
+            "defence_dd_loss_distribution": self.defence_loss.distribution(),
             "illegal": self.illegal,
         }
         for phase in ("bid", "card", "bid_cpu", "card_cpu"):
@@ -168,6 +175,41 @@ def _dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[i
         for strain in range(5)
     ]
     return par_ns, tricks
+
+
+def dd_losses(game: Bridge) -> tuple[int, int]:
+    """The double-dummy tricks each side gave away with its own cards: (declarer's, defence's).
+
+    DDS's ``AnalysePlayBin`` gives declarer's double-dummy tricks before the play and after
+    every card; a card of declarer's side that lowers that value is a declarer error, a card
+    of the defence that raises it a defence error. Declarer's tricks minus the double-dummy
+    tricks of the contract is then the defence's loss minus declarer's, so these two numbers
+    separate what declarer did from what the opponents gave (a weak defence makes any
+    declarer look better than double dummy).
+    """
+    from endplay.dds import analyse_play
+    from endplay.types import Deal, Denom, Player
+
+    assert game.contract is not None and game.declarer is not None
+    deal = Deal(format_deal(game.dealt))
+    deal.first = Player((game.declarer + 1) % 4)
+    strain = game.contract.strain
+    deal.trump = Denom.nt if strain == NT else Denom(3 - strain)
+    cards, players = [], []
+    for leader, trick in zip([*game.leaders, game.leader], [*game.tricks, bytes(game.trick)], strict=True):
+        for i, c in enumerate(trick):
+            cards.append(format_card(c))
+            players.append((leader + i) % 4)
+    values = list(analyse_play(deal, cards))
+    declarer_loss = defence_loss = 0
+    # DDS stops reporting inside the last trick, whose cards are forced (one card a hand)
+    for i, seat in enumerate(players[: len(values) - 1]):
+        change = values[i + 1] - values[i]
+        if seat % 2 == game.declarer % 2:
+            declarer_loss += max(0, -change)
+        else:
+            defence_loss += max(0, change)
+    return declarer_loss, defence_loss
 
 
 def _ns_score_at(game: Bridge, tricks: int | None) -> int:
@@ -252,6 +294,8 @@ def _merge(into: BridgeReport, part: BridgeReport) -> None:
         t.par += r.par
         t.declarer.diffs += r.declarer.diffs
         t.defence.diffs += r.defence.diffs
+        t.declarer_loss.diffs += r.declarer_loss.diffs
+        t.defence_loss.diffs += r.defence_loss.diffs
         t.illegal += r.illegal
         for phase, ts in r.times.items():
             t.times[phase] += ts
@@ -295,6 +339,11 @@ def _play_board(
             defender = seating[(game.declarer + 1) % 4]
             if s_is_pair(seating, (game.declarer + 1) % 4):
                 reps[defender].defence.diffs.append(dd - game.declarer_tricks)
+            lost_by_declarer, lost_by_defence = dd_losses(game)
+            if s_is_pair(seating, game.declarer):
+                reps[decl].declarer_loss.diffs.append(lost_by_declarer)
+            if s_is_pair(seating, (game.declarer + 1) % 4):
+                reps[defender].defence_loss.diffs.append(lost_by_defence)
     board_imps = imps(ns_scores[0] - ns_scores[1])
     reps[seats[0]].imps.append(board_imps)
     if seats[1] != seats[0]:
@@ -342,6 +391,10 @@ def format_report(report: BridgeReport) -> str:
             f"{name}: declarer tricks - DD tricks over {len(r.declarer.diffs)} boards: {r.declarer.distribution()}"
         )
         lines.append(f"{name}: defence tricks beyond DD over {len(r.defence.diffs)} boards: {r.defence.distribution()}")
+        lines.append(
+            f"{name}: DD tricks its own cards gave away: as declarer {r.declarer_loss.mean:.2f} a board "
+            f"{r.declarer_loss.distribution()}, in defence {r.defence_loss.mean:.2f} {r.defence_loss.distribution()}"
+        )
     return "\n".join(lines)
 
 

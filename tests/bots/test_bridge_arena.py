@@ -39,6 +39,24 @@ def test_duplicate_scoring_par_and_double_dummy() -> None:
     assert "IMP/board" in arena.format_report(report)
 
 
+def test_dd_losses_split_the_difference_from_double_dummy() -> None:
+    # declarer's tricks - DD tricks = what the defence gave away - what declarer gave away
+    report = arena.play(["basic", "random", "basic", "random"], boards=3, seed=5, keep_games=True)
+    seen = 0
+    for g in report.games:
+        if g.declarer is None:
+            continue
+        _, dd = arena.dd_figures(g)
+        assert dd is not None
+        lost_by_declarer, lost_by_defence = arena.dd_losses(g)
+        assert lost_by_declarer >= 0 and lost_by_defence >= 0
+        assert g.declarer_tricks - dd == lost_by_defence - lost_by_declarer
+        seen += lost_by_declarer + lost_by_defence
+    assert seen > 0  # random's cards do give tricks away
+    rnd = report.robots["random"]
+    assert len(rnd.declarer_loss.diffs) == len(rnd.declarer.diffs)
+
+
 def test_par_of_a_known_deal() -> None:
     # North-South hold 13 top tricks in notrump: par is 7NT by North-South
     deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
