@@ -81,10 +81,15 @@ class BridgeRobotReport:
     boards: int = 0
     imps: list[float] = field(default_factory=list)  # per board, for the robot's pair
     par: list[int] = field(default_factory=list)  # per table: IMPs of the contract at DD against par
+    par_boards: list[float] = field(default_factory=list)  # per board: the mean of its tables' par figures
     declarer: PlayFigures = field(default_factory=PlayFigures)
     defence: PlayFigures = field(default_factory=PlayFigures)
     declarer_loss: PlayFigures = field(default_factory=PlayFigures)  # DD tricks its own cards gave away
     defence_loss: PlayFigures = field(default_factory=PlayFigures)
+    declarer_loss_by_trick: list[int] = field(default_factory=lambda: [0] * 13)
+    defence_loss_by_trick: list[int] = field(default_factory=lambda: [0] * 13)
+    declarer_loss_by_kind: Counter[str] = field(default_factory=Counter)
+    defence_loss_by_kind: Counter[str] = field(default_factory=Counter)
     times: dict[str, list[float]] = field(
         default_factory=lambda: {"bid": [], "card": [], "bid_cpu": [], "card_cpu": []}
     )
@@ -102,6 +107,11 @@ class BridgeRobotReport:
     def par_imps(self) -> float:
         return statistics.fmean(self.par) if self.par else 0.0
 
+    @property
+    def par_ci(self) -> tuple[float, float] | None:
+        """95% interval of the par figure, over boards (a board's two tables share the deal)."""
+        return _ci(self.par_boards)
+
     def latency(self, phase: str) -> tuple[int, float, float]:
         ts = sorted(self.times[phase])
         return len(ts), _percentile(ts, 50), _percentile(ts, 99)
@@ -113,6 +123,7 @@ class BridgeRobotReport:
             "imps_ci": list(self.imps_ci) if self.imps_ci else None,
             "par_imps": self.par_imps,
             "par_tables": len(self.par),
+            "par_ci": list(self.par_ci) if self.par_ci else None,
             "declarer_vs_dd": self.declarer.mean,
             "declarer_boards": len(self.declarer.diffs),
             "declarer_distribution": self.declarer.distribution(),
@@ -123,6 +134,10 @@ class BridgeRobotReport:
             "declarer_dd_loss_distribution": self.declarer_loss.distribution(),
             "defence_dd_loss": self.defence_loss.mean,
             "defence_dd_loss_distribution": self.defence_loss.distribution(),
+            "declarer_dd_loss_by_trick": self.declarer_loss_by_trick,
+            "defence_dd_loss_by_trick": self.defence_loss_by_trick,
+            "declarer_dd_loss_by_kind": dict(self.declarer_loss_by_kind),
+            "defence_dd_loss_by_kind": dict(self.defence_loss_by_kind),
             "illegal": self.illegal,
         }
         for phase in ("bid", "card", "bid_cpu", "card_cpu"):
@@ -177,6 +192,22 @@ def _dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[i
     return par_ns, tricks
 
 
+@dataclass
+class LossBreakdown:
+    """Where the double-dummy tricks a side gave away went: by trick (1-13) and by kind of card.
+
+    ``kind`` is ``"lead"`` or ``"follow"``, with ``" dummy"`` for a card from dummy and
+    ``"opening lead"`` for the first card of the play.
+    """
+
+    declarer: int = 0
+    defence: int = 0
+    declarer_by_trick: list[int] = field(default_factory=lambda: [0] * 13)
+    defence_by_trick: list[int] = field(default_factory=lambda: [0] * 13)
+    declarer_by_kind: Counter[str] = field(default_factory=Counter)
+    defence_by_kind: Counter[str] = field(default_factory=Counter)
+
+
 def dd_losses(game: Bridge) -> tuple[int, int]:
     """The double-dummy tricks each side gave away with its own cards: (declarer's, defence's).
 
@@ -187,6 +218,12 @@ def dd_losses(game: Bridge) -> tuple[int, int]:
     separate what declarer did from what the opponents gave (a weak defence makes any
     declarer look better than double dummy).
     """
+    b = dd_loss_breakdown(game)
+    return b.declarer, b.defence
+
+
+def dd_loss_breakdown(game: Bridge) -> LossBreakdown:
+    """:func:`dd_losses`, with each lost trick placed by trick number and kind of card."""
     from endplay.dds import analyse_play
     from endplay.types import Deal, Denom, Player
 
@@ -195,21 +232,38 @@ def dd_losses(game: Bridge) -> tuple[int, int]:
     deal.first = Player((game.declarer + 1) % 4)
     strain = game.contract.strain
     deal.trump = Denom.nt if strain == NT else Denom(3 - strain)
-    cards, players = [], []
-    for leader, trick in zip([*game.leaders, game.leader], [*game.tricks, bytes(game.trick)], strict=True):
+    cards: list[str] = []
+    where: list[tuple[int, int, int]] = []  # (trick, seat, position in the trick) of each card
+    for t, (leader, trick) in enumerate(
+        zip([*game.leaders, game.leader], [*game.tricks, bytes(game.trick)], strict=True)
+    ):
         for i, c in enumerate(trick):
             cards.append(format_card(c))
-            players.append((leader + i) % 4)
+            where.append((t, (leader + i) % 4, i))
     values = list(analyse_play(deal, cards))
-    declarer_loss = defence_loss = 0
+    out = LossBreakdown()
+    dummy = (game.declarer + 2) % 4
     # DDS stops reporting inside the last trick, whose cards are forced (one card a hand)
-    for i, seat in enumerate(players[: len(values) - 1]):
-        change = values[i + 1] - values[i]
+    for n, (t, seat, pos) in enumerate(where[: len(values) - 1]):
+        change = values[n + 1] - values[n]
+        kind = "opening lead" if n == 0 else "lead" if pos == 0 else "follow"
         if seat % 2 == game.declarer % 2:
-            declarer_loss += max(0, -change)
+            lost = max(0, -change)
+            out.declarer += lost
+            out.declarer_by_trick[t] += lost
+            out.declarer_by_kind[kind + (" dummy" if seat == dummy else "")] += lost
         else:
-            defence_loss += max(0, change)
-    return declarer_loss, defence_loss
+            lost = max(0, change)
+            out.defence += lost
+            out.defence_by_trick[t] += lost
+            out.defence_by_kind[kind] += lost
+    return out
+
+
+def _add(into: list[int], more: Sequence[int]) -> None:
+    """Add ``more`` to ``into`` element by element."""
+    for i, x in enumerate(more):
+        into[i] += x
 
 
 def _ns_score_at(game: Bridge, tricks: int | None) -> int:
@@ -292,10 +346,15 @@ def _merge(into: BridgeReport, part: BridgeReport) -> None:
         t = into.robots[name]
         t.imps += r.imps
         t.par += r.par
+        t.par_boards += r.par_boards
         t.declarer.diffs += r.declarer.diffs
         t.defence.diffs += r.defence.diffs
         t.declarer_loss.diffs += r.declarer_loss.diffs
         t.defence_loss.diffs += r.defence_loss.diffs
+        _add(t.declarer_loss_by_trick, r.declarer_loss_by_trick)
+        _add(t.defence_loss_by_trick, r.defence_loss_by_trick)
+        t.declarer_loss_by_kind += r.declarer_loss_by_kind
+        t.defence_loss_by_kind += r.defence_loss_by_kind
         t.illegal += r.illegal
         for phase, ts in r.times.items():
             t.times[phase] += ts
@@ -312,6 +371,7 @@ def _play_board(
 ) -> None:
     seats = report.seats
     ns_scores = []
+    par_tables = {name: len(r.par) for name, r in reps.items()}
     for t, seating in enumerate(tables):
         robots: list[Robot] = []
         for name in seating:
@@ -339,11 +399,20 @@ def _play_board(
             defender = seating[(game.declarer + 1) % 4]
             if s_is_pair(seating, (game.declarer + 1) % 4):
                 reps[defender].defence.diffs.append(dd - game.declarer_tricks)
-            lost_by_declarer, lost_by_defence = dd_losses(game)
+            lost = dd_loss_breakdown(game)
             if s_is_pair(seating, game.declarer):
-                reps[decl].declarer_loss.diffs.append(lost_by_declarer)
+                rep = reps[decl]
+                rep.declarer_loss.diffs.append(lost.declarer)
+                _add(rep.declarer_loss_by_trick, lost.declarer_by_trick)
+                rep.declarer_loss_by_kind += lost.declarer_by_kind
             if s_is_pair(seating, (game.declarer + 1) % 4):
-                reps[defender].defence_loss.diffs.append(lost_by_defence)
+                rep = reps[defender]
+                rep.defence_loss.diffs.append(lost.defence)
+                _add(rep.defence_loss_by_trick, lost.defence_by_trick)
+                rep.defence_loss_by_kind += lost.defence_by_kind
+    for name, rep in reps.items():
+        if len(rep.par) > par_tables[name]:
+            rep.par_boards.append(statistics.fmean(rep.par[par_tables[name] :]))
     board_imps = imps(ns_scores[0] - ns_scores[1])
     reps[seats[0]].imps.append(board_imps)
     if seats[1] != seats[0]:
@@ -383,6 +452,13 @@ def format_report(report: BridgeReport) -> str:
             f"{r.defence.mean:>+8.2f} {f'{b50:.2f}/{b99:.2f}':>16} {f'{c50:.1f}/{c99:.1f}':>17} {r.illegal:>7}"
         )
     for name, r in report.robots.items():
+        pci = r.par_ci
+        if pci:
+            lines.append(
+                f"{name}: par IMP {r.par_imps:+.2f} over {len(r.par)} tables, "
+                f"95% CI over boards [{pci[0]:+.2f}, {pci[1]:+.2f}]"
+            )
+    for name, r in report.robots.items():
         _, b50, b99 = r.latency("bid_cpu")
         _, c50, c99 = r.latency("card_cpu")
         lines.append(f"{name}: CPU time a decision, p50/p99 ms: bid {b50:.2f}/{b99:.2f}, card {c50:.1f}/{c99:.1f}")
@@ -395,6 +471,13 @@ def format_report(report: BridgeReport) -> str:
             f"{name}: DD tricks its own cards gave away: as declarer {r.declarer_loss.mean:.2f} a board "
             f"{r.declarer_loss.distribution()}, in defence {r.defence_loss.mean:.2f} {r.defence_loss.distribution()}"
         )
+        for side, by_trick, by_kind in (
+            ("declarer", r.declarer_loss_by_trick, r.declarer_loss_by_kind),
+            ("defence", r.defence_loss_by_trick, r.defence_loss_by_kind),
+        ):
+            if sum(by_trick):
+                kinds = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
+                lines.append(f"{name}: DD tricks given away in {side}, trick 1-13: {by_trick}; by card: {kinds}")
     return "\n".join(lines)
 
 

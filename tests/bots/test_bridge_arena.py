@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from bots.bridge import arena
 from games.bridge import Bridge, BridgeRules, imps
@@ -52,9 +55,19 @@ def test_dd_losses_split_the_difference_from_double_dummy() -> None:
         assert lost_by_declarer >= 0 and lost_by_defence >= 0
         assert g.declarer_tricks - dd == lost_by_defence - lost_by_declarer
         seen += lost_by_declarer + lost_by_defence
+        # the breakdown places every lost trick once, by trick and by kind of card
+        b = arena.dd_loss_breakdown(g)
+        assert (b.declarer, b.defence) == (lost_by_declarer, lost_by_defence)
+        assert sum(b.declarer_by_trick) == sum(b.declarer_by_kind.values()) == lost_by_declarer
+        assert sum(b.defence_by_trick) == sum(b.defence_by_kind.values()) == lost_by_defence
+        assert set(b.defence_by_kind) <= {"opening lead", "lead", "follow"}
     assert seen > 0  # random's cards do give tricks away
     rnd = report.robots["random"]
     assert len(rnd.declarer_loss.diffs) == len(rnd.declarer.diffs)
+    assert sum(rnd.declarer_loss_by_trick) == sum(rnd.declarer_loss.diffs)
+    # the par figure's interval is over boards, each the mean of the board's two tables
+    assert len(rnd.par_boards) == 3 and rnd.par_ci is not None
+    assert statistics.fmean(rnd.par_boards) == pytest.approx(rnd.par_imps)
 
 
 def test_par_of_a_known_deal() -> None:
