@@ -7,7 +7,8 @@ auction made (each caller's original thirteen cards satisfy one of the table row
 give its call). :func:`best_card` solves every sample double dummy with DDS in one batch
 and plays the card of the best average *score* for the seat's side (the duplicate score
 of the contract at the resulting trick count, so making the contract counts more than an
-overtrick), with the average tricks as the tie-break, then the lowest card.
+overtrick), with the average tricks as the tie-break, then the number of samples in which
+the card is the best, then the lowest card.
 """
 
 from __future__ import annotations
@@ -154,10 +155,13 @@ def solve_samples(k: Known, samples: Sequence[dict[int, list[int]]]) -> list[dic
     """Per sample, the double-dummy tricks (from now on, for the side to play) of each legal card."""
     from endplay.dds import solve_all_boards
 
+    from endplay._dds import MAXNOOFBOARDS
+
     deals = [_deal(k, h) for h in samples]
     out = []
-    for solved in solve_all_boards(deals):
-        out.append({_from_endplay(card): int(tricks) for card, tricks in solved})
+    for i in range(0, len(deals), MAXNOOFBOARDS):  # DDS takes at most this many boards a batch
+        for solved in solve_all_boards(deals[i : i + MAXNOOFBOARDS]):
+            out.append({_from_endplay(card): int(tricks) for card, tricks in solved})
     return out
 
 
@@ -172,20 +176,28 @@ def side_score(k: Known, tricks_for_side: int) -> int:
 
 
 def best_card(k: Known, n: int, rng: random.Random) -> tuple[int, dict[int, float]]:
-    """The card with the best average score over ``n`` samples, and the average tricks of each card."""
+    """The card with the best average score over ``n`` samples, and the average tricks of each card.
+
+    Ties go to the better average tricks, then to the card that is best in the most
+    samples, then to the lowest card.
+    """
     legal = k.legal()
     samples = sample_deals(k, n, rng).deals
     results = solve_samples(k, samples)
     have = k.side_tricks(k.seat)
-    scores: dict[int, list[int]] = {c: [] for c in legal}
+    value: dict[int, list[int]] = {c: [] for c in legal}
     tricks: dict[int, list[int]] = {c: [] for c in legal}
+    optimal = dict.fromkeys(legal, 0)
     for r in results:
         for c in legal:
             t = r.get(c, 0)
             tricks[c].append(t)
-            scores[c].append(side_score(k, have + t))
+            value[c].append(side_score(k, have + t))
+        top = max(value[c][-1] for c in legal)
+        for c in legal:
+            optimal[c] += value[c][-1] == top
     avg_tricks = {c: statistics.fmean(tricks[c]) for c in legal}
-    best = max(legal, key=lambda c: (statistics.fmean(scores[c]), avg_tricks[c], -(c & 0xF)))
+    best = max(legal, key=lambda c: (statistics.fmean(value[c]), avg_tricks[c], optimal[c], -(c & 0xF)))
     return best, avg_tricks
 
 

@@ -172,3 +172,22 @@ def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
     answer = robot.decide(request(game, 1))
     assert answer.code in (Act.ACCEPT, Act.REJECT)
     game.apply(1, answer)  # a legal answer
+
+
+def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
+    robot = HybridRobot(samples=32)
+    assert [robot.samples_at(t) for t in (2, 4, 5, 7, 8, 12)] == [32, 32, 64, 64, 128, 128]
+    from endplay._dds import MAXNOOFBOARDS
+
+    game = board_with_void(min_tricks=10)  # three tricks left: quick to solve
+    decl = game.declarer
+    assert decl is not None
+    while game.controller(game.to_act()[0]) != decl:  # on to a card the declarer chooses
+        seat = game.to_act()[0]
+        game.apply(seat, BasicRobot().decide(request(game, seat)))
+    k = Known.of(game.view(decl), game.to_act()[0])
+    deals = montecarlo.sample_deals(k, MAXNOOFBOARDS + 3, random.Random(3)).deals
+    solved = montecarlo.solve_samples(k, deals)
+    assert len(solved) == MAXNOOFBOARDS + 3
+    # every sample scores every legal card, and no more tricks than are left
+    assert all(set(r) == set(k.legal()) and max(r.values()) <= 13 - k.tricks_done for r in solved)
