@@ -89,7 +89,7 @@ def test_pbn_output_reads_back_with_endplay(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "paiju", "arena", "bridge", "--seats", "basic,random,basic,random", "--hands", "2",
          "--seed", "3", "--no-progress", "--pbn", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,  # a shared machine under load starves even two quick boards
+        cwd=ROOT, capture_output=True, text=True, timeout=600,  # a loaded shared machine starves even two boards
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "IMP/board" in proc.stdout and "basic" in proc.stdout
