@@ -153,9 +153,8 @@ def _deal(k: Known, hidden: dict[int, list[int]]):  # type: ignore[no-untyped-de
 
 def solve_samples(k: Known, samples: Sequence[dict[int, list[int]]]) -> list[dict[int, int]]:
     """Per sample, the double-dummy tricks (from now on, for the side to play) of each legal card."""
-    from endplay.dds import solve_all_boards
-
     from endplay._dds import MAXNOOFBOARDS
+    from endplay.dds import solve_all_boards
 
     deals = [_deal(k, h) for h in samples]
     out = []
