@@ -119,3 +119,38 @@ def test_robots_only_take_offered_actions_over_whole_hands() -> None:
                 assert g.legal(seat).allows(action), (ruleset, seed, seat, action)
                 g.apply(seat, action)
             assert len(g.outcome().scores) == 4
+
+
+def test_the_tiles_passed_after_a_declaration_are_read_from_the_view_and_never_win() -> None:
+    # the engine's view marks where each river stood when a seat declared ready; the tiles
+    # thrown after it by anyone are none of that seat's (locked) winning tiles
+    rb = RuleBase(seven_pairs=True, honours=False)
+    checked = 0
+    for seed in range(1, 9):
+        g = games.create("mahjong", seed, "championship")
+        robots = [registry.get("mahjong", "ukeire") for _ in range(4)]
+        prompt = 0
+        while not g.is_over:
+            seat = g.to_act()[0]
+            view = g.view(seat)
+            m = perceive(request(g, seat, "ukeire", prompt))
+            for o in range(4):
+                if not view["ready"][o]:
+                    assert not view["declared_at"][o] and not m.passed[o]
+                    continue
+                marks = view["declared_at"][o]
+                after = [x for r, n in zip(view["discards"], marks, strict=True) for x in r[n:]]
+                who = view["discarder"]
+                if view["phase"] == "claim" and len(view["discards"][who]) > marks[who]:  # not passed yet
+                    after.remove(view["discards"][view["discarder"]][-1])
+                assert m.passed[o] == frozenset(after)
+                hand = list(g.hands[o])
+                if view["phase"] == "turn" and o == seat and g.drawn is not None:
+                    hand.remove(g.drawn)  # its wait is that of the hand before the draw
+                if len(hand) % 3 != 1:  # after a kong, before the replacement draw
+                    continue
+                assert not set(rb.waits(bytes(sorted(hand)), len(g.melds[o]))) & m.passed[o]
+                checked += bool(m.passed[o])
+            prompt += 1
+            g.apply(seat, robots[seat].decide(request(g, seat, "ukeire", prompt)))
+    assert checked > 20
