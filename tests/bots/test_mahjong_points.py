@@ -111,3 +111,14 @@ def test_tiles_passed_after_a_declaration_are_safe_and_their_suji_safer() -> Non
     # keeps a part of its weight
     assert d.deal_in(t("5s")[0]) > before.deal_in(t("5s")[0])
     assert 0 < d.deal_in(two) < d.deal_in(t("3m")[0])
+
+
+def test_folds_with_a_tile_that_went_by_after_the_declaration() -> None:
+    # four from a win; seat 1 declared ready, after which seat 2 threw a 5p (and seat 1 did
+    # not win on it): folding, the robot throws its 5p, a middle tile it would not risk blind
+    m = table("24m 68m 35p 79p 13s 57s 5m 9s", others="5p")
+    blind = choice(HuDist(), m)
+    assert blind != "5p"
+    m.passed[1] = frozenset(t("5p"))
+    assert choice(HuDist(), m) == "5p"
+    assert Danger.of(m).chance(1, t("5p")[0]) == 0.0  # (seat 2, not declared, keeps a small threat)
