@@ -89,11 +89,13 @@ class Danger:
     threat: tuple[float, ...]  # T_o by seat (0 for the robot's own seat)
 
     @classmethod
-    def of(cls, memory: Memory) -> Danger:
+    def of(cls, memory: Memory, read_passed: bool = True) -> Danger:
+        """From ``memory``; ``read_passed=False`` ignores which tiles went by after a declaration."""
         a = [v / 4 for v in memory.unseen]
         tiles = memory.tiles()
         common = _waits(a, tiles, frozenset())
-        wait = tuple(_waits(a, tiles, memory.passed[o]) if memory.passed[o] else common for o in range(4))
+        passed = memory.passed if read_passed else [frozenset()] * 4
+        wait = tuple(_waits(a, tiles, passed[o]) if passed[o] else common for o in range(4))
         threat = tuple(0.0 if o == memory.seat else tenpai_chance(memory, o) for o in range(4))
         return cls(memory, wait, threat)
 
