@@ -83,16 +83,34 @@ def _estimate(values: list[float], lo: float = -math.inf, hi: float = math.inf) 
     return Estimate(statistics.fmean(values) if values else 0.0, _ci(values, lo, hi))
 
 
-def stats(report: ArenaReport) -> dict[str, MahjongStats]:
-    """Per robot, the figures of the module from ``report.records``."""
-    names = list(dict.fromkeys(report.seats))
-    # per robot, per deal: one row per seat it held (won, self-drawn, dealt in, score)
-    rows: dict[str, dict[int, list[tuple[bool, bool, bool, int]]]] = {n: defaultdict(list) for n in names}
+Row = tuple[bool, bool, bool, int]  # one seat's hand: won, self-drawn, dealt in, score
+
+
+def rows_by_deal(report: ArenaReport) -> dict[str, dict[int, list[Row]]]:
+    """Per robot, per deal: one :data:`Row` per seat it held."""
+    rows: dict[str, dict[int, list[Row]]] = {n: defaultdict(list) for n in dict.fromkeys(report.seats)}
     for rec in report.records:
         for seat, name in enumerate(rec.robots):
             rows[name][rec.deal].append((*ending(rec.scores, seat), rec.scores[seat]))
+    return rows
+
+
+def points_by_deal(report: ArenaReport, name: str) -> list[float]:
+    """Robot ``name``'s mean points per hand in each deal (over the seats it held), deal by deal."""
+    per = rows_by_deal(report)[name]
+    return _points(per, sorted(per))
+
+
+def _points(per: dict[int, list[Row]], deals: list[int]) -> list[float]:
+    return [statistics.fmean(r[3] for r in per[d]) for d in deals]
+
+
+def stats(report: ArenaReport) -> dict[str, MahjongStats]:
+    """Per robot, the figures of the module from ``report.records``."""
+    names = list(dict.fromkeys(report.seats))
+    rows = rows_by_deal(report)
     deals = sorted({rec.deal for rec in report.records})
-    per_deal_points = {n: [statistics.fmean(r[3] for r in rows[n][d]) for d in deals] for n in names}
+    per_deal_points = {n: _points(rows[n], deals) for n in names}
     out = {}
     for n in names:
         flat = [r for d in deals for r in rows[n][d]]

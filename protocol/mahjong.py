@@ -104,6 +104,7 @@ class _View(TypedDict):
     melds: PerSeat[list[MeldView]]  # each seat's melds, in the order they were laid down
     discards: PerSeat[bytes]  # each seat's river, oldest first (claimed tiles leave it)
     ready: PerSeat[int]  # 1 for a seat that declared ready
+    declared_at: PerSeat[list[int]]  # after 报听: each river's length just after the declaring discard; else []
     discarder: int  # in a claim window, the seat whose discard is on offer (its last discard); else -1
 
 

@@ -19,8 +19,13 @@ formula is missing from the source. paiju estimates it per opponent ``o`` and pe
 - ``L_o``, what dealing in to ``o`` costs: the basic fan, the 报听 bonus if ``o`` declared,
   and more when its melds point to a full flush (all in one suit) or all pungs (no chow).
 
-The view does not say *when* a seat declared ready, so the tiles thrown after it (the
-safe tiles of a riichi) cannot be told from those thrown before; ``PASSED`` covers both.
+After a seat declares, its hand is locked (it may only throw the tile it draws), so its
+wait cannot change: every tile thrown after the declaration -- by anyone -- on which it
+did not win is not its wait (the view's ``declared_at`` tells which tiles came after), nor
+is a tile that a two-sided shape would wait on together with such a tile (the suji
+reading: a passed 4 rules out the 23 and 56 shapes waiting on 1 and 7). The ``W`` of the
+other tiles is normalised again, so they carry the danger the safe tiles shed. This reads
+a declared seat as one that always wins when it can, as every paiju robot does.
 
 >>> from protocol.cards import parse_tiles as t
 >>> m = Memory(seat=0, hand=t("123m 456m 789m 1234s"), honours=False)
@@ -52,15 +57,27 @@ def tenpai_chance(memory: Memory, seat: int) -> float:
     return min(0.5, 0.1 * len(memory.melds[seat]) + 0.015 * len(memory.discards[seat]))
 
 
-def _raw(a: list[float], x: int) -> float:
-    """How many ready shapes wait on ``x``, weighted by the share ``a`` of each tile's copies unseen."""
+def _raw(a: list[float], x: int, safe: frozenset[int] = frozenset()) -> float:
+    """How many ready shapes wait on ``x``, weighted by the share ``a`` of each tile's copies
+    unseen; a shape that also waits on a tile of ``safe`` (one the seat let pass after it
+    declared) is not its wait, and no shape waits on a safe tile (the suji reading)."""
+    if x in safe:
+        return 0.0
     w = SINGLE * a[x] + a[x] * max(0.0, a[x] - 0.25)  # single wait; a pair of x (with another pair)
     if x >> 4 < 3:
         r = x & 0xF
-        for lo, hi in ((r + 1, r + 2), (r - 2, r - 1), (r - 1, r + 1)):
-            if lo >= 1 and hi <= 9:
+        # two-sided x+1 x+2 also waits on x+3, x-2 x-1 on x-3 (unless the edge stops it); closed x-1 x+1
+        for lo, hi, other in ((r + 1, r + 2, r + 3), (r - 2, r - 1, r - 3), (r - 1, r + 1, 0)):
+            if lo >= 1 and hi <= 9 and not (1 <= other <= 9 and x - r + other in safe):
                 w += a[x - r + lo] * a[x - r + hi]
     return w
+
+
+def _waits(a: list[float], tiles: tuple[int, ...], safe: frozenset[int]) -> dict[int, float]:
+    """``W(x)`` for every tile: the shapes on ``x`` normalised to ``WAITS`` kinds of tile a hand."""
+    raw = {x: _raw(a, x, safe) for x in tiles}
+    total = sum(raw.values()) or 1.0
+    return {x: min(0.9, WAITS * w / total) for x, w in raw.items()}
 
 
 @dataclass(frozen=True)
@@ -68,21 +85,23 @@ class Danger:
     """The deal-in chances of every tile from one seat's view, computed once per decision."""
 
     memory: Memory
-    wait: dict[int, float]  # W(x) before the per-seat discount, by tile
+    wait: tuple[dict[int, float], ...]  # W_o(x) by seat, before the discount of a tile o threw
     threat: tuple[float, ...]  # T_o by seat (0 for the robot's own seat)
 
     @classmethod
-    def of(cls, memory: Memory) -> Danger:
+    def of(cls, memory: Memory, read_passed: bool = True) -> Danger:
+        """From ``memory``; ``read_passed=False`` ignores which tiles went by after a declaration."""
         a = [v / 4 for v in memory.unseen]
-        raw = {x: _raw(a, x) for x in memory.tiles()}
-        total = sum(raw.values()) or 1.0
-        wait = {x: min(0.9, WAITS * w / total) for x, w in raw.items()}
+        tiles = memory.tiles()
+        common = _waits(a, tiles, frozenset())
+        passed = memory.passed if read_passed else [frozenset()] * 4
+        wait = tuple(_waits(a, tiles, passed[o]) if passed[o] else common for o in range(4))
         threat = tuple(0.0 if o == memory.seat else tenpai_chance(memory, o) for o in range(4))
         return cls(memory, wait, threat)
 
     def chance(self, seat: int, tile: int) -> float:
         """The chance that ``tile`` wins for ``seat``."""
-        w = self.wait.get(tile, 0.0)
+        w = self.wait[seat].get(tile, 0.0)
         if tile in self.memory.discards[seat]:
             w *= PASSED
         return self.threat[seat] * w

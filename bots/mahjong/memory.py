@@ -41,6 +41,9 @@ class Memory:
     melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
     discards: list[bytes] = field(default_factory=lambda: [b"", b"", b"", b""])
     ready: list[bool] = field(default_factory=lambda: [False] * 4)
+    # per seat that declared ready: the tiles thrown by anyone after its declaration, on none
+    # of which it won (a locked wait cannot change, so each is safe against it)
+    passed: list[frozenset[int]] = field(default_factory=lambda: [frozenset()] * 4)
     wall: int = 0
     dealer: int = 0
     honours: bool = True  # whether the ruleset has winds and dragons

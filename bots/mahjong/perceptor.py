@@ -2,7 +2,8 @@
 
 A robot is stateless between requests, so the perceptor rebuilds the memory from the view
 each time: the view (protocol.mahjong.View, read through that type) lists the own hand (and the tile just drawn),
-every seat's melds and discards, who declared ready, the wall count, and in a claim window
+every seat's melds and discards, who declared ready and which tiles were thrown after it
+declared (``declared_at``), the wall count, and in a claim window
 the seat whose discard is on offer (the last tile of its discards). Nothing else is read.
 
 >>> from protocol.cards import parse_tiles as t
@@ -52,12 +53,28 @@ def memory_from_view(seat: int, view: View, *, honours: bool | None = None, seve
     for ms in m.melds:
         for x in ms:
             m.note_seen(x.tiles)  # face-down (0x00) tiles tell nothing
+    rivers = list(m.discards)
     if view.get("phase") == "claim" and int(view.get("discarder", -1)) >= 0:
         who = int(view["discarder"])
         if m.discards[who]:
             m.offer = m.discards[who][-1]
             m.offer_from = who
+            rivers[who] = rivers[who][:-1]  # the tile on offer has not passed the others yet
+    m.passed = [after_declaring(rivers, marks) for marks in view.get("declared_at", [[]] * 4)]
     return m
+
+
+def after_declaring(discards: list[bytes], marks: list[int]) -> frozenset[int]:
+    """The tiles thrown after a seat declared ready (``marks``: each river's length just after
+    its declaring discard; a claim takes only the newest tile, so the places stay valid).
+
+    >>> from protocol.cards import parse_tiles as t, format_tiles as f
+    >>> f(bytes(sorted(after_declaring([t("1m 2m"), t("3m 4m 5m"), t("6m"), b""], [2, 1, 1, 0]))))
+    '45m'
+    """
+    if not marks:
+        return frozenset()
+    return frozenset(t for river, n in zip(discards, marks, strict=True) for t in river[n:])
 
 
 def perceive(request: DecisionRequest) -> Memory:

@@ -222,6 +222,7 @@ class HuDist(Strategy):
         push: float | None = 0.5,
         claim_keep: float = 0.5,
         hold: float | None = None,
+        read_passed: bool = True,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -239,6 +240,8 @@ class HuDist(Strategy):
         # let a cheap win on a discard go for a likelier self-draw when the expected points
         # of waiting beat this many times the win's (None: always win; :meth:`holds_out`)
         self.hold = hold
+        # read the tiles that went by after a declaration as safe (defence.py; False: the ablation)
+        self.read_passed = read_passed
 
     def planning_rules(self, rules: RuleBase) -> RuleBase:
         if not rules.seven_pairs or rules.seven_pairs_penalty == self.seven_pairs_penalty:
@@ -280,7 +283,7 @@ class HuDist(Strategy):
         deal-in is expected to cost (:mod:`.defence`) over the ``EXPOSED`` discards a hand
         that pushes on has to make.
         """
-        danger = danger or Danger.of(memory)
+        danger = danger or Danger.of(memory, self.read_passed)
         domain = memory.tiles()
         total = max(1, memory.total_unseen)
         dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}

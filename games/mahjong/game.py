@@ -114,6 +114,7 @@ class Mahjong(Game[MahjongRules]):
         g.melds = [[Meld(m.kind, list(m.tiles), m.source) for m in ms] for ms in self.melds]
         g.rivers = [list(r) for r in self.rivers]
         g.ready = list(self.ready)
+        g.declared_at = [list(x) for x in self.declared_at]
         g.result = copy.deepcopy(self.result)
         if self.window is not None:
             w = self.window
@@ -129,6 +130,7 @@ class Mahjong(Game[MahjongRules]):
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(SEATS)]
         self.ready: list[bool] = [False] * SEATS
+        self.declared_at: list[list[int]] = [[] for _ in range(SEATS)]  # river lengths when each declared
         self.drawn: int | None = None  # the tile the seat in turn drew (None after a claim)
         self.turn = self.dealer
         self.phase: Phase = TURN
@@ -283,6 +285,7 @@ class Mahjong(Game[MahjongRules]):
         self.drawn = None
         if ready:
             self.ready[seat] = True
+            self.declared_at[seat] = [len(r) for r in self.rivers]
         events = [Event(echo(Act.READY if ready else Act.DISCARD), seat, bytes([tile]))]
         options = {}
         for k in range(1, SEATS):
@@ -458,6 +461,7 @@ class Mahjong(Game[MahjongRules]):
             "melds": [self._melds_view(s, seat) for s in range(SEATS)],
             "discards": [bytes(r) for r in self.rivers],
             "ready": [int(r) for r in self.ready],
+            "declared_at": [list(x) for x in self.declared_at],
             "discarder": self.window.discarder if self.window else -1,
         }
         if self.is_over:

@@ -14,9 +14,10 @@ from bots.mahjong.matcher import match
 from bots.mahjong.perceptor import memory_from_view, perceive
 from bots.mahjong.rulebase import RuleBase
 from games.mahjong import hu_distance
+from games.mahjong.game import Mahjong
 from protocol import DecisionRequest, Option, decode, encode
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act
+from protocol.mahjong import Act, MeldKind, View
 
 
 def request(g: games.Game, seat: int, robot: str = "bdi-hudist", prompt: int = 1) -> DecisionRequest:  # type: ignore[type-arg]
@@ -48,7 +49,7 @@ def test_perceptor_counts_unseen_tiles_from_the_seat_only() -> None:
 
 
 def test_perceptor_in_a_claim_window_sees_the_offer_and_the_discards() -> None:
-    view = {
+    view: View = {
         "ruleset": "classic",
         "dealer": 1,
         "phase": "claim",
@@ -57,9 +58,15 @@ def test_perceptor_in_a_claim_window_sees_the_offer_and_the_discards() -> None:
         "hand": t("123m 456m 789m 13p 55s"),
         "drawn": b"",
         "counts": [13, 13, 13, 13],
-        "melds": [[], [{"kind": 3, "tiles": bytes(4), "from": 1}], [{"kind": 1, "tiles": t("EEE"), "from": 0}], []],
+        "melds": [
+            [],
+            [{"kind": MeldKind.KONG_CONCEALED, "tiles": bytes(4), "from": 1}],
+            [{"kind": MeldKind.PONG, "tiles": t("EEE"), "from": 0}],
+            [],
+        ],
         "discards": [t("9p"), t("1s"), t("E 2p"), b""],
         "ready": [0, 1, 0, 0],
+        "declared_at": [[], [1, 1, 0, 0], [], []],
         "discarder": 2,
     }
     m = memory_from_view(0, view)
@@ -67,6 +74,7 @@ def test_perceptor_in_a_claim_window_sees_the_offer_and_the_discards() -> None:
     assert m.unseen[t("E")[0]] == 0  # three in a pong, one discarded
     assert m.unseen[t("2p")[0]] == 3
     assert m.ready == [False, True, False, False]
+    assert m.passed[1] == frozenset(t("E"))  # the 2p on offer has not gone by seat 1 yet
     assert m.own_melds == 0 and len(m.melds[1]) == 1  # a face-down kong counts as a set, shows nothing
 
 
@@ -119,3 +127,38 @@ def test_robots_only_take_offered_actions_over_whole_hands() -> None:
                 assert g.legal(seat).allows(action), (ruleset, seed, seat, action)
                 g.apply(seat, action)
             assert len(g.outcome().scores) == 4
+
+
+def test_the_tiles_passed_after_a_declaration_are_read_from_the_view_and_never_win() -> None:
+    # the engine's view marks where each river stood when a seat declared ready; the tiles
+    # thrown after it by anyone are none of that seat's (locked) winning tiles
+    rb = RuleBase(seven_pairs=True, honours=False)
+    checked = 0
+    for seed in range(1, 9):
+        g = Mahjong(seed, "championship")
+        robots = [registry.get("mahjong", "ukeire") for _ in range(4)]
+        prompt = 0
+        while not g.is_over:
+            seat = g.to_act()[0]
+            view = g.view(seat)
+            m = perceive(request(g, seat, "ukeire", prompt))
+            for o in range(4):
+                if not view["ready"][o]:
+                    assert not view["declared_at"][o] and not m.passed[o]
+                    continue
+                marks = view["declared_at"][o]
+                after = [x for r, n in zip(view["discards"], marks, strict=True) for x in r[n:]]
+                who = view["discarder"]
+                if view["phase"] == "claim" and len(view["discards"][who]) > marks[who]:  # not passed yet
+                    after.remove(view["discards"][view["discarder"]][-1])
+                assert m.passed[o] == frozenset(after)
+                hand = list(g.hands[o])
+                if view["phase"] == "turn" and o == seat and g.drawn is not None:
+                    hand.remove(g.drawn)  # its wait is that of the hand before the draw
+                if len(hand) % 3 != 1:  # after a kong, before the replacement draw
+                    continue
+                assert not set(rb.waits(bytes(sorted(hand)), len(g.melds[o]))) & m.passed[o]
+                checked += bool(m.passed[o])
+            prompt += 1
+            g.apply(seat, robots[seat].decide(request(g, seat, "ukeire", prompt)))
+    assert checked > 20

@@ -95,3 +95,30 @@ def test_prefers_the_discard_of_higher_fan_when_speeds_are_equal() -> None:
     seven = table("1122m 3344p 5566s 7s 9p", ready=False)
     sp = forms(seven, RB, t("1122m 3344p 5566s 7s"), 0)["seven pairs"]
     assert sp == 1 and all_pungs_distance(t("1122m 3344p 5566s 7s"), 4, seven.unseen) > 1
+
+
+def test_tiles_passed_after_a_declaration_are_safe_and_their_suji_safer() -> None:
+    m = table("123m 456m 789m 1234s 9p", theirs="2m")
+    before = Danger.of(m)
+    four, one, seven, two = (t(x)[0] for x in ("4p", "1p", "7p", "2m"))
+    m.passed[1] = frozenset({four})  # a 4p went by after seat 1 declared, and it did not win
+    d = Danger.of(m)
+    assert d.deal_in(four) == 0.0 < before.deal_in(four)
+    # the two-sided shapes 23p and 56p would have won on that 4p: 1p and 7p keep only the others
+    assert d.deal_in(one) / d.deal_in(t("1s")[0]) < before.deal_in(one) / before.deal_in(t("1s")[0])
+    assert d.deal_in(seven) < d.deal_in(t("6p")[0])
+    # the danger shed by the safe tiles goes to the rest; a tile it threw before declaring
+    # keeps a part of its weight
+    assert d.deal_in(t("5s")[0]) > before.deal_in(t("5s")[0])
+    assert 0 < d.deal_in(two) < d.deal_in(t("3m")[0])
+
+
+def test_folds_with_a_tile_that_went_by_after_the_declaration() -> None:
+    # four from a win; seat 1 declared ready, after which seat 2 threw a 5p (and seat 1 did
+    # not win on it): folding, the robot throws its 5p, a middle tile it would not risk blind
+    m = table("24m 68m 35p 79p 13s 57s 5m 9s", others="5p")
+    blind = choice(HuDist(), m)
+    assert blind != "5p"
+    m.passed[1] = frozenset(t("5p"))
+    assert choice(HuDist(), m) == "5p"
+    assert Danger.of(m).chance(1, t("5p")[0]) == 0.0  # (seat 2, not declared, keeps a small threat)
