@@ -6,6 +6,7 @@
 
 import { cardEl, cardsEl, handOrder } from "./cards.js";
 import { MELD_NAMES, h } from "./games.js";
+import { vulnerabilityWords } from "./words.js";
 
 const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -85,7 +86,7 @@ function bridgeResult(f, d, ctx) {
   const out = [];
   const c = parseContract(d.contract);
   const ns = d.score ?? f.scores[0];
-  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${d.vulnerable === "All" ? "both" : d.vulnerable === "None" ? "neither" : d.vulnerable}`));
+  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${vulnerabilityWords(d.vulnerable)}`));
   if (!c) {
     out.push(row("contract", "passed out: all four passed"));
   } else {

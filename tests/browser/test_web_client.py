@@ -185,6 +185,10 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
         if decisions == 1:
             # the seat's hand is shown before anything is asked of it
             assert page.locator(".seat.me [data-card]").count() > 0, "the seat's hand is not shown"
+            if game == "bridge":  # the PBN file's first board: its own number, dealer, vulnerability
+                header = page.locator(".bridge-center .vul").inner_text()
+                assert (BOARDS[0].board, BOARDS[0].dealer, BOARDS[0].vulnerable) == (7, 2, "All")
+                assert header == "Board 7 · dealer South · vulnerable: both sides", header
         if phone and not (page.evaluate(FITS, SIZES["phone"]["width"]) and page.evaluate(PROMPT_ON_SCREEN)):
             misfits += 1
         if not shot and decisions >= PLAY_SHOT_FROM and page.evaluate(BUSY):
@@ -238,7 +242,7 @@ PUBLIC = r"""() => {
     const sel = s === '0' ? '.river, .occupied' : '.river, .melds, .occupied, .stat:not(.covered), .revealed';
     for (const e of seat.querySelectorAll(sel)) parts.push(`${s}:${e.className}:${text(e)}`);
   }
-  const center = document.querySelectorAll('.board .center .stat, .board .center .contract');
+  const center = document.querySelectorAll('.board .center .stat, .board .center .contract, .board .center .vul');
   for (const e of center) parts.push(`c:${text(e)}`);
   return parts.sort().join('|');
 }"""
