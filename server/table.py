@@ -814,6 +814,7 @@ class Table:
     def _begin_hand(self) -> None:
         if self.hand > 0:
             self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
+        games.prepare(self.game)  # a slow record (bridge's par) starts now, ready at the hand's end
         if self.logged:
             self._out.append(Append(roomlog.Hand(self.hand)))
         for st in self.seats:

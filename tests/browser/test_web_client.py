@@ -34,7 +34,9 @@ from typing import Any
 import pytest
 
 from bots import registry as robots
+from bots.bridge.arena import _dd_table as dd_table
 from games import registry
+from games.bridge import imps
 from games.bridge.pbn import read_pbn
 from server.config import PREFERRED_ROBOTS
 from tests.server.test_pbn import BOARDS, PBN
@@ -294,7 +296,15 @@ def _check_result(game: str, page: Any, text: str) -> None:
         assert "contract" in text and "NS " in text and "EW " in text
         assert "tricks" in text or "passed out" in text
         assert summary.locator("table.match tr").count() >= 3  # header, the board, the match
-        assert "IMPs" in text
+        # the match's IMPs are North-South's score against the deal's par, solved here by DDS
+        [board] = page.evaluate("window.paiju.state.boards")
+        par = dd_table(BOARDS[0].hands, BOARDS[0].vulnerable, BOARDS[0].dealer)[0]
+        assert (board["board"], board["par"]) == (BOARDS[0].board, par), board
+        want = imps(board["ns"] - par)
+        shown = f"+{want}" if want > 0 else f"−{-want}" if want < 0 else "0"
+        assert summary.locator("table.match td.imps").all_inner_texts() == [shown, shown]  # the board, the match
+        assert "IMPs: North-South's score against the deal's par" in text
+        print(f"bridge: NS {board['ns']}, par {par}: {shown} IMPs")
     elif game == "niujiu":
         assert summary.locator(".niujiu-result [data-seat]").count() == 3
         assert "occupied" in text and "enough" in text
