@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -278,6 +279,42 @@ def _check_replay(context: Any, base_url: str, live: Any) -> int:
         page.close()
 
 
+# the bidding-box table at the end of a board: its column heads, then each cell's call byte
+# (hex, "" for an empty cell), row by row; and the contract's line under it
+AUCTION = r"""() => {
+  const t = document.querySelector('.board .center table.auction');
+  return {
+    heads: [...t.querySelectorAll('tr:first-child th')].map((th) => th.textContent),
+    cells: [...t.querySelectorAll('tr:not(:first-child):not(.auction-contract) td')]
+      .map((td) => { const c = td.querySelector('.call'); return c ? c.dataset.call : ''; }),
+    contract: (t.querySelector('tr.auction-contract') || {}).textContent,
+    shown: document.querySelector('.board .center .contract').textContent,
+  };
+}"""
+STRAIN_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
+
+
+def _check_auction(page: Any, board: Any) -> None:
+    """The bridge table shows the board's auction as a bidding box: columns N E S W (the dealer
+    marked), the dealer's call first in its column, each call in turn, and the contract
+    reached (from the board's own PBN record: its auction, contract and declarer)."""
+    t = page.evaluate(AUCTION)
+    assert [h.rstrip("•") for h in t["heads"]] == ["N", "E", "S", "W"], t["heads"]
+    assert t["heads"][board.dealer].endswith("•") and sum(h.endswith("•") for h in t["heads"]) == 1
+    calls = [f"{c:02x}" for c in board.auction]
+    assert len(calls) >= 4 and t["cells"][: board.dealer + len(calls)] == [""] * board.dealer + calls, t
+    assert all(c == "" for c in t["cells"][board.dealer + len(calls) :])  # the last row's rest is empty
+    if board.contract == "Pass":
+        want = "passed out"
+    else:
+        m = re.fullmatch(r"(\d)(C|D|H|S|NT)(X{0,2})", board.contract)
+        assert m, board.contract
+        dbl = f" {m.group(3)}" if m.group(3) else ""
+        want = f"{m.group(1)}{STRAIN_SIGNS[m.group(2)]}{dbl} by {['North', 'East', 'South', 'West'][board.declarer]}"
+    assert t["contract"] == want and t["shown"] == want, (t, board.contract)
+    print(f"bridge: the bidding box shows {len(calls)} calls from {t['heads'][board.dealer]}, contract {want}")
+
+
 def _check_result(game: str, page: Any, text: str) -> None:
     """The result panel of ``game`` tells its result in words."""
     for raw in RAW:
@@ -369,6 +406,7 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
             text = page.evaluate("(a) => fetch(a.href).then((r) => r.text())", link.element_handle())
             [board] = read_pbn(text)
             assert (board.board, board.hands) == (BOARDS[0].board, BOARDS[0].hands)
+            _check_auction(page, board)
         if os.environ.get("PAIJU_DOCS_IMG") == "1":
             DOCS_IMG.mkdir(parents=True, exist_ok=True)
             if phone:
