@@ -315,6 +315,33 @@ def _check_auction(page: Any, board: Any) -> None:
     print(f"bridge: the bidding box shows {len(calls)} calls from {t['heads'][board.dealer]}, contract {want}")
 
 
+# a word of the protocol rather than of players: a code name (SEAT_AWAY, HAND_START, or a bare
+# SEAT, AWAY, ROBOT, ECHO, TIMEOUT) or a hex byte
+CODE_WORDS = re.compile(r"\b[A-Z]+_[A-Z_]+\b|\b(?:SEAT|AWAY|ROBOT|ECHO|TIMEOUT|DEAL)\b|\b0x[0-9a-f]+")
+# each mahjong pond: its grid's columns, and where its tiles sit (the 7th starts a second row)
+PONDS = """() => [...document.querySelectorAll('.board .river')].map((r) => ({
+  columns: getComputedStyle(r).gridTemplateColumns.split(' ').length,
+  tops: [...r.children].map((t) => t.offsetTop),
+}))"""
+
+
+def _check_log(game: str, page: Any) -> None:
+    """The event log reads as a player would say it (no code names, nothing raw); mahjong's
+    names the seats by their winds and lays the discards in six-wide ponds."""
+    lines = page.locator("#log li").all_inner_texts()
+    assert len(lines) > 4 and all(line.strip() for line in lines)
+    for line in lines:
+        assert not CODE_WORDS.search(line), f"{game}: a code in the event log: {line!r}"
+        assert not any(raw in line for raw in RAW), f"{game}: raw text in the event log: {line!r}"
+    if game == "mahjong":
+        assert sum(any(w in line for w in "東南西北") for line in lines) > len(lines) // 2, lines[:20]
+        ponds = page.evaluate(PONDS)
+        assert len(ponds) == 4 and all(p["columns"] == 6 for p in ponds), ponds
+        for p in ponds:  # six a row: tiles 1-6 on the first, the 7th below them
+            if len(p["tops"]) >= 7:
+                assert len(set(p["tops"][:6])) == 1 and p["tops"][6] > p["tops"][0], p
+
+
 def _check_result(game: str, page: Any, text: str) -> None:
     """The result panel of ``game`` tells its result in words."""
     for raw in RAW:
@@ -345,8 +372,9 @@ def _check_result(game: str, page: Any, text: str) -> None:
     elif game == "niujiu":
         assert summary.locator(".niujiu-result [data-seat]").count() == 3
         assert "occupied" in text and "enough" in text
-    elif game == "tricks":
+    elif game == "tricks":  # the tricks taken, and the solver's value of the deal
         assert "took" in text and "trick" in text
+        assert "the deal's value with perfect play" in text
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -387,6 +415,7 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
         strongest = next(r for r in PREFERRED_ROBOTS if r in robots.names(game))
         assert summary["seat_names"][1:] == [f"{strongest} (robot)"] * (nseats - 1), summary["seat_names"]
         _check_result(game, page, summary["result"])
+        _check_log(game, page)
         steps = _check_replay(context, base_url, page)
         print(f"{game} ({size}): the replay of {steps} events ends at the same table and result")
         if phone:
