@@ -16,11 +16,12 @@ both (``/?match=ID/HAND``).
 
 >>> from protocol import Event, Result, decode
 >>> r = Replays(keep=1)
->>> r.add("r1", "tricks", "standard", 0, ["ann", None], [0, 0], [Event("r1", 1, 1, 0, b"", 0)],
-...       Result("r1", 0, [1, -1], [1, -1], [b"", b""], True, {}))
+>>> r.add("r1", 0, pack("r1", "tricks", "standard", 0, ["ann", None], [0, 0], [Event("r1", 1, 1, 0, b"", 0)],
+...       Result("r1", 0, [1, -1], [1, -1], [b"", b""], True, {})))
 >>> [type(decode(f)).__name__ for f in unpack(r.get("r1", 0))]
 ['RoomState', 'Event', 'Result']
->>> r.add("r2", "tricks", "standard", 0, [None, None], [0, 0], [], Result("r2", 0, [0, 0], [0, 0], [b"", b""], True))
+>>> none = Result("r2", 0, [0, 0], [0, 0], [b"", b""], True)
+>>> r.add("r2", 0, pack("r2", "tricks", "standard", 0, [None, None], [0, 0], [], none))
 >>> r.get("r1", 0) is None, r.get("r2", 0) is not None  # the oldest went
 (True, True)
 """
@@ -104,20 +105,9 @@ class Replays:
         self.keep = keep
         self._hands: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
-    def add(
-        self,
-        room: str,
-        game: str,
-        ruleset: str,
-        hand: int,
-        seats: Sequence[str | None],
-        scores: Sequence[int],
-        events: Sequence[Event],
-        result: Result,
-    ) -> None:
-        """Keep hand ``hand`` of ``room``: the seats' names and the match scores before it,
-        its events as a spectator received them, and its RESULT."""
-        self._hands[(room, hand)] = pack(room, game, ruleset, hand, seats, scores, events, result)
+    def add(self, room: str, hand: int, replay: bytes) -> None:
+        """Keep hand ``hand`` of ``room``: its replay as :func:`pack` made it."""
+        self._hands[(room, hand)] = replay
         self._hands.move_to_end((room, hand))
         while len(self._hands) > self.keep:
             self._hands.popitem(last=False)

@@ -11,7 +11,7 @@ import signal
 from paiju.client import Client
 from protocol import Prompt, Result
 
-from .conftest import RedisServer, start_bots, start_serve
+from .conftest import Proc, RedisServer, start_bots, start_serve
 from .test_restart import OPTS, settle
 
 MOVE_MS = 500  # the game's time for one move
@@ -35,6 +35,7 @@ async def test_a_rebuilt_room_keeps_each_seats_time_bank(redis_server: RedisServ
     served, server = start_serve(redis_server.url, *opts)
     ann = await Client.connect(served.url, "ann", record=True)
     back: Client | None = None
+    server2: Proc | None = None
     try:
         # no clock of the room's own: the game's move time and bank (paiju serve --clock, --bank)
         st = await ann.create("tricks", bots=[1], hands=1, seed=17)
@@ -68,10 +69,8 @@ async def test_a_rebuilt_room_keeps_each_seats_time_bank(redis_server: RedisServ
         out = server2.stop()
         assert "Traceback" not in out, out[-3000:]
     finally:
-        for c in (ann, back):
-            if c is not None:
-                await c.close()
+        for c in filter(None, (ann, back)):
+            await c.close()
+        for p in filter(None, (server2, bots)):
+            p.stop()
         server.stop(signal.SIGKILL)
-        bots.stop()
-        if "server2" in locals():
-            server2.stop()
