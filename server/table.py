@@ -762,9 +762,8 @@ class Table:
             self._apply(p, self.game.default_action(p.seat))
             if human:
                 c.timeouts += 1
-                if (
-                    p.bank > 0 or c.timeouts >= self.limits.takeover_after
-                ):  # a spent bank: a robot takes the seat at once
+                # a spent bank: a robot takes the seat at once (without a bank: after some timeouts)
+                if p.bank > 0 or c.timeouts >= self.limits.takeover_after:
                     self._set_robot(p.controller, True)
             if self.closed:
                 return
