@@ -16,7 +16,8 @@ MODULES = {
     "bridge": "games.bridge",
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
-_RECORDS: dict[str, Callable[[Any], dict[str, Any]]] = {}
+_RECORDS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
+_PREPARES: dict[str, list[Callable[[Any], None]]] = {}
 
 
 def register(cls: type[Game[Any]]) -> type[Game[Any]]:
@@ -24,17 +25,33 @@ def register(cls: type[Game[Any]]) -> type[Game[Any]]:
     return cls
 
 
-def add_record(name: str, record: Callable[[Any], dict[str, Any]]) -> None:
+def add_record(
+    name: str, record: Callable[[Any], dict[str, Any]], prepare: Callable[[Any], None] | None = None
+) -> None:
     """Have :func:`records` give ``record(game)`` to the outcome of game ``name`` (a
     game's package registers what is written from a game, such as bridge's PBN file, so that
-    the game itself need not import its writers)."""
-    _RECORDS[name] = record
+    the game itself need not import its writers). The records of one game merge; adding the
+    same one again changes nothing. ``prepare(game)``, if given, runs when a hand is dealt
+    (:func:`prepare`), so that a record slow to make (bridge's double-dummy par) can start
+    in the background and be ready when the hand ends."""
+    if record not in _RECORDS.setdefault(name, []):
+        _RECORDS[name].append(record)
+    if prepare is not None and prepare not in _PREPARES.setdefault(name, []):
+        _PREPARES[name].append(prepare)
+
+
+def prepare(game: Game[Any]) -> None:
+    """A hand of ``game`` is dealt: start what its records will need (see :func:`add_record`)."""
+    for p in _PREPARES.get(game.name, ()):
+        p(game)
 
 
 def records(game: Game[Any]) -> dict[str, Any]:
     """What a RESULT adds to the outcome's detail of an ended hand: its package's records."""
-    record = _RECORDS.get(game.name)
-    return record(game) if record is not None else {}
+    out: dict[str, Any] = {}
+    for record in _RECORDS.get(game.name, ()):
+        out.update(record(game))
+    return out
 
 
 def names() -> list[str]:

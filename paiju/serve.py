@@ -217,12 +217,14 @@ def config_from(args: argparse.Namespace) -> Config:
 
 
 def add_records() -> None:
-    """RESULTs of the trick-taking game carry the solver's value of the deal (the server
-    meets the robots' side only here)."""
+    """RESULTs of the trick-taking game carry the solver's value of the deal, bridge ones the
+    deal's par (a match's IMPs are scored against it); the server meets the robots' side only here."""
     import games
+    from bots.bridge.record import par_record, start_par
     from bots.tricks.record import deal_value
 
     games.add_record("tricks", deal_value)
+    games.add_record("bridge", par_record, prepare=start_par)
 
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:

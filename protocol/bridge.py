@@ -33,6 +33,11 @@ class Event(IntEnum):
     DUMMY = 0x32  # seat = dummy, cards = dummy's hand, to everyone, after the opening lead
     TRICK = 0x33  # seat = the trick's winner, arg = tricks won by the declaring side so far
     REVEAL = 0x34  # end of board: cards = the seat's remaining cards
+    BOARD = 0x35  # after HAND_START: seat = dealer, arg = board number << 2 | vulnerability (0 None, 1 NS, 2 EW, 3 All)
+
+
+VULNERABILITY = ("None", "NS", "EW", "All")
+"""The vulnerabilities by their index in a BOARD event's arg."""
 
 
 class Error(IntEnum):

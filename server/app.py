@@ -60,7 +60,7 @@ from records import Database
 from records import api as records_api
 from records.recorder import Recorder
 
-from . import identity, metrics, table, tokens
+from . import identity, metrics, replays, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
 from .connection import Connection
 from .lifecycle import Phase
@@ -237,6 +237,11 @@ class Server:
         if self.database is None:
             body = b'{"error": {"code": "no_records", "message": "this server keeps no records (no database)"}}'
             return _response(connection, http.HTTPStatus.NOT_FOUND, body, "application/json")
+        if m := replays.STORED.fullmatch(path):  # a stored hand for the web client's replay viewer
+            data = await replays.stored(self.database, int(m.group(1)), int(m.group(2)))
+            if data is None:
+                return _response(connection, http.HTTPStatus.NOT_FOUND, b"no such finished hand\n", "text/plain")
+            return _response(connection, http.HTTPStatus.OK, data, "application/msgpack")
         r = await records_api.answer(self.database, path, query)
         return _response(connection, http.HTTPStatus(r.status), r.body, r.content_type)
 

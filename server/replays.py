@@ -9,25 +9,93 @@ hand's RESULT, which reveals every hand. Only finished hands are kept, so no car
 hidden while the hand was played is ever served before its end. Sans-I/O: the room core
 gives :meth:`Replays.add` the frames, the HTTP side reads :meth:`Replays.get`.
 
+A hand of a match kept in the records database (issue 20's player pages) is served the same
+way, ``GET /api/matches/ID/HAND.msgpack``: :func:`from_record` deals it again from the match's
+seed and rules and applies its stored actions, so the web client has one replay viewer for
+both (``/?match=ID/HAND``).
+
 >>> from protocol import Event, Result, decode
 >>> r = Replays(keep=1)
->>> r.add("r1", "tricks", "standard", 0, ["ann", None], [0, 0], [Event("r1", 1, 1, 0, b"", 0)],
-...       Result("r1", 0, [1, -1], [1, -1], [b"", b""], True, {}))
+>>> r.add("r1", 0, pack("r1", "tricks", "standard", 0, ["ann", None], [0, 0], [Event("r1", 1, 1, 0, b"", 0)],
+...       Result("r1", 0, [1, -1], [1, -1], [b"", b""], True, {})))
 >>> [type(decode(f)).__name__ for f in unpack(r.get("r1", 0))]
 ['RoomState', 'Event', 'Result']
->>> r.add("r2", "tricks", "standard", 0, [None, None], [0, 0], [], Result("r2", 0, [0, 0], [0, 0], [b"", b""], True))
+>>> none = Result("r2", 0, [0, 0], [0, 0], [b"", b""], True)
+>>> r.add("r2", 0, pack("r2", "tricks", "standard", 0, [None, None], [0, 0], [], none))
 >>> r.get("r1", 0) is None, r.get("r2", 0) is not None  # the oldest went
 (True, True)
 """
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import msgpack
 
+import games
+from games import Action
 from protocol import Event, Result, RoomState, encode
+from records import Database, matches
+
+STORED = re.compile(r"/api/matches/(\d{1,18})/(\d{1,9})\.msgpack")
+"""The path of a stored match's hand as replay frames: match id, hand number."""
+
+
+def pack(
+    room: str,
+    game: str,
+    ruleset: str,
+    hand: int,
+    seats: Sequence[str | None],
+    scores: Sequence[int],
+    events: Sequence[Event],
+    result: Result,
+) -> bytes:
+    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT."""
+    first = events[0].seq - 1 if events else 0
+    head = RoomState(room, game, ruleset, None, first, hand, list(seats), list(scores), {})
+    frames = [encode(head), *(encode(e) for e in events), encode(result)]
+    header: bytes = msgpack.Packer().pack_array_header(len(frames))
+    return header + b"".join(frames)
+
+
+async def stored(db: Database, match_id: int, hand: int) -> bytes | None:
+    """The replay of hand ``hand`` of stored match ``match_id`` (None: no such match or hand)."""
+    try:
+        record = await matches.match(db, match_id)
+    except matches.NotFound:
+        return None
+    return from_record(record, hand)
+
+
+def from_record(record: dict[str, Any], hand: int) -> bytes | None:
+    """The replay of hand ``hand`` of a stored match (``records.matches.match``'s dict), or
+    None if the match has no such finished hand. The events are the game's own, as a
+    spectator sees them (the room's SEAT, ROBOT and TIMEOUT events are not stored)."""
+    hands = record["hands"]
+    k = next((i for i, h in enumerate(hands) if h["hand"] == hand), None)
+    if k is None:
+        return None
+    room = str(record["room"])
+    g = games.create(record["game"], record["seed"], matches.rules_of(record), hand=hand)
+    game_events = list(g.events)
+    for seat, code, cards in hands[k]["actions"]:
+        game_events += g.apply(int(seat), Action(int(code), bytes.fromhex(cards)))
+    seen = [e.seen_by(None) for e in game_events]
+    events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(seen, 1)]
+    before = [sum(h["scores"][s] for h in hands[:k]) for s in range(g.num_seats)]
+    out = g.outcome()
+    # the stored detail's additions (a bridge board's PBN and par, a deal's solved value) are
+    # plain JSON values; the outcome's own detail is made again, with its bytes as bytes
+    detail = {**hands[k]["detail"], **out.detail}
+    totals = [b + s for b, s in zip(before, out.scores, strict=True)]
+    final = record["status"] == "over" and k == len(hands) - 1
+    result = Result(room, hand, list(out.scores), totals, list(out.hands), final, detail)
+    names = [s["name"] for s in sorted(record["seats"], key=lambda s: s["seat"])]
+    return pack(room, record["game"], record["ruleset"], hand, names, before, events, result)
 
 
 class Replays:
@@ -37,24 +105,9 @@ class Replays:
         self.keep = keep
         self._hands: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
-    def add(
-        self,
-        room: str,
-        game: str,
-        ruleset: str,
-        hand: int,
-        seats: Sequence[str | None],
-        scores: Sequence[int],
-        events: Sequence[Event],
-        result: Result,
-    ) -> None:
-        """Keep hand ``hand`` of ``room``: the seats' names and the match scores before it,
-        its events as a spectator received them, and its RESULT."""
-        first = events[0].seq - 1 if events else 0
-        head = RoomState(room, game, ruleset, None, first, hand, list(seats), list(scores), {})
-        frames = [encode(head), *(encode(e) for e in events), encode(result)]
-        packer = msgpack.Packer()
-        self._hands[(room, hand)] = packer.pack_array_header(len(frames)) + b"".join(frames)
+    def add(self, room: str, hand: int, replay: bytes) -> None:
+        """Keep hand ``hand`` of ``room``: its replay as :func:`pack` made it."""
+        self._hands[(room, hand)] = replay
         self._hands.move_to_end((room, hand))
         while len(self._hands) > self.keep:
             self._hands.popitem(last=False)

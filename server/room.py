@@ -29,7 +29,7 @@ from protocol.bus import RoomBus
 
 from .connection import Connection
 from .lifecycle import Phase
-from .replays import Replays
+from .replays import Replays, pack
 from .roomlog import Entry
 from .storage import Journal
 from .table import (
@@ -176,7 +176,8 @@ class Room:
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table
-                self.replays.add(self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result)
+                frames = pack(self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result)
+                self.replays.add(self.id, o.hand, frames)
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
 

@@ -9,15 +9,19 @@ resumes with its ``last_seq`` gets exactly what it missed).
 
 The entries, as msgpack arrays (the first is always a :class:`Head`)::
 
-    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options]
+    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms]
     ["seats", [[kind, player_id|nil, name|nil, robot_played], ...]]   after each SEAT/ROBOT event
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)
     ["act", seat, code, cards, prompt_id]         an action applied (by a person, a robot or the clock)
     ["ev", seq, code, seat|nil, cards, arg, visible_to|nil, result|nil]   an event, as emitted
+    ["bank", seat, ms]                            what is left of the seat's time bank in this hand
 
 ``options`` (a map, absent in older logs) holds the options of the room's rules that differ from
 those of the named ruleset (:func:`rules_options`): a bridge room's deals loaded from PBN, so
-that the room rebuilt after a restart plays the same boards.
+that the room rebuilt after a restart plays the same boards. ``robots`` and ``bank_ms`` (the
+time bank each seat starts a hand with) are absent when empty or 0. A ``bank`` entry follows
+every act of a seat whose prompt drew on its bank, so a rebuilt room keeps what each seat has
+left (a seat with no ``bank`` entry since its hand's ``hand`` entry has its whole bank).
 
 The log holds every private card (covered cards, hands, draws): it is for the server only
 and never goes to a client (clients get ``Event.seen_by(seat)`` of the ``ev`` entries).
@@ -66,6 +70,7 @@ class Head:
     created: float
     options: dict[str, Any] = field(default_factory=dict)
     robots: tuple[str | None, ...] = ()  # by seat: a robot seat's own robot (None: ``robot``)
+    bank_ms: int = 0  # the time bank of each seat at the start of each hand
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,15 @@ class Emitted:
     result: Result | None = None
 
 
-Entry = Head | Seats | Hand | Act | Emitted
+@dataclass(frozen=True)
+class Bank:
+    """Seat ``seat`` has ``ms`` milliseconds left of its time bank for this hand."""
+
+    seat: int
+    ms: int
+
+
+Entry = Head | Seats | Hand | Act | Emitted | Bank
 
 
 class LogError(Exception):
@@ -137,7 +150,8 @@ def _plain_entry(e: Entry) -> list[Any]:
             e.quickplay,
             e.created,
             e.options,
-            *([list(e.robots)] if any(e.robots) else []),
+            *([list(e.robots)] if any(e.robots) or e.bank_ms else []),
+            *([e.bank_ms] if e.bank_ms else []),
         ]
     if isinstance(e, Seats):
         return ["seats", [[s.kind, s.player, s.name, s.robot] for s in e.seats]]
@@ -145,6 +159,8 @@ def _plain_entry(e: Entry) -> list[Any]:
         return ["hand", e.hand]
     if isinstance(e, Act):
         return ["act", e.seat, e.code, bytes(e.cards), e.prompt_id]
+    if isinstance(e, Bank):
+        return ["bank", e.seat, e.ms]
     ev = e.event
     vis = sorted(ev.visible_to) if ev.visible_to is not None else None
     res = encode(e.result) if e.result is not None else None
@@ -209,6 +225,7 @@ class Replayed:
     results: list[Result] = field(default_factory=list)
     prompt_id: int = 0  # the highest prompt id in the log
     actions: int = 0
+    banks: dict[int, int] = field(default_factory=dict)  # seat -> ms of bank left this hand (absent: all of it)
 
     @property
     def game_name(self) -> str:
@@ -228,7 +245,8 @@ def read_head(room_id: str, data: bytes) -> Head:
     _, _, game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created = head[:11]
     options = head[11] if len(head) > 11 and head[11] else {}
     robots = tuple(head[12]) if len(head) > 12 and head[12] else ()
-    return Head(game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots)
+    bank_ms = int(head[13]) if len(head) > 13 else 0
+    return Head(game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms)
 
 
 def replay(room_id: str, entries: list[bytes]) -> Replayed:
@@ -253,6 +271,7 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.hand = int(e[1])
                 r.game = games.create(head.game, head.seed, rules, hand=r.hand)
                 r.phase = Phase.PLAYING
+                r.banks = {}
             elif kind == "act":
                 _, seat, code, cards, pid = e
                 r.game.apply(seat, Action(code, bytes(cards)))
@@ -260,6 +279,8 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.prompt_id = max(r.prompt_id, int(pid))
             elif kind == "ev":
                 _replay_event(r, i, e)
+            elif kind == "bank":
+                r.banks[int(e[1])] = int(e[2])
             else:
                 raise LogError(f"room {room_id}: entry {i} is of unknown kind {kind!r}")
         except GameError as err:

@@ -344,6 +344,7 @@ class Table:
             seed=h.seed,
             hands=h.hands,
             clock_ms=h.clock_ms,
+            bank_ms=h.bank_ms,
             robot=h.robot,
             robots=h.robots,
             private=h.private,
@@ -367,6 +368,8 @@ class Table:
             st.kind, st.robot = SeatKind(rec.kind), rec.robot
             if rec.player is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
                 st.player, st.name, st.member = rec.player, rec.name or "player", True
+        for s, st in enumerate(t.seats):  # what each seat had left of its bank when the log ended
+            st.bank = r.banks.get(s, h.bank_ms) / 1000
         return t
 
     def head(self) -> Head:
@@ -383,6 +386,7 @@ class Table:
             self.created,
             roomlog.rules_options(self.game_name, self.rules),
             self.robots,
+            self.bank_ms,
         )
 
     # ------------------------------------------------------------------ queries
@@ -561,10 +565,21 @@ class Table:
         self._send_since(m.conn, seat, m.last_seq)
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
         self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+        self._grant_bank(seat)
         if st.robot:
             self._set_robot(seat, False)
         else:
             self._redispatch(seat)
+
+    def _grant_bank(self, i: int) -> None:
+        """Seat ``i``'s owner is back: a prompt it was given while away (so without its time
+        bank, as after a restart) has the bank the seat has left added to its time."""
+        st = self.seats[i]
+        for p in self.pending.values():
+            if p.controller == i and p.bank == 0 and st.bank > 0:
+                p.bank = st.bank
+                p.deadline += st.bank
+                p.unix_deadline_ms += int(st.bank * 1000)
 
     def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[Output]:
         """The frames an ended match sent ``player`` after ``last_seq`` (as the seat it held
@@ -691,6 +706,8 @@ class Table:
         metrics.applied(self.game_name)
         if self.logged:
             self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
+            if p.bank > 0:  # the prompt could draw on the bank: what is left goes in the log too
+                self._out.append(Append(roomlog.Bank(p.controller, int(self.seats[p.controller].bank * 1000))))
         self.answered[p.id] = (p.controller, action)
         while len(self.answered) > ANSWERED_KEPT:
             self.answered.popitem(last=False)
@@ -739,11 +756,13 @@ class Table:
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
             metrics.clock_default(self.game_name, c.robot_played)
+            human = c.kind == SeatKind.HUMAN and not c.robot
+            if human and p.bank > 0:
+                c.bank = 0.0  # spent (before the action, which may end the hand and deal a new bank)
             self._apply(p, self.game.default_action(p.seat))
-            if c.kind == SeatKind.HUMAN and not c.robot:
+            if human:
                 c.timeouts += 1
-                if p.bank > 0:
-                    c.bank = 0.0  # spent: a robot takes the seat at once
+                # a spent bank: a robot takes the seat at once (without a bank: after some timeouts)
                 if p.bank > 0 or c.timeouts >= self.limits.takeover_after:
                     self._set_robot(p.controller, True)
             if self.closed:
@@ -814,6 +833,7 @@ class Table:
     def _begin_hand(self) -> None:
         if self.hand > 0:
             self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
+        games.prepare(self.game)  # a slow record (bridge's par) starts now, ready at the hand's end
         if self.logged:
             self._out.append(Append(roomlog.Hand(self.hand)))
         for st in self.seats:

@@ -1,7 +1,9 @@
 """The package as a user gets it: ``pip install`` into an empty virtual environment, then
 ``paiju serve`` serves a lobby that connects (its vendored msgpack library is package data,
-pinned by integrity), quick play seats the strongest robot, and what only the charts need
-(matplotlib, the ``plot`` extra) is not installed and is asked for in one line."""
+pinned by integrity), quick play seats the strongest robot. paiju asks for matplotlib only in
+its ``plot`` extra; endplay (the bridge robot's double-dummy solver) still brings it into a plain
+install, since every endplay release requires it and cannot be imported without it; removed,
+``--plot`` is refused in one line."""
 
 from __future__ import annotations
 
@@ -58,6 +60,16 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
+# The requirements an installed distribution declares, one a line.
+REQUIRES = "import importlib.metadata as m, sys; print(*m.distribution(sys.argv[1]).requires or [], sep=chr(10))"
+# The installed distributions that require a package unconditionally (no extra marker).
+WHO_REQUIRES = """
+import importlib.metadata as m, re, sys
+print(*sorted({d.metadata["Name"] for d in m.distributions() for r in d.requires or []
+               if re.match(re.escape(sys.argv[1]) + r"\\b", r) and "extra ==" not in r}))
+"""
+
+
 @pytest.mark.slow
 def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     start = time.monotonic()
@@ -75,28 +87,23 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAIJU_", "PYTHON"))}
 
-    version = subprocess.run([paiju, "--version"], cwd=work, env=env, capture_output=True, text=True, check=True)
+    def run_paiju(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([paiju, *args], cwd=work, env=env, capture_output=True, text=True)
+
+    version = run_paiju("--version")
+    assert version.returncode == 0, version.stderr
     assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S*\n", version.stdout), version.stdout
 
-    # the charts' library is the `plot` extra, but endplay (the bridge robot's double-dummy
-    # solver) depends on matplotlib too, so a plain install has it: the chart is drawn; where
-    # it is missing, --plot is refused in one line
-    has_matplotlib = subprocess.run([py, "-c", "import matplotlib"], capture_output=True).returncode == 0
-    plot = subprocess.run(
-        [paiju, "arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png")],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert "Traceback" not in plot.stderr
-    if has_matplotlib:
-        assert plot.returncode == 0 and (work / "a.png").stat().st_size > 0, plot.stderr
-    else:
-        assert plot.returncode == 2
-        assert plot.stderr.strip().endswith(
-            "charts need matplotlib: pip install 'paiju[plot]' (see paiju arena --help)"
-        )
+    # paiju itself asks for matplotlib only in its `plot` extra ...
+    wanted = subprocess.run([py, "-c", REQUIRES, "paiju"], capture_output=True, text=True, check=True)
+    assert [r for r in wanted.stdout.splitlines() if r.startswith("matplotlib")] == ['matplotlib>=3.7; extra == "plot"']
+    # ... but endplay (the bridge robot's double-dummy solver, every release of it) requires
+    # matplotlib and numpy and imports them when any of its modules is imported (endplay.dealer's
+    # HTML and LaTeX output), so a plain install has them, brought by endplay alone
+    who = subprocess.run([py, "-c", WHO_REQUIRES, "matplotlib"], capture_output=True, text=True, check=True)
+    assert who.stdout.split() == ["endplay"], who.stdout
+    plot = run_paiju("arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png"))
+    assert plot.returncode == 0 and (work / "a.png").stat().st_size > 0, plot.stderr
 
     serve = subprocess.Popen(
         [paiju, "serve", "--port", "0", "--quickplay-wait", "0"],
@@ -138,4 +145,14 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     finally:
         serve.terminate()
         serve.wait(10)
+
+    # without matplotlib, endplay cannot be imported (so it cannot be kept out of a plain
+    # install while the bridge robot needs endplay), and `--plot` is refused in one line
+    subprocess.run([*PIP, "--python", str(py), "uninstall", "-q", "-y", "matplotlib"], check=True, capture_output=True)
+    bare = subprocess.run([py, "-c", "import endplay.dds"], cwd=work, env=env, capture_output=True, text=True)
+    assert bare.returncode == 1 and "No module named 'matplotlib'" in bare.stderr, bare.stderr
+    plot = run_paiju("arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "b.png"))
+    assert plot.returncode == 2 and "Traceback" not in plot.stderr
+    assert plot.stderr.strip().endswith("charts need matplotlib: pip install 'paiju[plot]' (see paiju arena --help)")
+    assert not (work / "b.png").exists()
     print(f"built, installed into an empty venv, served and connected in {time.monotonic() - start:.1f} s")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import Act, Error, Phase, View
+from protocol.bridge import VULNERABILITY, Act, Error, Phase, View
 from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
@@ -139,7 +139,11 @@ class Bridge(Game[BridgeRules]):
         self.claimed = 0  # tricks conceded to declarer by an accepted claim
         self.claim_refused_at = -1  # the trick at which a claim was rejected (no second claim then)
         self.score_ns: int | None = None
-        events = [Event(RoomEvent.HAND_START, self.dealer, arg=self.hand)]
+        events = [
+            Event(RoomEvent.HAND_START, self.dealer, arg=self.hand),
+            # a PBN room's board number and vulnerability are not the rotation's of the hand
+            Event(BridgeEvent.BOARD, self.dealer, arg=self.board << 2 | VULNERABILITY.index(self.vulnerable)),
+        ]
         for s in range(4):
             events.append(Event(RoomEvent.DEAL, s, dealt[s], visible_to=frozenset({s})))
         return events

@@ -7,11 +7,12 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, decodeAll, frames } from "./proto.js";
+import { C, ERRORS, decode, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
+import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
 import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
 
@@ -45,7 +46,7 @@ const state = {
   dups: 0, // events received twice (dropped), which a correct resume never causes either
   pingNonce: 1,
   pingSent: 0,
-  replay: null, // {frames, at}: a finished hand replayed from its log (?replay=ROOM/HAND)
+  replay: null, // {frames, at} while the page shows a replay (replay.js: ?replay=ROOM/HAND or ?match=ID/HAND)
   quiet: false, // replaying many frames at once: draw the table once, at the end
 };
 
@@ -719,8 +720,9 @@ async function init() {
     reconnect(); // a new name takes effect on a new session
   });
   records.initRecords({ send, rename, showScreen, showError, reconnect });
-  if (params.get("replay")) {
-    startReplay(params.get("replay"));
+  const replay = replaySource(params);
+  if (replay) {
+    startReplay(replay, { state, handle, renderTable, showScreen, setStatus, showError });
     return;
   }
   showScreen("lobby");
@@ -733,54 +735,6 @@ async function init() {
     if (document.body.dataset.screen === "lobby") send(frames.listRooms());
   }, 5000);
   connect(false);
-}
-
-// ------------------------------------------------------------------ replays
-async function startReplay(spec) {
-  const [room, hand] = spec.split("/");
-  state.replay = { frames: [], at: 0 };
-  document.body.dataset.replay = "loading";
-  showScreen("table");
-  $("#leave").hidden = true;
-  $("#replay-bar").hidden = false;
-  setStatus(`replay of room ${room}, hand ${Number(hand) + 1}`);
-  try {
-    const r = await fetch(`replay/${encodeURIComponent(room)}/${encodeURIComponent(hand)}.msgpack`, { cache: "no-store" });
-    if (!r.ok) throw new Error(r.status === 404 ? "this server has no such finished hand (it may have expired)" : `HTTP ${r.status}`);
-    state.replay.frames = decodeAll(new Uint8Array(await r.arrayBuffer()));
-  } catch (e) {
-    showError(`replay: ${e.message}`);
-    document.body.dataset.replay = "error";
-    return;
-  }
-  for (const [id, step] of [["#replay-start", () => 1], ["#replay-back", (k) => k - 1], ["#replay-step", (k) => k + 1], ["#replay-end", () => Infinity]]) {
-    $(id).addEventListener("click", () => replaySeek(step(state.replay.at)));
-  }
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") replaySeek(state.replay.at + 1);
-    if (e.key === "ArrowLeft") replaySeek(state.replay.at - 1);
-  });
-  replaySeek(1); // the ROOM_STATE: the table at the deal
-}
-
-/** Show the replay after its first ``k`` frames (the table, the log and, at the end, the result). */
-function replaySeek(k) {
-  const all = state.replay.frames;
-  k = Math.max(1, Math.min(all.length, k));
-  state.room = null;
-  state.lastSeq = null;
-  state.quiet = true;
-  try {
-    for (let i = 0; i < k; i++) handle(all[i]);
-  } finally {
-    state.quiet = false;
-  }
-  state.replay.at = k;
-  $("#replay-pos").textContent = `event ${k - 1} of ${all.length - 1}`;
-  $("#replay-back").disabled = $("#replay-start").disabled = k <= 1;
-  $("#replay-step").disabled = $("#replay-end").disabled = k >= all.length;
-  document.body.dataset.replay = k >= all.length ? "end" : "stepping";
-  renderTable();
 }
 
 // for scripts and tests: drop the connection as a network failure would (the page resumes)

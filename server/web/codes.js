@@ -45,7 +45,7 @@ export const GAMES = {
     seats: 4,
     rulesets: ["standard", "no-claims"],
     act: { 0: "BID", 1: "PASS", 2: "DOUBLE", 3: "REDOUBLE", 4: "PLAY", 5: "CLAIM", 6: "ACCEPT", 7: "REJECT" },
-    events: { 0x30: "CONTRACT", 0x31: "PASSED_OUT", 0x32: "DUMMY", 0x33: "TRICK", 0x34: "REVEAL" },
+    events: { 0x30: "CONTRACT", 0x31: "PASSED_OUT", 0x32: "DUMMY", 0x33: "TRICK", 0x34: "REVEAL", 0x35: "BOARD" },
     errors: {
       340: "INSUFFICIENT_BID", 341: "DOUBLE_NOT_ALLOWED", 342: "REDOUBLE_NOT_ALLOWED", 343: "REVOKE",
       344: "WRONG_HAND", 345: "AUCTION_OVER", 346: "NO_CLAIM",

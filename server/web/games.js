@@ -6,7 +6,7 @@
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
-import { BRIDGE_SEATS, seatBase } from "./words.js";
+import { BRIDGE_SEATS, VULNERABILITY, seatBase, vulnerabilityWords } from "./words.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
 // each game's codes by name (codes.js, checked against protocol/<game>.py)
@@ -226,17 +226,12 @@ function trickArea(model, ctx, trick, lastTrick, { label = null } = {}) {
 
 // ------------------------------------------------------------------ contract bridge
 
-function boardVulnerability(board) {
-  // the standard rotation of 16 boards
-  const table = ["None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW"];
-  return table[(board - 1) % 16];
-}
-
 class BridgeModel extends Model {
   reset(hand, dealer) {
     super.reset(hand, dealer);
-    this.board = hand + 1;
-    this.vulnerable = boardVulnerability(this.board);
+    // the BOARD event that follows HAND_START gives the board's number and vulnerability
+    this.board = null;
+    this.vulnerable = null;
     this.phase = "auction";
     this.auction = [];
     this.contract = null;
@@ -332,6 +327,10 @@ class BridgeModel extends Model {
       this.hands[ev.seat] = arr(ev.cards);
       this.counts[ev.seat] = ev.cards.length;
       this.phase = "over";
+    } else if (code === BRIDGE.events.BOARD) {
+      this.board = ev.arg >> 2;
+      this.vulnerable = VULNERABILITY[ev.arg & 3];
+      this.dealer = ev.seat;
     }
   }
 
@@ -360,7 +359,7 @@ class BridgeModel extends Model {
       }
       seats.push(this.seatPanel(s, ctx, body));
     }
-    const vul = h("span", { class: "vul" }, `Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable ${this.vulnerable}`);
+    const vul = this.board === null ? null : h("span", { class: "vul" }, `Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable: ${vulnerabilityWords(this.vulnerable)}`);
     const center = h("div", { class: "bridge-center" }, vul, h("div", { class: "contract", "data-phase": this.phase }, this.contractText()));
     if (this.phase === "auction" || this.trick.length + this.lastTrick.length === 0) {
       center.appendChild(auctionTable(this));

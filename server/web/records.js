@@ -1,6 +1,6 @@
 // Accounts and records in the web client: log in / register / log out (ACCOUNT, IDENTITY over
-// the WebSocket), a player's page (their matches, from GET /api/players/NAME/matches), the replay
-// of a stored match (GET /api/matches/ID: each hand's deal and its actions, step by step) and
+// the WebSocket), a player's page (their matches, from GET /api/players/NAME/matches), a stored
+// match (GET /api/matches/ID: each hand's scores and deal, each opening in replay.js's viewer) and
 // the leaderboards (GET /api/leaderboard/GAME). The session token lives in localStorage, so a
 // login survives a browser restart; app.js sends it in HELLO.
 
@@ -10,6 +10,7 @@ import { cardsText, fromHex } from "./cards.js";
 import { h } from "./games.js";
 
 const $ = (sel) => document.querySelector(sel);
+const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
 const SESSION = "paiju.session";
 const ERROR = byName(ERRORS);
 
@@ -130,7 +131,8 @@ export async function showPlayer(name = me.name, before = null) {
   );
 }
 
-/** A stored match, hand by hand: the hands as revealed at the end, then each action; ◀ ▶ step through it. */
+/** A stored match, hand by hand: the scores and the hands as dealt; each hand opens in the
+ * replay viewer (replay.js: the table, step by step, as for a hand just played). */
 export async function showReplay(id) {
   hooks.showScreen("records");
   const box = $("#records-body");
@@ -144,38 +146,15 @@ export async function showReplay(id) {
   }
   const info = gameInfo(m.game);
   const seatName = (i) => (m.seats[i] ? m.seats[i].name : `seat ${i}`);
-  const hands = m.hands.map((hd) => {
-    const steps = hd.actions.map(([seat, code, bytes], k) =>
-      h("li", { "data-step": String(k) }, `${seatName(seat)}: ${info.act[code] || `ACT_${code}`} ${cardsText(m.game, fromHex(bytes))}`),
-    );
-    const list = h("ol", { class: "replay-steps" }, ...steps);
-    let at = -1;
-    const show = (k) => {
-      at = Math.max(-1, Math.min(steps.length - 1, k));
-      steps.forEach((el, i) => {
-        el.dataset.state = i < at ? "done" : i === at ? "now" : "later";
-      });
-      counter.textContent = `${at + 1} / ${steps.length}`;
-    };
-    const counter = h("span", { class: "replay-at" });
-    const controls = h(
-      "div",
-      { class: "replay-controls" },
-      h("button", { class: "replay-prev", onclick: () => show(at - 1) }, "◀"),
-      counter,
-      h("button", { class: "replay-next", onclick: () => show(at + 1) }, "▶"),
-      h("button", { class: "replay-end", onclick: () => show(steps.length - 1) }, "end"),
-    );
-    show(-1);
-    return h(
+  const hands = m.hands.map((hd) =>
+    h(
       "section",
       { class: "replay-hand", "data-hand": String(hd.hand) },
       h("h3", {}, `hand ${hd.hand + 1}: ${hd.scores.map((s, i) => `${seatName(i)} ${s > 0 ? "+" : ""}${s}`).join(", ")}`),
       h("ul", { class: "replay-deal" }, ...hd.revealed.map((c, i) => h("li", {}, `${seatName(i)}: ${cardsText(m.game, fromHex(c))}`))),
-      controls,
-      list,
-    );
-  });
+      h("a", { class: "open-hand-replay", href: `./?match=${encodeURIComponent(m.id)}/${hd.hand}`, target: "_blank" }, `replay hand ${hd.hand + 1} on the table (${plural(hd.actions.length, "move")})`),
+    ),
+  );
   box.replaceChildren(
     h("h2", {}, `match ${m.id}: ${info.title} (${m.ruleset}), ${m.status}`),
     h("p", {}, `seed ${m.seed} · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),

@@ -6,6 +6,7 @@
 
 import { cardEl, cardsEl, handOrder } from "./cards.js";
 import { MELD_NAMES, h } from "./games.js";
+import { vulnerabilityWords } from "./words.js";
 
 const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -85,7 +86,7 @@ function bridgeResult(f, d, ctx) {
   const out = [];
   const c = parseContract(d.contract);
   const ns = d.score ?? f.scores[0];
-  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${d.vulnerable === "All" ? "both" : d.vulnerable === "None" ? "neither" : d.vulnerable}`));
+  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${vulnerabilityWords(d.vulnerable)}`));
   if (!c) {
     out.push(row("contract", "passed out: all four passed"));
   } else {
@@ -97,26 +98,27 @@ function bridgeResult(f, d, ctx) {
     out.push(row("tricks", `${d.tricks} of the ${need} needed: ${made}${claimed}`));
   }
   out.push(row("score", h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
-  // the match so far: one line per board, IMPs against the par when the server gives it,
-  // else against a passed-out board (0)
+  // the match so far: one line per board, with North-South's IMPs against the deal's par (the
+  // datum of a board no other table played); a server that sends no par gets no IMP column
   const boards = ctx.boards || [];
   if (boards.length) {
     const vsPar = boards.every((b) => typeof b.par === "number");
-    let total = 0;
-    const rows = boards.map((b) => {
-      const i = imps(vsPar ? b.ns - b.par : b.ns);
-      total += i;
-      return h("tr", {}, h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), h("td", { class: "num" }, signed(i)));
-    });
+    const impsOf = boards.map((b) => (vsPar ? imps(b.ns - b.par) : null));
+    const cells = (...c) => c.filter((x) => x !== null);
+    const rows = boards.map((b, k) =>
+      h("tr", {}, ...cells(h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), vsPar ? h("td", { class: "num" }, `${signed(b.par)}`) : null, vsPar ? h("td", { class: "num imps" }, signed(impsOf[k])) : null)),
+    );
+    const sum = (xs) => xs.reduce((a, x) => a + x, 0);
+    const ns = sum(boards.map((b) => b.ns));
     out.push(
       h(
         "table",
         { class: "match", "data-boards": boards.length },
-        h("tr", {}, h("th", {}, "board"), h("th", {}, "contract"), h("th", {}, "NS"), h("th", {}, "EW"), h("th", {}, vsPar ? "IMPs NS vs par" : "IMPs NS")),
+        h("tr", {}, ...cells(h("th", {}, "board"), h("th", {}, "contract"), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, "par NS") : null, vsPar ? h("th", {}, "IMPs NS") : null)),
         ...rows,
-        h("tr", { class: "total" }, h("td", { colspan: 2 }, "match"), h("td", { class: "num" }, signed(boards.reduce((a, b) => a + b.ns, 0))), h("td", { class: "num" }, signed(-boards.reduce((a, b) => a + b.ns, 0))), h("td", { class: "num" }, signed(total))),
+        h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, "match"), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf))) : null)),
       ),
-      h("p", { class: "note" }, vsPar ? "IMPs: North-South's score against the deal's par." : "IMPs: North-South's score against a passed-out board (0)."),
+      h("p", { class: "note" }, vsPar ? "IMPs: North-South's score against the deal's par (double-dummy), board by board." : "This server sends no par: no IMPs."),
     );
   }
   return out;

@@ -7,6 +7,13 @@ import { HIDDEN, cardsText, formatCall } from "./cards.js";
 
 export const BRIDGE_SEATS = ["North", "East", "South", "West"];
 // a mahjong seat's wind for the hand: the dealer is East, then counterclockwise
+/** A bridge vulnerability as players say it: "None" is neither side, "All" both. */
+export function vulnerabilityWords(vul) {
+  return { None: "neither side", NS: "North-South", EW: "East-West", All: "both sides" }[vul] ?? vul;
+}
+/** The vulnerabilities by their index in a BOARD event's arg (protocol/bridge.py). */
+export const VULNERABILITY = ["None", "NS", "EW", "All"];
+
 export const WINDS = [
   ["East", "東"],
   ["South", "南"],
@@ -60,7 +67,7 @@ export function eventText(game, f, who, me) {
     case ROOM.HAND_START: {
       const start = `Hand ${f.arg + 1} begins`;
       if (f.seat === null) return `${start}.`;
-      if (game === "bridge") return `${start}: ${w} deals.`;
+      if (game === "bridge") return `${start}.`; // BOARD follows with the dealer
       if (game === "mahjong") return `${start}: ${w} is the dealer.`;
       if (game === "niujiu") return `${start}: ${w} is the head (头家).`;
       return `${start}: ${w} leads.`;
@@ -132,6 +139,8 @@ function bridgeText(f, w, who, me, cards) {
       return `${w} wins the trick.`;
     case BRIDGE.events.REVEAL:
       return shown(f.cards) ? `${w} held ${cards()}.` : null;
+    case BRIDGE.events.BOARD:
+      return `Board ${f.arg >> 2}: ${w} deals, ${vulnerabilityWords(VULNERABILITY[f.arg & 3])} vulnerable.`;
   }
   return undefined;
 }

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -34,7 +35,9 @@ from typing import Any
 import pytest
 
 from bots import registry as robots
+from bots.bridge.arena import _dd_table as dd_table
 from games import registry
+from games.bridge import imps
 from games.bridge.pbn import read_pbn
 from server.config import PREFERRED_ROBOTS
 from tests.server.test_pbn import BOARDS, PBN
@@ -185,6 +188,10 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
         if decisions == 1:
             # the seat's hand is shown before anything is asked of it
             assert page.locator(".seat.me [data-card]").count() > 0, "the seat's hand is not shown"
+            if game == "bridge":  # the PBN file's first board: its own number, dealer, vulnerability
+                header = page.locator(".bridge-center .vul").inner_text()
+                assert (BOARDS[0].board, BOARDS[0].dealer, BOARDS[0].vulnerable) == (7, 2, "All")
+                assert header == "Board 7 · dealer South · vulnerable: both sides", header
         if phone and not (page.evaluate(FITS, SIZES["phone"]["width"]) and page.evaluate(PROMPT_ON_SCREEN)):
             misfits += 1
         if not shot and decisions >= PLAY_SHOT_FROM and page.evaluate(BUSY):
@@ -238,7 +245,7 @@ PUBLIC = r"""() => {
     const sel = s === '0' ? '.river, .occupied' : '.river, .melds, .occupied, .stat:not(.covered), .revealed';
     for (const e of seat.querySelectorAll(sel)) parts.push(`${s}:${e.className}:${text(e)}`);
   }
-  const center = document.querySelectorAll('.board .center .stat, .board .center .contract');
+  const center = document.querySelectorAll('.board .center .stat, .board .center .contract, .board .center .vul');
   for (const e of center) parts.push(`c:${text(e)}`);
   return parts.sort().join('|');
 }"""
@@ -272,6 +279,69 @@ def _check_replay(context: Any, base_url: str, live: Any) -> int:
         page.close()
 
 
+# the bidding-box table at the end of a board: its column heads, then each cell's call byte
+# (hex, "" for an empty cell), row by row; and the contract's line under it
+AUCTION = r"""() => {
+  const t = document.querySelector('.board .center table.auction');
+  return {
+    heads: [...t.querySelectorAll('tr:first-child th')].map((th) => th.textContent),
+    cells: [...t.querySelectorAll('tr:not(:first-child):not(.auction-contract) td')]
+      .map((td) => { const c = td.querySelector('.call'); return c ? c.dataset.call : ''; }),
+    contract: (t.querySelector('tr.auction-contract') || {}).textContent,
+    shown: document.querySelector('.board .center .contract').textContent,
+  };
+}"""
+STRAIN_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
+
+
+def _check_auction(page: Any, board: Any) -> None:
+    """The bridge table shows the board's auction as a bidding box: columns N E S W (the dealer
+    marked), the dealer's call first in its column, each call in turn, and the contract
+    reached (from the board's own PBN record: its auction, contract and declarer)."""
+    t = page.evaluate(AUCTION)
+    assert [h.rstrip("•") for h in t["heads"]] == ["N", "E", "S", "W"], t["heads"]
+    assert t["heads"][board.dealer].endswith("•") and sum(h.endswith("•") for h in t["heads"]) == 1
+    calls = [f"{c:02x}" for c in board.auction]
+    assert len(calls) >= 4 and t["cells"][: board.dealer + len(calls)] == [""] * board.dealer + calls, t
+    assert all(c == "" for c in t["cells"][board.dealer + len(calls) :])  # the last row's rest is empty
+    if board.contract == "Pass":
+        want = "passed out"
+    else:
+        m = re.fullmatch(r"(\d)(C|D|H|S|NT)(X{0,2})", board.contract)
+        assert m, board.contract
+        dbl = f" {m.group(3)}" if m.group(3) else ""
+        want = f"{m.group(1)}{STRAIN_SIGNS[m.group(2)]}{dbl} by {['North', 'East', 'South', 'West'][board.declarer]}"
+    assert t["contract"] == want and t["shown"] == want, (t, board.contract)
+    print(f"bridge: the bidding box shows {len(calls)} calls from {t['heads'][board.dealer]}, contract {want}")
+
+
+# a word of the protocol rather than of players: a code name (SEAT_AWAY, HAND_START, or a bare
+# SEAT, AWAY, ROBOT, ECHO, TIMEOUT) or a hex byte
+CODE_WORDS = re.compile(r"\b[A-Z]+_[A-Z_]+\b|\b(?:SEAT|AWAY|ROBOT|ECHO|TIMEOUT|DEAL)\b|\b0x[0-9a-f]+")
+# each mahjong pond: its grid's columns, and where its tiles sit (the 7th starts a second row)
+PONDS = """() => [...document.querySelectorAll('.board .river')].map((r) => ({
+  columns: getComputedStyle(r).gridTemplateColumns.split(' ').length,
+  tops: [...r.children].map((t) => t.offsetTop),
+}))"""
+
+
+def _check_log(game: str, page: Any) -> None:
+    """The event log reads as a player would say it (no code names, nothing raw); mahjong's
+    names the seats by their winds and lays the discards in six-wide ponds."""
+    lines = page.locator("#log li").all_inner_texts()
+    assert len(lines) > 4 and all(line.strip() for line in lines)
+    for line in lines:
+        assert not CODE_WORDS.search(line), f"{game}: a code in the event log: {line!r}"
+        assert not any(raw in line for raw in RAW), f"{game}: raw text in the event log: {line!r}"
+    if game == "mahjong":
+        assert sum(any(w in line for w in "東南西北") for line in lines) > len(lines) // 2, lines[:20]
+        ponds = page.evaluate(PONDS)
+        assert len(ponds) == 4 and all(p["columns"] == 6 for p in ponds), ponds
+        for p in ponds:  # six a row: tiles 1-6 on the first, the 7th below them
+            if len(p["tops"]) >= 7:
+                assert len(set(p["tops"][:6])) == 1 and p["tops"][6] > p["tops"][0], p
+
+
 def _check_result(game: str, page: Any, text: str) -> None:
     """The result panel of ``game`` tells its result in words."""
     for raw in RAW:
@@ -290,12 +360,21 @@ def _check_result(game: str, page: Any, text: str) -> None:
         assert "contract" in text and "NS " in text and "EW " in text
         assert "tricks" in text or "passed out" in text
         assert summary.locator("table.match tr").count() >= 3  # header, the board, the match
-        assert "IMPs" in text
+        # the match's IMPs are North-South's score against the deal's par, solved here by DDS
+        [board] = page.evaluate("window.paiju.state.boards")
+        par = dd_table(BOARDS[0].hands, BOARDS[0].vulnerable, BOARDS[0].dealer)[0]
+        assert (board["board"], board["par"]) == (BOARDS[0].board, par), board
+        want = imps(board["ns"] - par)
+        shown = f"+{want}" if want > 0 else f"−{-want}" if want < 0 else "0"
+        assert summary.locator("table.match td.imps").all_inner_texts() == [shown, shown]  # the board, the match
+        assert "IMPs: North-South's score against the deal's par" in text
+        print(f"bridge: NS {board['ns']}, par {par}: {shown} IMPs")
     elif game == "niujiu":
         assert summary.locator(".niujiu-result [data-seat]").count() == 3
         assert "occupied" in text and "enough" in text
-    elif game == "tricks":
+    elif game == "tricks":  # the tricks taken, and the solver's value of the deal
         assert "took" in text and "trick" in text
+        assert "the deal's value with perfect play" in text
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -336,6 +415,7 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
         strongest = next(r for r in PREFERRED_ROBOTS if r in robots.names(game))
         assert summary["seat_names"][1:] == [f"{strongest} (robot)"] * (nseats - 1), summary["seat_names"]
         _check_result(game, page, summary["result"])
+        _check_log(game, page)
         steps = _check_replay(context, base_url, page)
         print(f"{game} ({size}): the replay of {steps} events ends at the same table and result")
         if phone:
@@ -355,6 +435,7 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
             text = page.evaluate("(a) => fetch(a.href).then((r) => r.text())", link.element_handle())
             [board] = read_pbn(text)
             assert (board.board, board.hands) == (BOARDS[0].board, BOARDS[0].hands)
+            _check_auction(page, board)
         if os.environ.get("PAIJU_DOCS_IMG") == "1":
             DOCS_IMG.mkdir(parents=True, exist_ok=True)
             if phone:

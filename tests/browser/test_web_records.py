@@ -1,17 +1,26 @@
 """Accounts and records in a real browser (headless Chromium, as test_web_client.py): register,
-play a hand against a robot, find it on the player's page, open its replay and step through
-it, see the rating on the leaderboard; log out, log in again, and stay logged in across a
+play a hand against a robot, find it on the player's page, open the stored hand in the web
+client's replay viewer (the same as for a hand just played) and step through it to the table
+the hand ended at, see the rating on the leaderboard; log out, log in again, and stay logged in across a
 reload (the session token is kept in localStorage)."""
 
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import ARTIFACTS, _play_hand, base_url, browser  # noqa: F401 (fixtures)
+from tests.browser.test_web_client import (  # noqa: F401 (fixtures)
+    ARTIFACTS,
+    PUBLIC,
+    RAW,
+    _play_hand,
+    base_url,
+    browser,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +50,8 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         page.wait_for_selector('body[data-screen="table"]', timeout=15000)
         shots = {k: ARTIFACTS / f"web-records-{k}.png" for k in ("play", "result")}
         _play_hand(page, "tricks", random.Random("web:records"), shots, False)
+        live_table = page.evaluate(PUBLIC)
+        live_scores = [t.replace(" (you)", "") for t in page.locator("#result .scores tr[data-seat]").all_inner_texts()]
 
         # the player's page lists the match (the recorder writes it a moment after its end)
         for _ in range(50):
@@ -53,13 +64,29 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         assert "Tricks" in row.inner_text() and name in row.inner_text()
         assert "→" in row.locator(".rating-change").inner_text(), "the rating change is shown"
         row.locator("button.open-replay").click()
-        page.wait_for_selector(".replay-hand .replay-steps li", timeout=10000)
-        steps = page.locator(".replay-hand .replay-steps li").count()
-        assert steps >= 16  # 8 cards each, two seats
+        link = page.locator(".replay-hand a.open-hand-replay").first
+        href = link.get_attribute("href", timeout=10000)
+        assert re.fullmatch(r"\./\?match=\d+/0", href or ""), href
+        page.screenshot(path=str(ARTIFACTS / "web-records-match.png"))
+        # the stored hand opens in the same replay viewer as a hand just played: the table, step by step
+        viewer = context.new_page()
+        viewer.on("pageerror", lambda e: problems.append(f"viewer page error: {e}"))
+        viewer.goto(f"{base_url}/{href[2:]}")
+        viewer.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        total = int(viewer.locator("#replay-pos").inner_text().split()[-1])
+        assert total >= 16  # 8 cards each, two seats
         for _ in range(3):
-            page.click(".replay-hand .replay-next")
-        assert page.locator('.replay-steps li[data-state="now"]').get_attribute("data-step") == "2"
-        page.screenshot(path=str(ARTIFACTS / "web-records-replay.png"))
+            viewer.click("#replay-step")
+        assert viewer.locator("#replay-pos").inner_text() == f"event 3 of {total}"
+        viewer.click("#replay-end")
+        viewer.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        assert viewer.evaluate(PUBLIC) == live_table, "the stored hand replays to the table the hand ended at"
+        shown = viewer.locator("#result").inner_text()
+        for raw in RAW:
+            assert raw not in shown, f"{raw!r} in the replay's result:\n{shown}"
+        assert viewer.locator("#result .scores tr[data-seat]").all_inner_texts() == live_scores
+        viewer.screenshot(path=str(ARTIFACTS / "web-records-replay.png"))
+        viewer.close()
 
         page.click("#show-leaderboard")
         page.select_option("#leaderboard-game", "tricks")

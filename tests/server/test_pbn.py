@@ -11,6 +11,8 @@ import pytest
 from games.bridge.pbn import read_pbn, result_pbn
 from paiju.client import Client, ServerError
 from protocol import ErrorCode, Event, Result, RoomEvent, decode, encode
+from protocol.bridge import VULNERABILITY
+from protocol.bridge import Event as BridgeEvent
 from protocol.frames import MAX_FRAME
 
 from .conftest import Served
@@ -44,9 +46,13 @@ async def test_a_room_plays_the_deals_of_a_pbn_file(served: Served) -> None:
         events = [f for f in ann.log if isinstance(f, Event)]
         starts = [e for e in events if e.code == RoomEvent.HAND_START]
         deals = [e.cards for e in events if e.code == RoomEvent.DEAL and e.seat == 0]
+        # each HAND_START is followed by the board's own number, dealer and vulnerability
+        shown = [events[events.index(e) + 1] for e in starts]
         for h, result in enumerate(results):
             board = BOARDS[h % len(BOARDS)]  # the third hand plays the first deal again
             assert (starts[h].arg, starts[h].seat) == (h, board.dealer)
+            assert shown[h].code == BridgeEvent.BOARD and shown[h].seat == board.dealer
+            assert (shown[h].arg >> 2, VULNERABILITY[shown[h].arg & 3]) == (board.board, board.vulnerable)
             assert deals[h] == board.hands[0]
             assert tuple(result.hands) == board.hands
             assert (result.detail["board"], result.detail["vulnerable"]) == (board.board, board.vulnerable)
