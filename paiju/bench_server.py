@@ -27,6 +27,7 @@ import resource
 import select
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle", type=int, default=2000, help="idle connections for the memory figure (0: skip)")
     p.add_argument("--hold", type=float, default=10.0, help="seconds the idle connections are held (default 10)")
     p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
-    p.add_argument("--arena-hands", type=int, default=30, help="arena deals for the robot comparison (default 30)")
+    p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
     p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
     p.add_argument(
@@ -121,17 +122,22 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     loop = ["--uvloop"] if args.uvloop else []
+    # each server keeps its records in a database of its own, made for this run (not the
+    # user's, which other runs fill): the same start for every run
+    scratch = tempfile.TemporaryDirectory(prefix="paiju-bench-")
     echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
     children = [echo]
     try:
         limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
-        serve = Child([*cmd, *loop], r"paiju serving on http://[^:]+:(\d+)/")
+        db = f"sqlite:///{scratch.name}/serve.sqlite3"
+        serve = Child([*cmd, "--database", db, *loop], r"paiju serving on http://[^:]+:(\d+)/")
         children.append(serve)
         base = None
         if args.baseline is not None:
             # an older checkout may not know --uvloop or print the same log level: plain options
-            base = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
+            db = f"sqlite:///{scratch.name}/baseline.sqlite3"
+            base = Child([*cmd, "--database", db], r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
             children.append(base)
         if args.uvloop:
             import uvloop
@@ -142,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for c in children:
             c.stop()
+        scratch.cleanup()
     if args.json:
         print(json.dumps(out))
     return 0
@@ -243,9 +250,10 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
         say(
             args,
             f"  robot-filled mahjong ({r['robot']}): rooms {r['rooms_hands_per_s']:.2f} hands/s "
-            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}; "
-            f"per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / {r['arena_hands_per_cpu_s']:.2f} = "
-            f"{r['ratio_per_cpu_s']:.3f}",
+            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s ({r['arena_hands']} new deals): "
+            f"ratio {r['ratio']:.3f}; per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / "
+            f"{r['arena_hands_per_cpu_s']:.2f} = {r['ratio_per_cpu_s']:.3f} "
+            f"(CPU ms a hand: server {r['rooms_server_cpu_ms_per_hand']:.1f}, arena {r['arena_cpu_ms_per_hand']:.1f})",
         )
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
@@ -306,38 +314,61 @@ async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[st
     }
 
 
+def arena_hands(robot: str, deals: range) -> tuple[int, float, float]:
+    """``paiju arena``'s loop (bots.arena.play_hand) on ``deals``, each dealt once with four
+    fresh copies of ``robot``: ``(hands, wall seconds, CPU seconds)``.
+
+    Not ``arena.play``: its duplicate match plays each deal once per rotation of the seats,
+    and with the same deterministic robot in all four seats the four rotations are the same
+    game, which the robots' memoised analyses then replay at a fraction of the cost; a room
+    deals a new hand every time."""
+    from bots import arena, registry
+
+    t, c = time.perf_counter(), time.process_time()
+    for deal in deals:
+        robots = [registry.get("mahjong", robot) for _ in range(4)]
+        arena.play_hand("mahjong", None, 0, deal, robots, f"bench-{deal}")
+    return len(deals), time.perf_counter() - t, time.process_time() - c
+
+
 async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
-    bus) against ``paiju arena``'s for the same robot, here; and per CPU-second of each."""
-    from bots import arena
+    bus) against ``paiju arena``'s loop for the same robot on as many new deals, here; and
+    per CPU-second of each. Both are warmed up first (the robots' memoised analyses)."""
     from loadtest import Options
+    from loadtest import run as load
 
-    d, cpu = await measured(
-        serve,
-        Options(
+    def rooms(duration: float) -> Options:
+        return Options(
             url,
             game="mahjong",
             rooms=args.robot_rooms,
             robots_per_room=4,
             robot=args.robot,
             hands=8,
-            duration=args.duration,
+            duration=duration,
             ramp=args.ramp,
-        ),
-    )
+        )
+
+    await load(rooms(min(2.0, args.duration)))  # warm-up, not measured
+    d, cpu = await measured(serve, rooms(args.duration))
     robot = d["robot"] or "random"  # the robot the server seated
-    t, c = time.perf_counter(), time.process_time()
-    a = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, args.arena_hands, 0)
-    arena_rate = a.games / (time.perf_counter() - t)
-    arena_per_cpu = a.games / max(time.process_time() - c, 1e-3)
+    warm = max(4, args.arena_hands // 4)
+    await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))
+    games, wall, spent = await asyncio.to_thread(arena_hands, robot, range(args.arena_hands))
+    arena_rate = games / wall
+    arena_per_cpu = games / max(spent, 1e-3)
     rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
     return {
         "robot": robot,
         "rooms_hands_per_s": d["hands_per_s"],
+        "arena_hands": games,
         "arena_hands_per_s": round(arena_rate, 2),
         "ratio": round(d["hands_per_s"] / arena_rate, 3) if arena_rate else 0.0,
         "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
         "arena_hands_per_cpu_s": round(arena_per_cpu, 2),
         "ratio_per_cpu_s": round(rooms_per_cpu / arena_per_cpu, 3),
         "rooms_server_cpu_percent": cpu["server_percent"],
+        "rooms_server_cpu_ms_per_hand": round(1000 * cpu["server"] / max(d["hands"], 1), 2),
+        "arena_cpu_ms_per_hand": round(1000 * spent / max(games, 1), 2),
     }
