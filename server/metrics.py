@@ -64,8 +64,8 @@ CLOCK_DEFAULTS = Counter(
 )
 RESUMES = Counter("paiju_resumes", "HELLOs with a resume token of a player still in a room")
 
-# frames in, bytes in, frames out, bytes out (this process, since it started)
-_WIRE = [0, 0, 0, 0]
+# frames in, bytes in, frames out, bytes out, socket writes (this process, since it started)
+_WIRE = [0, 0, 0, 0, 0]
 
 
 def received(data: bytes | str) -> float:
@@ -75,10 +75,11 @@ def received(data: bytes | str) -> float:
     return time.perf_counter()
 
 
-def sent(data: bytes) -> None:
-    """A frame went out to a socket."""
-    _WIRE[2] += 1
-    _WIRE[3] += len(data)
+def sent(frames: list[bytes]) -> None:
+    """These frames went out to a socket, in one write."""
+    _WIRE[2] += len(frames)
+    _WIRE[3] += sum(map(len, frames))
+    _WIRE[4] += 1
 
 
 def error(code: int) -> None:
@@ -141,6 +142,9 @@ class _Live(Collector):
         size.add_metric(["out"], _WIRE[3])
         yield frames
         yield size
+        yield CounterMetricFamily(
+            "paiju_socket_writes", "Writes handed to the sockets (each carries one or more frames out)", value=_WIRE[4]
+        )
         servers = list(self.servers)
         yield GaugeMetricFamily(
             "paiju_connections", "Open WebSocket connections", value=sum(len(s.connections) for s in servers)
