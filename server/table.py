@@ -157,20 +157,22 @@ Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored
 
 
 # ------------------------------------------------------------------ outputs
-@dataclass(frozen=True)
+# Not frozen, with slots: a busy room makes several of these a move, and a frozen
+# dataclass's __init__ (object.__setattr__ per field) costs four times as much. Read only.
+@dataclass(slots=True)
 class Send:
     conn: Conn
     frame: Frame
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Publish:
     """A robot plays the seat: this request goes on the bus."""
 
     request: DecisionRequest
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Append:
     """An entry for the room's log (only from a table made with ``logged=True``)."""
 
