@@ -262,7 +262,9 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s ({r['arena_hands']} new deals): "
             f"ratio {r['ratio']:.3f}; per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / "
             f"{r['arena_hands_per_cpu_s']:.2f} = {r['ratio_per_cpu_s']:.3f} "
-            f"(CPU ms a hand: server {r['rooms_server_cpu_ms_per_hand']:.1f}, arena {r['arena_cpu_ms_per_hand']:.1f})",
+            f"(CPU ms a hand: server {r['rooms_server_cpu_ms_per_hand']:.1f}, arena {r['arena_cpu_ms_per_hand']:.1f}); "
+            f"`paiju arena`'s duplicate match (each deal in four rotations): "
+            f"{r['duplicate_arena_hands_per_cpu_s']:.2f} hands per CPU-second",
         )
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
@@ -396,6 +398,7 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
     bus) against ``paiju arena``'s loop for the same robot on as many new deals, here; and
     per CPU-second of each. Both are warmed up first (the robots' memoised analyses)."""
+    from bots import arena
     from loadtest import Options
     from loadtest import run as load
 
@@ -417,6 +420,10 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
     warm = max(4, args.arena_hands // 4)
     await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))
     games, wall, spent = await asyncio.to_thread(arena_hands, robot, range(args.arena_hands))
+    # for comparison, `paiju arena`'s own duplicate match: a quarter of the deals, four rotations each
+    c = time.process_time()
+    dup = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, max(1, args.arena_hands // 4), 0)
+    dup_per_cpu = dup.games / max(time.process_time() - c, 1e-3)
     arena_rate = games / wall
     arena_per_cpu = games / max(spent, 1e-3)
     rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
@@ -432,4 +439,5 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
         "rooms_server_cpu_percent": cpu["server_percent"],
         "rooms_server_cpu_ms_per_hand": round(1000 * cpu["server"] / max(d["hands"], 1), 2),
         "arena_cpu_ms_per_hand": round(1000 * spent / max(games, 1), 2),
+        "duplicate_arena_hands_per_cpu_s": round(dup_per_cpu, 2),
     }
