@@ -15,10 +15,18 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 _LINE = re.compile(r":\d+\)$")
+
+
+def stacks(lines: Iterable[str]) -> Iterator[tuple[list[str], int]]:
+    """``(frames, samples)`` of each collapsed stack, outermost frame first, lines dropped."""
+    for line in lines:
+        stack, _, count = line.rstrip().rpartition(" ")
+        if stack and count.isdigit():
+            yield [_LINE.sub(")", f) for f in stack.split(";")], int(count)
 
 
 def summarise(lines: Iterable[str]) -> list[tuple[str, float, float]]:
@@ -26,13 +34,8 @@ def summarise(lines: Iterable[str]) -> list[tuple[str, float, float]]:
     inclusive: Counter[str] = Counter()
     own: Counter[str] = Counter()
     total = 0
-    for line in lines:
-        stack, _, count = line.rstrip().rpartition(" ")
-        if not stack or not count.isdigit():
-            continue
-        n = int(count)
+    for frames, n in stacks(lines):
         total += n
-        frames = [_LINE.sub(")", f) for f in stack.split(";")]
         for f in set(frames):
             inclusive[f] += n
         own[frames[-1]] += n
@@ -88,16 +91,11 @@ def groups(lines: Iterable[str]) -> list[tuple[str, float]]:
     """
     counts: Counter[str] = Counter()
     total = 0
-    for line in lines:
-        stack, _, count = line.rstrip().rpartition(" ")
-        if not stack or not count.isdigit():
-            continue
-        frames = [_LINE.sub(")", f) for f in stack.split(";")]
+    for frames, n in stacks(lines):
         if not frames[0].startswith("_run_module_as_main"):  # another thread
             continue
-        total += int(count)
-        name = next((g for g, test in GROUPS if test(frames)), "other")
-        counts[name] += int(count)
+        total += n
+        counts[next((g for g, test in GROUPS if test(frames)), "other")] += n
     return [(g, round(100 * c / total, 1)) for g, c in counts.most_common()] if total else []
 
 
