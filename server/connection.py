@@ -212,18 +212,17 @@ class Connection:
 
 class _Lingering:
     """The connections of one event loop whose queued frames may wait: one timer flushes
-    them all every ``delay`` seconds (a timer per connection would cost what it saves)."""
+    them all every ``delay`` seconds, rather than a timer per connection."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, delay: float) -> None:
-        self.loop = loop
-        self.delay = delay
+    def __init__(self, delay: float) -> None:
+        self.delay = delay  # (no reference to the loop: it is the key of _LINGERING, held weakly)
         self.waiting: list[Connection] = []
         self.timer: asyncio.TimerHandle | None = None
 
     def add(self, conn: Connection) -> None:
         self.waiting.append(conn)
         if self.timer is None:
-            self.timer = self.loop.call_later(self.delay, self.flush)
+            self.timer = conn.loop.call_later(self.delay, self.flush)
 
     def flush(self) -> None:
         self.timer = None
@@ -239,5 +238,5 @@ _LINGERING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lingering] = w
 def _lingering(loop: asyncio.AbstractEventLoop, delay: float) -> _Lingering:
     group = _LINGERING.get(loop)
     if group is None or group.delay != delay:
-        group = _LINGERING[loop] = _Lingering(loop, delay)
+        group = _LINGERING[loop] = _Lingering(delay)
     return group
