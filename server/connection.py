@@ -89,7 +89,9 @@ class Connection:
         self._out.append(data)
         if self._flush_soon:
             return True
-        if urgent or self.limits.linger <= 0:
+        # a burst that fills half the send queue leaves at once: lingering must never make a
+        # reader look slow (the queue's bound is for frames the socket would not take)
+        if urgent or self.limits.linger <= 0 or len(self._out) >= self.limits.send_queue // 2:
             self._flush_soon = True
             self.loop.call_soon(self._flush)
         elif not self._lingers:
