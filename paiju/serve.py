@@ -48,7 +48,7 @@ from .args import (
 )
 
 ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
-LINGER_MS = 20.0  # events wait at most this long for company in one write: far below what a person sees
+LINGER_MS = 0.0  # off by default: see docs/performance.md (20 ms batched writes, one open question)
 
 
 def clock_setting(text: str) -> tuple[str, int]:
