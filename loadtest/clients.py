@@ -258,7 +258,9 @@ class Table:
                     retry = False
                 # WELCOME first, then the room: created (player 0) or joined (the others)
                 if i == 0:
-                    await s.send(CreateRoom(self.game, None, self.hands, None, list(self.bots), None, True, None, None))
+                    await s.send(
+                        CreateRoom(self.game, hands=self.hands, bots=list(self.bots), robot=self.robot, private=True)
+                    )
                 else:
                     room = await _until(self._room(match), self.stopping)
                     await s.send(Join(room, i))

@@ -65,6 +65,7 @@ def text(r: dict[str, Any]) -> str:
         lines.append(
             f"    actions applied/s  {s['actions_per_s']:10,.1f}   frames in/s {s['frames_in_per_s']:,.1f}, "
             f"out/s {s['frames_out_per_s']:,.1f}, {s['bytes_out_per_s'] / 1024:,.1f} KiB/s out"
+            f" in {s.get('socket_writes_per_s', 0.0):,.1f} socket writes/s"
         )
         b, rb = s["action_broadcast_ms"], s["robot_decision_ms"]
         lines.append(f"    action -> broadcast ms  p50 {b['p50']:.3f}  p99 {b['p99']:.3f}")

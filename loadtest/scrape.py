@@ -131,6 +131,7 @@ def server_figures(before: Scrape, after: Scrape, seconds: float) -> dict[str, A
         "frames_in_per_s": rate("paiju_frames_total", direction="in"),
         "frames_out_per_s": rate("paiju_frames_total", direction="out"),
         "bytes_out_per_s": rate("paiju_frame_bytes_total", direction="out"),
+        "socket_writes_per_s": rate("paiju_socket_writes_total"),
         "errors": per("paiju_errors_total", "code"),
         "action_broadcast_ms": ms("paiju_action_broadcast_seconds"),
         "bus_requests_per_s": rate("paiju_bus_requests_total"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -27,6 +28,7 @@ import resource
 import select
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -55,7 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle", type=int, default=2000, help="idle connections for the memory figure (0: skip)")
     p.add_argument("--hold", type=float, default=10.0, help="seconds the idle connections are held (default 10)")
     p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
-    p.add_argument("--arena-hands", type=int, default=30, help="arena deals for the robot comparison (default 30)")
+    p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
     p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
     p.add_argument(
@@ -121,17 +123,22 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     loop = ["--uvloop"] if args.uvloop else []
+    # each server keeps its records in a database of its own, made for this run (not the
+    # user's, which other runs fill): the same start for every run
+    scratch = tempfile.TemporaryDirectory(prefix="paiju-bench-")
     echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
     children = [echo]
     try:
         limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
-        serve = Child([*cmd, *loop], r"paiju serving on http://[^:]+:(\d+)/")
+        db = f"sqlite:///{scratch.name}/serve.sqlite3"
+        serve = Child([*cmd, "--database", db, *loop], r"paiju serving on http://[^:]+:(\d+)/")
         children.append(serve)
         base = None
         if args.baseline is not None:
             # an older checkout may not know --uvloop or print the same log level: plain options
-            base = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
+            db = f"sqlite:///{scratch.name}/baseline.sqlite3"
+            base = Child([*cmd, "--database", db], r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
             children.append(base)
         if args.uvloop:
             import uvloop
@@ -142,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for c in children:
             c.stop()
+        scratch.cleanup()
     if args.json:
         print(json.dumps(out))
     return 0
@@ -231,9 +239,17 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
         for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):
             out["idle"][name] = await idle_cost(child, url, args)
             i = out["idle"][name]
+            if i["asked"] > i["connections"] and i["asked"] > i["file_limit"] - FILE_RESERVE:
+                say(
+                    args,
+                    f"  idle: {i['asked']:,} asked, but one process may open {i['file_limit']:,} files here "
+                    f"(ulimit -n; its hard limit needs privilege to raise): each server gets at most "
+                    f"{i['file_limit'] - FILE_RESERVE:,}",
+                )
             say(
                 args,
-                f"  idle {name:<6} {i['connections']:,} connections held {args.hold:g} s: "
+                f"  idle {name:<6} {i['connections']:,} connections ({i['held_throughout']:,} throughout) "
+                f"held {args.hold:g} s by {i['holders']} processes: "
                 f"{i['kib_per_connection']:.1f} KiB RSS each ({i['rss_before_kib']:,} -> {i['rss_held_kib']:,} KiB), "
                 f"{i['disconnects']} drops, {i['connect_failures']} failed connects",
             )
@@ -243,9 +259,12 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
         say(
             args,
             f"  robot-filled mahjong ({r['robot']}): rooms {r['rooms_hands_per_s']:.2f} hands/s "
-            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s: ratio {r['ratio']:.3f}; "
-            f"per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / {r['arena_hands_per_cpu_s']:.2f} = "
-            f"{r['ratio_per_cpu_s']:.3f}",
+            f"({args.robot_rooms} rooms), arena {r['arena_hands_per_s']:.2f} hands/s ({r['arena_hands']} new deals): "
+            f"ratio {r['ratio']:.3f}; per CPU-second {r['rooms_hands_per_cpu_s']:.2f} / "
+            f"{r['arena_hands_per_cpu_s']:.2f} = {r['ratio_per_cpu_s']:.3f} "
+            f"(CPU ms a hand: server {r['rooms_server_cpu_ms_per_hand']:.1f}, arena {r['arena_cpu_ms_per_hand']:.1f}); "
+            f"`paiju arena`'s duplicate match (each deal in four rotations): "
+            f"{r['duplicate_arena_hands_per_cpu_s']:.2f} hands per CPU-second",
         )
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
@@ -273,71 +292,152 @@ async def measured(child: Child, o: Any) -> tuple[dict[str, Any], dict[str, floa
     return r, cpu
 
 
+HOLDER_SHARE = 8_000  # idle connections per holding process (loadtest.hold): handshakes on both cores
+FILE_RESERVE = 64  # files a server process holds besides its connections (listener, epoll, database, logs)
+
+
 async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
     """RSS of ``child`` before and with ``--idle`` connections open (HELLO said, pinging
-    every 20 s, like a browser tab left open)."""
-    from loadtest import Options
-    from loadtest import run as load
-    from loadtest.stats import Stats, Tick
+    every 20 s, like a browser tab left open), held ``--hold`` seconds; drops counted.
 
+    The connections are held by processes of their own (loadtest.hold), at most
+    HOLDER_SHARE each: one process holds only as many sockets as its file limit allows, and
+    the handshakes then run on every core. The server is a single process too: the count
+    asked is cut to its file limit (less FILE_RESERVE), and the output says so."""
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    want = min(args.idle, limit - FILE_RESERVE)
+    parts = -(-want // HOLDER_SHARE)
+    # the holders hold 64 handshakes in flight each: about 100 a second each on a busy machine
+    ramp = max(args.ramp, want / parts / 100)
+    settle = 2 * ramp + 30  # the window opens when all are connected, or after this
     before = child.rss_kib()
-    held: list[int] = []
+    loop = ["--uvloop"] if args.uvloop else []
+    holders = []
+    for i in range(parts):
+        n = want // parts + (1 if i < want % parts else 0)
+        cmd = [sys.executable, "-m", "loadtest.hold", url, "--idle", str(n), "--ramp", f"{ramp:g}"]
+        cmd += ["--for", f"{settle + args.hold + 30:g}", *loop]
+        holders.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, bufsize=1))
+    last: list[dict[str, int]] = [{"connections": 0, "disconnects": 0, "connect_failures": 0} for _ in holders]
 
-    def sample(t: Tick, s: Stats) -> None:
-        if s.connections >= args.idle:
+    def read(timeout: float) -> None:
+        """The holders' latest lines (waits at most ``timeout`` for one)."""
+        pipes = {h.stdout: i for i, h in enumerate(holders) if h.stdout is not None}
+        end = time.monotonic() + timeout
+        while pipes:
+            ready = select.select(list(pipes), [], [], max(0.0, end - time.monotonic()))[0]
+            if not ready:
+                return
+            for f in ready:
+                line = f.readline()
+                if not line:
+                    pipes.pop(f)
+                    continue
+                with contextlib.suppress(ValueError):
+                    last[pipes[f]] = json.loads(line)
+
+    def total(key: str) -> int:
+        return sum(x[key] for x in last)
+
+    try:
+        deadline = time.monotonic() + settle
+        while time.monotonic() < deadline and total("connections") < want:
+            await asyncio.to_thread(read, 1.0)
+        held: list[int] = []
+        drops0 = total("disconnects")
+        until = time.monotonic() + args.hold
+        low = start = total("connections")
+        while time.monotonic() < until:
+            await asyncio.to_thread(read, 1.0)
             held.append(child.rss_kib())
-
-    # the generator holds 64 handshakes in flight; the window opens when all are connected
-    # (or after as long again as the ramp): about 100 handshakes a second on a busy machine
-    ramp = max(args.ramp, args.idle / 100)
-    r = await load(
-        Options(url, rooms=0, idle=args.idle, ramp=ramp, duration=args.hold, ping_interval=20.0, metrics=""),
-        on_tick=sample,
-    )
-    d = r.as_dict()
+            low = min(low, total("connections"))
+        drops = total("disconnects") - drops0
+    finally:
+        for h in holders:
+            h.terminate()
+        for h in holders:
+            try:
+                h.wait(30)
+            except subprocess.TimeoutExpired:
+                h.kill()
+                h.wait()
     top = max(held) if held else child.rss_kib()
+    connections = start
     return {
-        "connections": d["connections_peak"],
+        "asked": args.idle,
+        "file_limit": limit,
+        "connections": connections,
+        "held_throughout": low,
+        "holders": parts,
         "rss_before_kib": before,
         "rss_held_kib": top,
-        "kib_per_connection": round((top - before) / max(d["connections_peak"], 1), 2),
-        "disconnects": d["disconnects"],
-        "connect_failures": d["connect_failures"],
+        "kib_per_connection": round((top - before) / max(connections, 1), 2),
+        "disconnects": drops,
+        "connect_failures": total("connect_failures"),
     }
+
+
+def arena_hands(robot: str, deals: range) -> tuple[int, float, float]:
+    """``paiju arena``'s loop (bots.arena.play_hand) on ``deals``, each dealt once with four
+    fresh copies of ``robot``: ``(hands, wall seconds, CPU seconds)``.
+
+    Not ``arena.play``: its duplicate match plays each deal once per rotation of the seats,
+    and with the same deterministic robot in all four seats the four rotations are the same
+    game, which the robots' memoised analyses then replay at a fraction of the cost; a room
+    deals a new hand every time."""
+    from bots import arena, registry
+
+    t, c = time.perf_counter(), time.process_time()
+    for deal in deals:
+        robots = [registry.get("mahjong", robot) for _ in range(4)]
+        arena.play_hand("mahjong", None, 0, deal, robots, f"bench-{deal}")
+    return len(deals), time.perf_counter() - t, time.process_time() - c
 
 
 async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
-    bus) against ``paiju arena``'s for the same robot, here; and per CPU-second of each."""
+    bus) against ``paiju arena``'s loop for the same robot on as many new deals, here; and
+    per CPU-second of each. Both are warmed up first (the robots' memoised analyses)."""
     from bots import arena
     from loadtest import Options
+    from loadtest import run as load
 
-    d, cpu = await measured(
-        serve,
-        Options(
+    def rooms(duration: float) -> Options:
+        return Options(
             url,
             game="mahjong",
             rooms=args.robot_rooms,
             robots_per_room=4,
             robot=args.robot,
             hands=8,
-            duration=args.duration,
+            duration=duration,
             ramp=args.ramp,
-        ),
-    )
+        )
+
+    await load(rooms(min(2.0, args.duration)))  # warm-up, not measured
+    d, cpu = await measured(serve, rooms(args.duration))
     robot = d["robot"] or "random"  # the robot the server seated
-    t, c = time.perf_counter(), time.process_time()
-    a = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, args.arena_hands, 0)
-    arena_rate = a.games / (time.perf_counter() - t)
-    arena_per_cpu = a.games / max(time.process_time() - c, 1e-3)
+    warm = max(4, args.arena_hands // 4)
+    await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))
+    games, wall, spent = await asyncio.to_thread(arena_hands, robot, range(args.arena_hands))
+    # for comparison, `paiju arena`'s own duplicate match: a quarter of the deals, four rotations each
+    c = time.process_time()
+    dup = await asyncio.to_thread(arena.play, "mahjong", [robot] * 4, max(1, args.arena_hands // 4), 0)
+    dup_per_cpu = dup.games / max(time.process_time() - c, 1e-3)
+    arena_rate = games / wall
+    arena_per_cpu = games / max(spent, 1e-3)
     rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
     return {
         "robot": robot,
         "rooms_hands_per_s": d["hands_per_s"],
+        "arena_hands": games,
         "arena_hands_per_s": round(arena_rate, 2),
         "ratio": round(d["hands_per_s"] / arena_rate, 3) if arena_rate else 0.0,
         "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
         "arena_hands_per_cpu_s": round(arena_per_cpu, 2),
         "ratio_per_cpu_s": round(rooms_per_cpu / arena_per_cpu, 3),
         "rooms_server_cpu_percent": cpu["server_percent"],
+        "rooms_server_cpu_ms_per_hand": round(1000 * cpu["server"] / max(d["hands"], 1), 2),
+        "arena_cpu_ms_per_hand": round(1000 * spent / max(games, 1), 2),
+        "duplicate_arena_hands_per_cpu_s": round(dup_per_cpu, 2),
     }

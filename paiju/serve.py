@@ -48,6 +48,7 @@ from .args import (
 )
 
 ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
+LINGER_MS = 0.0  # off by default: see docs/performance.md (20 ms batched writes, one open question)
 
 
 def clock_setting(text: str) -> tuple[str, int]:
@@ -136,6 +137,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--sndbuf", type=nonnegative_int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto"
     )
+    g.add_argument(
+        "--linger-ms",
+        type=nonnegative_float,
+        default=LINGER_MS,
+        help="ms that events, results and ACKs may wait to leave with a connection's next frames in one "
+        "write (a prompt never waits); 0: each turn of the event loop writes (default %(default)s)",
+    )
     g.add_argument("--rate", type=positive_float, default=d.rate, help="frames/s a connection may send (%(default)s)")
     g.add_argument(
         "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
@@ -194,6 +202,7 @@ def config_from(args: argparse.Namespace) -> Config:
         max_connections=args.max_connections,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
+        linger=args.linger_ms / 1000,
         stall=args.stall,
         rate=args.rate,
         burst=args.burst,

@@ -140,6 +140,14 @@ async def find(db: Database, name: str) -> Account | None:
         return acc
 
 
+async def exists(db: Database, name: str) -> bool:
+    """Whether ``name`` (whatever its case) is an account's: one statement on a pooled
+    connection, without an ORM session and entity (a server asks it at every guest's HELLO)."""
+    async with db.engine.connect() as c:
+        found = await c.scalar(select(Account.id).where(Account.name_key == name_key(name)).limit(1))
+    return found is not None
+
+
 async def robot(db: Database, label: str) -> Account:
     """The account of robot ``label`` (``NAME@VERSION``), created on first use."""
     acc = await find(db, label)

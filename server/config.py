@@ -75,6 +75,9 @@ class Limits:
     # watch, so that they can follow (`paiju serve --robot-pace`, 0.6 s); 0 here: at once
     robot_pace: float = 0.0
     token_ttl: float = 24 * 3600.0  # seconds a resume token stays valid
+    # seconds frames that ask nothing of their reader (events, results, ACKs) may wait to leave
+    # with the next ones in one write; a prompt, or anything else, flushes at once (0: never wait)
+    linger: float = 0.0
 
 
 @dataclass

@@ -18,6 +18,7 @@ import itertools
 import logging
 import socket
 import time
+import weakref
 
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
@@ -38,7 +39,9 @@ class Connection:
     Frames queued during one turn of the event loop leave together: at the end of the turn
     one callback frames them all (websockets' sans-I/O protocol) and hands the transport
     one write, so a room's burst (ACK, events, the next prompt) is one system call, and an
-    idle connection holds no task and no queue.
+    idle connection holds no task and no queue. Frames that ask nothing of their reader may
+    linger (``limits.linger``) to leave with the next ones: the player who just acted gets
+    its ACK and the events in the same write as the events and prompt of the next move.
     """
 
     def __init__(self, ws: ServerConnection, limits: Limits) -> None:
@@ -53,6 +56,7 @@ class Connection:
         self.strikes = 0
         self._out: list[bytes] = []  # frames waiting for the end of this turn (or for the socket)
         self._flush_soon = False
+        self._lingers = False  # in the loop's lingering set: only frames that may wait are queued
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.burst = 0  # frames of a granted replay still waiting here
@@ -72,16 +76,27 @@ class Connection:
             metrics.error(frame.code)
         return self.send_bytes(encode(frame))
 
-    def send_bytes(self, data: bytes) -> bool:
+    def send_bytes(self, data: bytes, urgent: bool = True) -> bool:
+        """Queue an encoded frame. One that is not ``urgent`` (an event, a RESULT, an ACK:
+        nothing its reader must answer) may wait up to ``limits.linger`` seconds for the
+        frames that follow, so that they share one write; an urgent one (a prompt) sends
+        everything queued at the end of this turn."""
         if self.closed:
             return False
         if self.backlog >= self.limits.send_queue:
             self.close(1008, f"slow consumer: {self.limits.send_queue} frames unread (error {ErrorCode.SLOW_CONSUMER})")
             return False
         self._out.append(data)
-        if not self._flush_soon:
+        if self._flush_soon:
+            return True
+        # a burst that fills half the send queue leaves at once: lingering must never make a
+        # reader look slow (the queue's bound is for frames the socket would not take)
+        if urgent or self.limits.linger <= 0 or len(self._out) >= self.limits.send_queue // 2:
             self._flush_soon = True
             self.loop.call_soon(self._flush)
+        elif not self._lingers:
+            self._lingers = True
+            _lingering(self.loop, self.limits.linger).add(self)
         return True
 
     @property
@@ -112,6 +127,7 @@ class Connection:
         """Hand every queued frame to the socket in one write (unless its buffer is full:
         then a drainer waits for it to empty)."""
         self._flush_soon = False
+        self._lingers = False  # (a flush of the lingering set that comes later finds nothing)
         if not self._out or self._drainer is not None:
             return
         ws = self.ws
@@ -126,7 +142,7 @@ class Connection:
         self.burst = max(0, self.burst - len(out))
         for data in out:
             ws.protocol.send_binary(data)
-            metrics.sent(data)
+        metrics.sent(out)
         self.sent += len(out)
         ws.transport.write(b"".join(ws.protocol.data_to_send()))
 
@@ -194,3 +210,35 @@ class Connection:
         self.burst = 0
         if self._drainer is not None:
             self._drainer.cancel()
+
+
+class _Lingering:
+    """The connections of one event loop whose queued frames may wait: one timer flushes
+    them all every ``delay`` seconds, rather than a timer per connection."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay  # (no reference to the loop: it is the key of _LINGERING, held weakly)
+        self.waiting: list[Connection] = []
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, conn: Connection) -> None:
+        self.waiting.append(conn)
+        if self.timer is None:
+            self.timer = conn.loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        self.timer = None
+        waiting, self.waiting = self.waiting, []
+        for conn in waiting:
+            if conn._lingers:
+                conn._flush()
+
+
+_LINGERING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lingering] = weakref.WeakKeyDictionary()
+
+
+def _lingering(loop: asyncio.AbstractEventLoop, delay: float) -> _Lingering:
+    group = _LINGERING.get(loop)
+    if group is None or group.delay != delay:
+        group = _LINGERING[loop] = _Lingering(delay)
+    return group

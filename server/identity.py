@@ -66,7 +66,7 @@ async def check_hello(db: Database | None, f: Hello, resumed: Player | None) -> 
     account = account_of(resumed) if resumed is not None else None
     if account is not None:
         return account
-    if db is not None and f.name and await accounts.find(db, f.name) is not None:
+    if db is not None and f.name and await accounts.exists(db, f.name):
         raise LobbyError(ErrorCode.NAME_TAKEN, f"the name {f.name!r} belongs to an account: log in to use it")
     return ""
 

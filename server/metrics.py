@@ -3,24 +3,27 @@
 The rooms, the lobby and the connections report through the small functions below, each
 called from one line of theirs; what is a count of live things (connections, rooms by game
 and state, players) is read from the servers at scrape time instead, so it can never drift.
-The per-frame counts (frames and bytes in and out) are plain integers added to on the hot
-path and read by the same collector at scrape time: a locked prometheus_client Counter
-there cost about 3 % of the server's time under load. docs/operations.md lists every
-metric and what it means.
+The per-frame counts (frames and bytes in and out, socket writes) and the per-action ones
+(actions applied, requests to robots, and the two latency histograms) are plain integers
+added to on the hot path and read by the same collector at scrape time: a locked
+prometheus_client Counter or Histogram there cost a few % of the server's time under load.
+docs/operations.md lists every metric and what it means.
 """
 
 from __future__ import annotations
 
-import functools
+import itertools
 import time
 import weakref
+from bisect import bisect_left
 from collections import Counter as Tally
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 import games
 from protocol import ErrorCode
@@ -41,20 +44,61 @@ class _Lobby(Protocol):
 _FAST = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 _ROBOT = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 
-ACTIONS = Counter("paiju_actions_applied", "Actions applied to games (people, robots and clocks), by game", ["game"])
+
+class _Tally:
+    """A counter by game: a plain dict added to on the hot path, exported at scrape time
+    (a prometheus_client Counter takes a lock on every inc: a few % of a busy server)."""
+
+    def __init__(self, name: str, doc: str) -> None:
+        self.name, self.doc = name, doc
+        self.counts: dict[str, int] = {}
+
+    def add(self, game: str) -> None:
+        counts = self.counts
+        counts[game] = counts.get(game, 0) + 1
+
+    def family(self) -> CounterMetricFamily:
+        f = CounterMetricFamily(self.name, self.doc, labels=["game"])
+        for game, n in sorted(self.counts.items()):
+            f.add_metric([game], n)
+        return f
+
+
+class _Times:
+    """A histogram of seconds by game, kept the same way: one bucket count and the sum."""
+
+    def __init__(self, name: str, doc: str, bounds: tuple[float, ...]) -> None:
+        self.name, self.doc, self.bounds = name, doc, bounds
+        self.series: dict[str, tuple[list[int], list[float]]] = {}
+
+    def observe(self, game: str, seconds: float) -> None:
+        s = self.series.get(game)
+        if s is None:
+            s = self.series[game] = ([0] * (len(self.bounds) + 1), [0.0])
+        s[0][bisect_left(self.bounds, seconds)] += 1  # the first bucket whose bound is >= seconds
+        s[1][0] += seconds
+
+    def family(self) -> HistogramMetricFamily:
+        f = HistogramMetricFamily(self.name, self.doc, labels=["game"])
+        for game, (counts, total) in sorted(self.series.items()):
+            running = list(itertools.accumulate(counts))
+            les = [*map(floatToGoString, self.bounds), "+Inf"]
+            f.add_metric([game], list(zip(les, running, strict=True)), total[0])
+        return f
+
+
 ERRORS = Counter("paiju_errors", "ERROR frames sent to clients, by error code name", ["code"])
-ACTION_LATENCY = Histogram(
+ACTIONS = _Tally("paiju_actions_applied", "Actions applied to games (people, robots and clocks), by game")
+ACTION_LATENCY = _Times(
     "paiju_action_broadcast_seconds",
     "From a client's ACTION read off its socket to every frame it causes queued for sending, by game",
-    ["game"],
-    buckets=_FAST,
+    _FAST,
 )
-BUS_REQUESTS = Counter("paiju_bus_requests", "Decision requests published for robot seats, by game", ["game"])
-ROBOT_LATENCY = Histogram(
+BUS_REQUESTS = _Tally("paiju_bus_requests", "Decision requests published for robot seats, by game")
+ROBOT_LATENCY = _Times(
     "paiju_robot_decision_seconds",
     "From a robot seat's prompt to its decision applied, seen by the room (bus and robot), by game",
-    ["game"],
-    buckets=_ROBOT,
+    _ROBOT,
 )
 CLOCK_DEFAULTS = Counter(
     "paiju_clock_default_actions",
@@ -64,8 +108,8 @@ CLOCK_DEFAULTS = Counter(
 )
 RESUMES = Counter("paiju_resumes", "HELLOs with a resume token of a player still in a room")
 
-# frames in, bytes in, frames out, bytes out (this process, since it started)
-_WIRE = [0, 0, 0, 0]
+# frames in, bytes in, frames out, bytes out, socket writes (this process, since it started)
+_WIRE = [0, 0, 0, 0, 0]
 
 
 def received(data: bytes | str) -> float:
@@ -75,10 +119,11 @@ def received(data: bytes | str) -> float:
     return time.perf_counter()
 
 
-def sent(data: bytes) -> None:
-    """A frame went out to a socket."""
-    _WIRE[2] += 1
-    _WIRE[3] += len(data)
+def sent(frames: list[bytes]) -> None:
+    """These frames went out to a socket, in one write."""
+    _WIRE[2] += len(frames)
+    _WIRE[3] += sum(map(len, frames))
+    _WIRE[4] += 1
 
 
 def error(code: int) -> None:
@@ -90,30 +135,20 @@ def error(code: int) -> None:
     ERRORS.labels(name).inc()
 
 
-def _child(metric: Counter | Histogram) -> Callable[[str], Any]:
-    """``metric.labels(game)``, looked up once per game (labels() takes a lock and a dict
-    lookup on every call: a few % of a busy server)."""
-    return functools.cache(metric.labels)
-
-
-_ACTIONS, _ACTION_LATENCY = _child(ACTIONS), _child(ACTION_LATENCY)
-_BUS_REQUESTS, _ROBOT_LATENCY = _child(BUS_REQUESTS), _child(ROBOT_LATENCY)
-
-
 def applied(game: str) -> None:
-    _ACTIONS(game).inc()
+    ACTIONS.add(game)
 
 
 def action_latency(game: str, seconds: float) -> None:
-    _ACTION_LATENCY(game).observe(seconds)
+    ACTION_LATENCY.observe(game, seconds)
 
 
 def requested(game: str) -> None:
-    _BUS_REQUESTS(game).inc()
+    BUS_REQUESTS.add(game)
 
 
 def robot_latency(game: str, seconds: float) -> None:
-    _ROBOT_LATENCY(game).observe(seconds)
+    ROBOT_LATENCY.observe(game, seconds)
 
 
 def clock_default(game: str, robot: bool) -> None:
@@ -130,7 +165,7 @@ class _Live(Collector):
     def __init__(self) -> None:
         self.servers: weakref.WeakSet[_Lobby] = weakref.WeakSet()
 
-    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily | HistogramMetricFamily]:
         frames = CounterMetricFamily(
             "paiju_frames", "WebSocket frames, by direction (in: from clients, out: to clients)", labels=["direction"]
         )
@@ -141,6 +176,11 @@ class _Live(Collector):
         size.add_metric(["out"], _WIRE[3])
         yield frames
         yield size
+        for hot in (ACTIONS, ACTION_LATENCY, BUS_REQUESTS, ROBOT_LATENCY):
+            yield hot.family()
+        yield CounterMetricFamily(
+            "paiju_socket_writes", "Writes handed to the sockets (each carries one or more frames out)", value=_WIRE[4]
+        )
         servers = list(self.servers)
         yield GaugeMetricFamily(
             "paiju_connections", "Open WebSocket connections", value=sum(len(s.connections) for s in servers)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol import Error, encode
+from protocol import Ack, Error, Result, encode
 from protocol import Event as EventFrame
 from protocol.bus import RoomBus
 
@@ -50,6 +50,8 @@ from .table import (
 )
 
 log = logging.getLogger("paiju.room")
+# nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
+_MAY_WAIT = frozenset({EventFrame, Result, Ack})
 
 
 class Follower(Protocol):
@@ -118,7 +120,7 @@ class Room:
             msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
         later: list[Send | Publish] = []
         refused: Refused | None = None
-        encoded: dict[object, bytes] = {}
+        encoded: dict[int, bytes] = {}
         for o in outs:
             if isinstance(o, Send) and self.journal is None:
                 self._send(o, encoded)
@@ -143,7 +145,7 @@ class Room:
         player binds to another room or its record is released."""
         sends = [o for o in self.table.missed(player.id, conn, last_seq) if isinstance(o, Send)]
         conn.grant(len(sends))
-        encoded: dict[object, bytes] = {}
+        encoded: dict[int, bytes] = {}
         for o in sends:
             self._send(o, encoded)
 
@@ -189,21 +191,23 @@ class Room:
         self.on_close(self)
 
     @staticmethod
-    def _send(o: Send, encoded: dict[object, bytes]) -> None:
-        """Send ``o.frame``, encoded once per distinct frame of this input: a public event
-        seen alike from every seat (equal frames), a RESULT or a spectators' event (one
-        frame object for all) cost one encode, whatever the number of receivers."""
+    def _send(o: Send, encoded: dict[int, bytes]) -> None:
+        """Send ``o.frame``, encoded once per distinct frame of this input: the table hands
+        everyone who sees an event alike the same frame object (and a RESULT is one object
+        for all), so each costs one encode, whatever the number of receivers. Frames that
+        ask nothing of their reader may linger to share a write with the next ones."""
         conn = o.conn
         assert isinstance(conn, Connection)
         frame = o.frame
-        if type(frame) is Error:
+        kind = type(frame)
+        if kind is Error:
             conn.send(frame)  # counted by code in the metrics
             return
-        key = frame if type(frame) is EventFrame else id(frame)  # events are hashable; the others are shared objects
-        data = encoded.get(key)
+        # the frames in ``outs`` live until every one is sent: an id is not reused meanwhile
+        data = encoded.get(id(frame))
         if data is None:
-            data = encoded[key] = encode(frame)
-        conn.send_bytes(data)
+            data = encoded[id(frame)] = encode(frame)
+        conn.send_bytes(data, kind not in _MAY_WAIT)
 
     def _schedule(self) -> None:
         when = None if self.closed else self.table.next_deadline()
@@ -233,6 +237,6 @@ class Room:
                     log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
             if sends and self.journal is not None:
                 await self.journal.sync()
-            encoded: dict[object, bytes] = {}
+            encoded: dict[int, bytes] = {}
             for o in sends:
                 self._send(o, encoded)

@@ -157,20 +157,22 @@ Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored
 
 
 # ------------------------------------------------------------------ outputs
-@dataclass(frozen=True)
+# Not frozen, with slots: a busy room makes several of these a move, and a frozen
+# dataclass's __init__ (object.__setattr__ per field) costs four times as much. Read only.
+@dataclass(slots=True)
 class Send:
     conn: Conn
     frame: Frame
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Publish:
     """A robot plays the seat: this request goes on the bus."""
 
     request: DecisionRequest
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Append:
     """An entry for the room's log (only from a table made with ``logged=True``)."""
 
@@ -933,16 +935,25 @@ class Table:
             self._out.append(Append(entry))
             if ev.code in (RoomEvent.SEAT, RoomEvent.ROBOT):
                 self._out.append(Append(Seats(tuple(self._seat_record(s) for s in self.seats))))
+        # at most two frames, each shared by all who see the event alike (one encode each):
+        # the cards as the seats of ``visible_to`` see them, and as everyone else does
+        public = self._event_frame(self.seq, ev, None)
+        shown = public if ev.visible_to is None else None
         for i, st in enumerate(self.seats):
             conn = st.live
             if conn is not None:
-                self._send(conn, self._event_frame(self.seq, ev, i))
+                if ev.visible_to is not None and i in ev.visible_to:
+                    if shown is None:
+                        shown = self._event_frame(self.seq, ev, i)
+                    self._send(conn, shown)
+                else:
+                    self._send(conn, public)
                 if result is not None:
                     self._send(conn, result)
         if self._hand_frames is not None:
-            self._hand_frames.append(self._event_frame(self.seq, ev, None))
+            self._hand_frames.append(public)
         if self.spectators:
-            frame = self._event_frame(self.seq, ev, None)
+            frame = public
             for conn in self.spectators.values():
                 self._send(conn, frame)
                 if result is not None:

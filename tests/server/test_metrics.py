@@ -106,3 +106,31 @@ async def test_every_metric_is_present_and_moves_after_a_hand(served: Served) ->
         if not after.total(name, **labels) > before.total(name, **labels)
     ]
     assert not still, f"metrics that did not move: {still}"
+
+
+def test_hot_path_histogram_reads_as_prometheus_clients_own() -> None:
+    """The latency histograms kept in plain lists (server.metrics._Times) expose the same
+    buckets, count and sum as a prometheus_client Histogram given the same observations,
+    values on a bucket's bound included (``le`` is inclusive)."""
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    from server.metrics import _FAST, _Times
+
+    values = [0.0, 0.0002, 0.00021, 0.001, 0.0049, 0.005, 0.3, 1.0, 7.5, 1e-9]
+    ours, registry = _Times("t_seconds", "t", _FAST), CollectorRegistry()
+    theirs = Histogram("t_seconds", "t", ["game"], buckets=_FAST, registry=registry)
+    for i, v in enumerate(values):
+        game = ("tricks", "mahjong")[i % 2]
+        ours.observe(game, v)
+        theirs.labels(game).observe(v)
+    mine = CollectorRegistry()
+    mine.register(type("C", (), {"collect": lambda self: [ours.family()]})())  # type: ignore[arg-type]
+
+    def series(text: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        s = parse(text.decode())
+        kept = {name: by for name, by in s.samples.items() if not name.endswith("_created")}
+        return {(name, labels): v for name, by in kept.items() for labels, v in by.items()}
+
+    got = series(generate_latest(mine))
+    assert len(got) == 2 * (len(_FAST) + 1 + 2)  # per game: the buckets, +Inf, count and sum
+    assert got == series(generate_latest(registry))
