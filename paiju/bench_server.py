@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .args import nonnegative_float
+
 ROOT = Path(__file__).resolve().parent.parent
 # no pause between hands, no rate limit, robots at full speed (no pace for people to follow)
 SERVE_OPTIONS = (
@@ -60,6 +62,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
     p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
+    p.add_argument(
+        "--linger-ms",
+        type=nonnegative_float,
+        default=0.0,
+        help="paiju serve --linger-ms: batching of frames that ask nothing (default 0: off, the server's default)",
+    )
     p.add_argument(
         "--baseline",
         type=Path,
@@ -131,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
+        cmd += ["--linger-ms", f"{args.linger_ms:g}"]
         db = f"sqlite:///{scratch.name}/serve.sqlite3"
         serve = Child([*cmd, "--database", db, *loop], r"paiju serving on http://[^:]+:(\d+)/")
         children.append(serve)
