@@ -34,6 +34,7 @@ def variant(name: str, settings: dict[str, Any]) -> str:
             super().__init__(HuDist(**settings))
 
     Variant.name = name
+    Variant.description = f"hudist with {json.dumps(settings)} (a tuning variant)"[:100]
     registry.names("mahjong")  # load the registry before adding to it
     registry.register(Variant)
     return name
