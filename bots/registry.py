@@ -19,6 +19,12 @@ def register(cls: type[Robot]) -> type[Robot]:
     return cls
 
 
+def unregister(game: str, name: str) -> None:
+    """Forget robot ``name`` of ``game`` (a variant registered for one run, as the tuning
+    command does)."""
+    _ROBOTS.pop((game, name), None)
+
+
 def _load() -> None:
     global _loaded
     if not _loaded:

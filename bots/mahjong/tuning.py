@@ -51,7 +51,11 @@ def main(argv: list[str] | None = None) -> None:
     first: list[float] = []
     for i, text in enumerate(args.variants):
         name = variant(f"hudist-{i}", json.loads(text))
-        report = play("mahjong", [name, args.against, args.against, args.against], args.hands, args.seed, args.ruleset)
+        try:
+            seats = [name, args.against, args.against, args.against]
+            report = play("mahjong", seats, args.hands, args.seed, args.ruleset)
+        finally:  # the variant lives for its run only: nobody else's menu lists it
+            registry.unregister("mahjong", name)
         s = stats(report)[name]
         points = points_by_deal(report, name)
         line = (
