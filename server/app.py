@@ -599,8 +599,8 @@ def _not_rebuilt(r: Replayed) -> str | None:
         return "its match had not started"
     if r.phase is Phase.OVER:
         return "its match is over"
-    if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats):
-        return "no human holds a seat"
+    if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats) and not r.watchers:
+        return "nobody holds a seat or watches"
     return None
 
 

@@ -78,7 +78,7 @@ from protocol import Event as EventFrame
 from . import metrics, roomlog
 from .config import Limits
 from .lifecycle import Phase
-from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats
+from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
 
 log = logging.getLogger("paiju.room")
 
@@ -312,7 +312,9 @@ class Table:
         self.seats = [SeatState() for _ in range(self.n)]
         for b in bots:
             self.seats[b].kind = SeatKind.BOT
-        self.spectators: dict[str, Conn] = {}
+        self.spectators: dict[str, Conn] = {}  # the watchers connected now
+        self.watchers: dict[str, str] = {}  # every watcher (connected or away) and its name
+        self.watchers_away: dict[str, float] = {}  # a dropped watcher, until its grace runs out
         self.phase = Phase.WAITING
         self.hand = 0
         self.totals = [0] * self.n
@@ -367,6 +369,7 @@ class Table:
             st.kind, st.robot = SeatKind(rec.kind), rec.robot
             if rec.player is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
                 st.player, st.name, st.member = rec.player, rec.name or "player", True
+        t.watchers = dict(r.watchers)
         return t
 
     def head(self) -> Head:
@@ -421,6 +424,7 @@ class Table:
         times = [p.deadline for p in self.pending.values()]
         times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
+        times += self.watchers_away.values()
         for t in (self.start_at, self.next_hand_at):
             if t is not None:
                 times.append(t)
@@ -463,7 +467,7 @@ class Table:
 
     # ------------------------------------------------------------------ seats and people
     def _join(self, m: Join) -> None:
-        if self.seat_of(m.player) is not None or m.player in self.spectators:
+        if self.seat_of(m.player) is not None or m.player in self.watchers:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {self.id}")
         if self.phase is Phase.OVER:
             raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"room {self.id} is over")
@@ -475,6 +479,8 @@ class Table:
             seat = free[0] if free else None
         if seat is None:
             self.spectators[m.player] = m.conn
+            self.watchers[m.player] = m.name
+            self._log_watchers()
             self._out.append(Bind(m.player, m.name, None))
             self._send(m.conn, self._state(None))
         else:
@@ -493,7 +499,7 @@ class Table:
 
     def _leave(self, m: Leave) -> None:
         seat = self.seat_of(m.player)
-        if seat is None and m.player not in self.spectators:
+        if seat is None and m.player not in self.watchers:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
         if seat is None:
             self._unwatch(m.player)
@@ -505,8 +511,15 @@ class Table:
         self._maybe_close()
 
     def _unwatch(self, player: str) -> None:
-        del self.spectators[player]
+        self.spectators.pop(player, None)
+        self.watchers_away.pop(player, None)
+        del self.watchers[player]
+        self._log_watchers()
         self._out.append(Unbind(player))
+
+    def _log_watchers(self) -> None:
+        if self.logged:
+            self._out.append(Append(Watchers(tuple(self.watchers.items()))))
 
     def _release_seat(self, i: int, to: SeatKind) -> None:
         st = self.seats[i]
@@ -523,8 +536,9 @@ class Table:
         seat = self.seat_of(m.player)
         if seat is None:
             if self.spectators.get(m.player) == m.conn:
-                self._unwatch(m.player)
-                self._maybe_close()
+                # like a seat, a watcher keeps its place for the grace period, to resume
+                del self.spectators[m.player]
+                self.watchers_away[m.player] = self.now + self.limits.grace
             return
         st = self.seats[seat]
         if st.conn != m.conn or self.phase is Phase.OVER:
@@ -541,7 +555,7 @@ class Table:
 
     def _resume(self, m: Resume) -> None:
         seat = self.seat_of(m.player)
-        if seat is None and m.player not in self.spectators:
+        if seat is None and m.player not in self.watchers:
             return
         if self.phase is Phase.OVER:
             # the match ended while this player was away: what it missed, then it goes free
@@ -553,6 +567,7 @@ class Table:
             self._close_if_done()
             return
         if seat is None:
+            self.watchers_away.pop(m.player, None)
             self.spectators[m.player] = m.conn
             self._send_since(m.conn, None, m.last_seq)
             return
@@ -618,7 +633,10 @@ class Table:
                     self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
                 if self.limits.robot_on_drop and not st.robot:
                     self._set_robot(i, True)
-        self._maybe_close()  # no human seated (robots only): nobody is left to play for
+        for player, name in self.watchers.items():  # a watched robot match too
+            self._out.append(Bind(player, name, None))
+            self.watchers_away[player] = self.now + self.limits.grace
+        self._maybe_close()  # nobody seated or watching: nobody is left to play for
         if self.closed or self.phase is not Phase.PLAYING:
             return
         if self.game.is_over:
@@ -707,6 +725,9 @@ class Table:
     # ------------------------------------------------------------------ the clocks
     def _tick(self, m: Tick) -> None:
         now = self.now
+        for player, until in list(self.watchers_away.items()):
+            if now >= until:
+                self._unwatch(player)
         if self.phase is Phase.OVER:  # only dropped players' grace periods are left to run out
             for st in self.seats:
                 if st.away_until is not None and now >= st.away_until:
@@ -871,7 +892,7 @@ class Table:
                 st.away_until = until if st.away_until is None else min(st.away_until, until)
             else:
                 self._let_go(st)
-        for player in list(self.spectators):
+        for player in list(self.spectators):  # (a dropped watcher waits for its resume)
             self._unwatch(player)
         self._close_if_done()
 
@@ -882,14 +903,14 @@ class Table:
         st.member, st.conn, st.away_until = False, None, None
 
     def _close_if_done(self) -> None:
-        if self.phase is Phase.OVER and all(s.away_until is None for s in self.seats):
+        if self.phase is Phase.OVER and not self.watchers and all(s.away_until is None for s in self.seats):
             self._close()
 
     def _maybe_close(self) -> None:
         if self.closed:
             return
         humans = any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
-        if not humans and not self.spectators:
+        if not humans and not self.watchers:
             self._close()
 
     def _close(self) -> None:
@@ -898,7 +919,7 @@ class Table:
         self.pending.clear()
         for st in self.seats:
             self._let_go(st)
-        for player in list(self.spectators):
+        for player in list(self.watchers):
             self._unwatch(player)
 
     # ------------------------------------------------------------------ sending
