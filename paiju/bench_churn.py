@@ -22,6 +22,7 @@ import json
 import random
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -264,11 +265,13 @@ async def churn(
     p_drop: float = 0.03,
     gap: float = 0.5,
     twice: float = 0.25,
+    minutes: float | None = None,
     progress: Any = None,
 ) -> Report:
     """Play ``hands`` hands in all (tables of ``hands_per_table`` hands, the four games in
     turn, ``tables_at_once`` at a time) with churning clients; what went wrong, counted.
-    ``redis``: the server's Redis, whose room logs the card check reads (None: no check)."""
+    ``redis``: the server's Redis, whose room logs the card check reads (None: no check).
+    After ``minutes`` no table starts: those playing finish, and the report counts what was played."""
     rep = Report()
     t0 = time.monotonic()
     base = await asyncio.to_thread(health, http)
@@ -277,6 +280,8 @@ async def churn(
 
     async def one(i: int) -> None:
         async with sem:
+            if minutes is not None and time.monotonic() - t0 > 60 * minutes:
+                return
             game = names[i % len(names)]
             room, members = await table(url, game, hands_per_table, seed * 100_003 + i, p_drop, gap, twice)
         if redis is not None:
@@ -319,6 +324,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--drop", type=float, default=0.03, help="chance a client drops after a frame (0.03)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--minutes", type=float, help="start no table after this many minutes (the report counts the hands played)"
+    )
+    parser.add_argument(
         "--url",
         help="a running server's ws://host:port/ws (default: start a redis-server, `paiju serve --redis` "
         "and a `paiju bots` worker of its own)",
@@ -332,6 +340,8 @@ def run(args: argparse.Namespace) -> int:
 
     url, redis_url = args.url, args.redis
     procs: list[subprocess.Popen[str]] = []
+    # a SIGTERM (a `timeout`, a CI's cancel) still stops the servers this command started
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         if url is None:  # servers of its own, real processes
             procs, url, redis_url = _serve()
@@ -399,4 +409,5 @@ def _opts(args: argparse.Namespace) -> dict[str, Any]:
         "tables_at_once": args.tables,
         "hands_per_table": args.hands_per_table,
         "p_drop": args.drop,
+        "minutes": args.minutes,
     }
