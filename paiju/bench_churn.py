@@ -88,10 +88,17 @@ class Report:
         return bad == 0 and not any(self.leftover.values())
 
 
-def health(http: str) -> dict[str, Any]:
-    with urllib.request.urlopen(http + "/healthz", timeout=10) as r:
-        body: dict[str, Any] = json.load(r)
-        return body
+def health(http: str, tries: int = 5) -> dict[str, Any]:
+    """The server's /healthz (a loaded machine may keep it from answering for a while)."""
+    for i in range(tries):
+        try:
+            with urllib.request.urlopen(http + "/healthz", timeout=30) as r:
+                body: dict[str, Any] = json.load(r)
+                return body
+        except TimeoutError:
+            if i == tries - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def _resume(url: str, m: Member, token: str, last: int, rng: random.Random, twice: float) -> Client:
