@@ -80,12 +80,13 @@ class Report:
     checked_frames: int = 0  # EVENT and ROOM_STATE frames checked against the room's log
     leaked_cards: int = 0  # frames not as the log says that client sees them, or showing a card it may not see
     leftover: dict[str, int] = field(default_factory=dict)
+    failed_tables: list[str] = field(default_factory=list)  # tables that could not be set up or played
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
         bad = self.gaps + self.duplicates + self.unfinished + self.snapshots + self.leaked_cards
-        return bad == 0 and not any(self.leftover.values())
+        return bad == 0 and not any(self.leftover.values()) and not self.failed_tables
 
 
 def health(http: str, tries: int = 5) -> dict[str, Any]:
@@ -290,7 +291,11 @@ async def churn(
             if minutes is not None and time.monotonic() - t0 > 60 * minutes:
                 return
             game = names[i % len(names)]
-            room, members = await table(url, game, hands_per_table, seed * 100_003 + i, p_drop, gap, twice)
+            try:
+                room, members = await table(url, game, hands_per_table, seed * 100_003 + i, p_drop, gap, twice)
+            except (OSError, Closed, ServerError) as e:  # a connect or a request not answered in time
+                rep.failed_tables.append(f"{game} table {i}: {type(e).__name__}: {e}")
+                return
         if redis is not None:
             entries = await asyncio.to_thread(log_entries, redis, room)
             checked, bad = card_check(entries, members) if entries else (0, 1)
