@@ -62,6 +62,7 @@ from games import Event as GameEvent
 from protocol import (
     Ack,
     DecisionRequest,
+    Error,
     ErrorCode,
     Frame,
     LobbyError,
@@ -324,6 +325,7 @@ class Table:
         self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
         self._prompt_ids = itertools.count(1)
         self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
+        self.expires_at: float | None = now + self.limits.waiting_expiry  # while its match has not started
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
@@ -357,7 +359,7 @@ class Table:
             created=h.created,
             logged=True,
         )
-        t.start_at = None
+        t.start_at = t.expires_at = None
         t.game = r.game
         t.phase = r.phase
         t.hand = r.hand
@@ -425,7 +427,7 @@ class Table:
         times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
         times += self.watchers_away.values()
-        for t in (self.start_at, self.next_hand_at):
+        for t in (self.start_at, self.next_hand_at, self.expires_at):
             if t is not None:
                 times.append(t)
         return min(times) if times else None
@@ -734,6 +736,9 @@ class Table:
                     self._let_go(st)
             self._close_if_done()
             return
+        if self.expires_at is not None and now >= self.expires_at and self.phase is Phase.WAITING:
+            self._expire()
+            return
         if self.start_at is not None and now >= self.start_at:
             self.start_at = None
             if self.phase is Phase.WAITING:
@@ -829,7 +834,7 @@ class Table:
     # ------------------------------------------------------------------ the match
     def _start(self) -> None:
         self.phase = Phase.PLAYING
-        self.start_at = None
+        self.start_at = self.expires_at = None
         self._begin_hand()
 
     def _begin_hand(self) -> None:
@@ -912,6 +917,16 @@ class Table:
         humans = any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
         if not humans and not self.watchers:
             self._close()
+
+    def _expire(self) -> None:
+        """The match did not start in time: those in the room are told (ERROR ROOM_EXPIRED,
+        which answers no frame of theirs) and go free; the room closes."""
+        wait = self.limits.waiting_expiry
+        err = Error.refusing(LobbyError(ErrorCode.ROOM_EXPIRED, f"room {self.id}: no match within {wait:g} s"))
+        for conn in [*(s.live for s in self.seats), *self.spectators.values()]:
+            if conn is not None:
+                self._send(conn, err)
+        self._close()
 
     def _close(self) -> None:
         self.closed = True
