@@ -835,6 +835,8 @@ class Table:
     def _start(self) -> None:
         self.phase = Phase.PLAYING
         self.start_at = self.expires_at = None
+        if self.logged:  # the seats as the match starts (robot seats set at creation emit no SEAT event)
+            self._out.append(Append(Seats(tuple(self._seat_record(s) for s in self.seats))))
         self._begin_hand()
 
     def _begin_hand(self) -> None:
