@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
+import gc
 import http
 import json
 import logging
@@ -132,6 +135,8 @@ class Server:
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
+        self._released = 0  # connections ended since memory was last handed back
+        self._trim: asyncio.TimerHandle | None = None
         self.port = config.port
         metrics.watch(self)
 
@@ -366,6 +371,9 @@ class Server:
             if self.per_address[addr] <= 0:
                 del self.per_address[addr]
             del self.address_of[conn]
+            self._released += 1
+            if self._released >= 64 and self._trim is None:  # a wave of connections ended
+                self._trim = asyncio.get_running_loop().call_later(5.0, self._trim_memory)
             p = self.connections.pop(conn, None)
             if p is not None and p.conn is conn:
                 p.conn = None
@@ -373,6 +381,15 @@ class Server:
                     p.room.feed(table.Drop(p.id, conn))
                 self._release(p)
             await conn.finish()
+
+    def _trim_memory(self) -> None:
+        """After a wave of connections ended (abusers let go, a mass disconnect): collect the
+        cycles their objects left and hand the allocator's free pages back to the system, so
+        that the RSS returns to its level before them (glibc keeps them otherwise)."""
+        self._trim, self._released = None, 0
+        gc.collect()
+        if _LIBC is not None:
+            _LIBC.malloc_trim(0)
 
     def _release(self, p: Player) -> None:
         """Forget a player with neither connection nor room (its token makes a new record);
@@ -653,6 +670,19 @@ def _not_rebuilt(r: Replayed) -> str | None:
 
 
 CLIENT_FRAMES = frozenset(c for c in FRAMES.values() if c.SENDER == CLIENT)
+
+
+def _libc() -> ctypes.CDLL | None:
+    """The C library when it has glibc's ``malloc_trim`` (None elsewhere: musl, macOS)."""
+    name = ctypes.util.find_library("c")
+    try:
+        lib = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return lib if lib is not None and hasattr(lib, "malloc_trim") else None
+
+
+_LIBC = _libc()
 
 
 def _address(ws: ServerConnection) -> str:
