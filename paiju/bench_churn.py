@@ -391,6 +391,7 @@ def _serve() -> tuple[list[subprocess.Popen[str]], str, str]:
         paiju = [sys.executable, "-m", "paiju"]
         serve = [*paiju, "serve", "--port", "0", "--redis", redis_url, "--hand-pause", "0", "--grace", "30"]
         serve += ["--rate", "300", "--burst", "300", "--robot-pace", "0", "--log-level", "WARNING"]
+        serve += ["--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"]
         url = _started(procs, serve, r"\(ws://([^)]+)\)")
         bots = [*paiju, "bots", "--redis", redis_url, "--processes", "1", "--name", "churn", "--log-level", "INFO"]
         _started(procs, bots, r"serving .* as churn")

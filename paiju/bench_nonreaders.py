@@ -8,7 +8,10 @@ public rooms wait for players), and never reads a byte after the upgrade. The se
 answers fill the socket, then its send queue; within its stall bound (``--stall``) it
 closes each of them and forgets its player record. When the counts are back at their
 baseline the clients close their sockets (they vanish), and the server's RSS and idle CPU
-are measured against those before.
+are measured against those before. With ``--warmup N`` a first wave of N such clients comes
+and goes before the baseline: the memory the first abuse leaves once (allocator arenas that
+stay mapped, caches filled) is then in the baseline, and what is measured is whether abuse
+keeps adding to it; both figures are in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import time
 import urllib.request
 from typing import Any
 
-from paiju.args import positive_float, positive_int
+from paiju.args import nonnegative_int, positive_float, positive_int
 from paiju.bench_server import Child
 from paiju.client import Client
 from protocol import VERSION, Hello, ListRooms, encode
@@ -97,7 +100,9 @@ async def until_counts(http: str, want: dict[str, int], timeout: float) -> float
     return time.monotonic() - t0
 
 
-async def bench(child: Child, clients: int, stall: float, settle: float, hosts: int = 6) -> dict[str, Any]:
+async def bench(
+    child: Child, clients: int, stall: float, settle: float, hosts: int = 6, warmup: int = 0
+) -> dict[str, Any]:
     """The figures of one run against the server ``child`` (see the module's docstring)."""
     url, http = f"ws://127.0.0.1:{child.port}/ws", f"http://127.0.0.1:{child.port}"
     rooms = [await Client.connect(url, f"host{i}") for i in range(hosts)]
@@ -105,22 +110,12 @@ async def bench(child: Child, clients: int, stall: float, settle: float, hosts: 
         for h in rooms:  # public waiting rooms, so that the room list is long
             await h.create("bridge", clock_ms=60_000)
         await asyncio.sleep(settle)
+        if warmup:
+            await wave(child.port, http, warmup, await asyncio.to_thread(counts, http), stall)
+            await asyncio.sleep(settle)
         base = await asyncio.to_thread(counts, http)
         rss0, cpu0 = child.rss_kib(), await asyncio.to_thread(idle_cpu, child, settle)
-        t0 = time.monotonic()
-        socks: list[socket.socket] = []
-        for _ in range(0, clients, 50):  # in waves, so that the listen backlog keeps up
-            n = min(50, clients - len(socks))
-            socks += await asyncio.gather(*(asyncio.to_thread(nonreader, child.port) for _ in range(n)))
-        opened = time.monotonic() - t0
-        for s in socks:  # all at once: the stall bound runs for all of them together
-            await asyncio.to_thread(flood, s)
-        peak = await asyncio.to_thread(counts, http)
-        rss_peak = child.rss_kib()
-        released = await until_counts(http, base, timeout=stall + 60 + clients / 10)
-        for s in socks:  # then they vanish
-            s.close()
-        await until_counts(http, base, timeout=30)
+        opened, released, peak, rss_peak = await wave(child.port, http, clients, base, stall, child)
         await asyncio.sleep(settle)
         rss1, cpu1 = child.rss_kib(), await asyncio.to_thread(idle_cpu, child, settle)
         after = await asyncio.to_thread(counts, http)
@@ -129,6 +124,7 @@ async def bench(child: Child, clients: int, stall: float, settle: float, hosts: 
             await h.close()
     return {
         "clients": clients,
+        "warmup": warmup,
         "stall_s": stall,
         "opened_in_s": round(opened, 1),
         "released_after_s": round(opened + released, 1),
@@ -139,6 +135,28 @@ async def bench(child: Child, clients: int, stall: float, settle: float, hosts: 
         "idle_cpu_pct": {"baseline": round(cpu0, 2), "after": round(cpu1, 2)},
         "rss_after_vs_baseline": round(rss1 / rss0, 3),
     }
+
+
+async def wave(
+    port: int, http: str, clients: int, base: dict[str, int], stall: float, child: Child | None = None
+) -> tuple[float, float, dict[str, int], int]:
+    """``clients`` non-readers at once, until the server has let them go, then they vanish:
+    seconds to open them, seconds until released, the counts and RSS (KiB) at the peak."""
+    t0 = time.monotonic()
+    socks: list[socket.socket] = []
+    for _ in range(0, clients, 50):  # in waves, so that the listen backlog keeps up
+        n = min(50, clients - len(socks))
+        socks += await asyncio.gather(*(asyncio.to_thread(nonreader, port) for _ in range(n)))
+    opened = time.monotonic() - t0
+    for s in socks:  # all at once: the stall bound runs for all of them together
+        await asyncio.to_thread(flood, s)
+    peak = await asyncio.to_thread(counts, http)
+    rss_peak = child.rss_kib() if child is not None else 0
+    released = await until_counts(http, base, timeout=stall + 60 + clients / 10)
+    for s in socks:  # then they vanish
+        s.close()
+    await until_counts(http, base, timeout=30)
+    return opened, released, peak, rss_peak
 
 
 def within(fig: dict[str, Any], tolerance: float = 0.10, cpu_floor: float = 1.0) -> bool:
@@ -170,6 +188,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the server's bound: seconds a connection may leave frames unread (default 30, the server's)",
     )
     p.add_argument("--settle", type=positive_float, default=5.0, help="seconds idle CPU is measured over (5)")
+    p.add_argument(
+        "--warmup", type=nonnegative_int, default=0, help="clients of a first wave, before the baseline (default 0)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -178,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket each (the server inherits it)
     child = start(args.stall)
     try:
-        fig = asyncio.run(bench(child, args.clients, args.stall, args.settle))
+        fig = asyncio.run(bench(child, args.clients, args.stall, args.settle, warmup=args.warmup))
     finally:
         child.stop()
     fig["ok"] = within(fig)

@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
     children = [echo]
     try:
-        limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        limits: tuple[str, ...] = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        limits += ("--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0")
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
         serve = Child([*cmd, *loop], r"paiju serving on http://[^:]+:(\d+)/")
         children.append(serve)

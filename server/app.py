@@ -372,8 +372,10 @@ class Server:
                 del self.per_address[addr]
             del self.address_of[conn]
             self._released += 1
-            if self._released >= 64 and self._trim is None:  # a wave of connections ended
-                self._trim = asyncio.get_running_loop().call_later(5.0, self._trim_memory)
+            if self._released >= 64:  # a wave of connections ended: a second after its last
+                if self._trim is not None:
+                    self._trim.cancel()
+                self._trim = asyncio.get_running_loop().call_later(1.0, self._trim_memory)
             p = self.connections.pop(conn, None)
             if p is not None and p.conn is conn:
                 p.conn = None
