@@ -26,10 +26,10 @@ import socket
 import struct
 import sys
 import time
-import urllib.request
 from typing import Any
 
 from paiju.args import nonnegative_int, positive_float, positive_int
+from paiju.bench_churn import health
 from paiju.bench_server import Child
 from paiju.client import Client
 from protocol import VERSION, Hello, ListRooms, encode
@@ -70,12 +70,6 @@ def nonreader(port: int) -> socket.socket:
 def flood(s: socket.socket, asks: int = 400) -> None:
     """Ask for the room list ``asks`` times (a few hundred bytes an answer, never read)."""
     s.sendall(ws_frame(encode(ListRooms())) * asks)
-
-
-def health(http: str) -> dict[str, Any]:
-    with urllib.request.urlopen(http + "/healthz", timeout=30) as r:
-        body: dict[str, Any] = json.load(r)
-        return body
 
 
 def counts(http: str) -> dict[str, int]:
@@ -185,10 +179,11 @@ def within(fig: dict[str, Any], tolerance: float = 0.10, cpu_floor: float = 1.0)
 
 def start(stall: float, *extra: str) -> Child:
     """`paiju serve` for the run: its stall bound, small buffers, no per-address limit (every
-    client comes from 127.0.0.1), a rate the LIST_ROOMS floods stay under."""
+    client comes from 127.0.0.1), a rate the LIST_ROOMS floods stay under, and the hosts'
+    waiting rooms kept for the whole run."""
     cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--stall", f"{stall:g}", "--log-level", "WARNING"]
     cmd += ["--sndbuf", "4096", "--send-queue", "64", "--rate", "2000", "--burst", "2000"]
-    cmd += ["--address-connections", "0", "--max-connections", "20000", *extra]
+    cmd += ["--address-connections", "0", "--max-connections", "20000", "--waiting-expiry", "86400", *extra]
     return Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
 
 
