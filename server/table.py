@@ -20,7 +20,9 @@ table and the spectators then go free at once, but a seated player whose connect
 down keeps the room: its events and the final RESULT wait for that player's resume (which
 gets exactly the missed events, MATCH_END included, and no event is ever added after
 MATCH_END) until its grace period runs out; then the table closes. It also closes when no
-human holds a seat and nobody watches.
+human holds a seat and nobody watches. A spectator whose connection drops keeps its place for
+the grace period like a seat (and resumes like one); a table whose match has not started
+within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED).
 
 Events carry one sequence number per table over the whole match. Each connected seat
 receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the last
