@@ -133,7 +133,9 @@ async def host(url: str, name: str, tries: int = 3) -> Client:
     """A client waiting in a public bridge room of its own (so that the room list is long);
     a request a loaded machine leaves unanswered for its 10 s is tried again."""
     for i in range(tries):
-        c = await Client.connect(url, name)
+        # no keepalive of its own: a server slowed down by the abuse (on a loaded machine)
+        # must not make the measuring clients give up on it (the server's keepalive stays)
+        c = await Client.connect(url, name, ping_interval=None)
         try:
             await c.create("bridge", clock_ms=60_000)
             return c
