@@ -1,12 +1,15 @@
-"""`paiju bench churn`: real clients in every seat of tables of every game, dropping (abort,
-no closing handshake) and resuming at random, some resuming twice at once; a spectator at
-every table. Counts, for every client, the events missed or received twice, the clients
-that never saw their final RESULT and MATCH_END, and the server's connections, players and
-rooms left over at the end (/healthz against its baseline).
+"""`paiju bench churn`: real clients in every seat of tables of every game and a spectator
+at every table, all dropping (abort, no closing handshake) and resuming at random, some
+resuming twice at once. Counts, for every client, the events missed or received twice, the
+clients that never saw their final RESULT and MATCH_END, the frames that show a card the
+client was not entitled to, and the server's connections, players and rooms left over at
+the end (/healthz against its baseline).
 
-The spectators do not drop: a spectator whose connection closes stops watching (it may
-JOIN again, for a ROOM_STATE). Each seat's events are checked against the spectator's copy:
-the same event, with cards only where the spectator sees them or the seat's own event.
+The card check is the conformance kit's (games/testing.py), applied to every EVENT and
+ROOM_STATE a client received: the room's log in Redis (every action, every event with its
+cards) rebuilds each hand; every event received must be the logged event as that seat (or a
+spectator) sees it, and hold no card beyond what the seat was entitled to so far in the hand
+(its concealed cards and the public ones, as a multiset), the spectator only the public ones.
 """
 
 from __future__ import annotations
@@ -18,14 +21,22 @@ import itertools
 import json
 import random
 import re
+import shutil
+import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import games
+from games import Action
+from games import Event as GameEvent
+from games.testing import card_bytes
 from paiju.client import Client, Closed, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN
@@ -40,6 +51,7 @@ class Member:
     name: str
     seat: int | None
     events: list[Event] = field(default_factory=list)
+    seen: list[Event | RoomState] = field(default_factory=list)  # every one received, for the card check
     finals: int = 0
     states: int = 0  # ROOM_STATE after the start: a resume that lost its position
     drops: int = 0
@@ -65,20 +77,29 @@ class Report:
     duplicates: int = 0
     unfinished: int = 0
     snapshots: int = 0
-    leaked_cards: int = 0
+    checked_frames: int = 0  # EVENT and ROOM_STATE frames checked against the room's log
+    leaked_cards: int = 0  # frames not as the log says that client sees them, or showing a card it may not see
     leftover: dict[str, int] = field(default_factory=dict)
+    failed_tables: list[str] = field(default_factory=list)  # tables that could not be set up or played
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
         bad = self.gaps + self.duplicates + self.unfinished + self.snapshots + self.leaked_cards
-        return bad == 0 and not any(self.leftover.values())
+        return bad == 0 and not any(self.leftover.values()) and not self.failed_tables
 
 
-def health(http: str) -> dict[str, Any]:
-    with urllib.request.urlopen(http + "/healthz", timeout=10) as r:
-        body: dict[str, Any] = json.load(r)
-        return body
+def health(http: str, tries: int = 5) -> dict[str, Any]:
+    """The server's /healthz (a loaded machine may keep it from answering for a while)."""
+    for i in range(tries):
+        try:
+            with urllib.request.urlopen(http + "/healthz", timeout=30) as r:
+                body: dict[str, Any] = json.load(r)
+                return body
+        except TimeoutError:
+            if i == tries - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def _resume(url: str, m: Member, token: str, last: int, rng: random.Random, twice: float) -> Client:
@@ -122,6 +143,8 @@ async def _play(url: str, m: Member, c: Client, rng: random.Random, p_drop: floa
                 _forget_after(m, last)
                 c = await _resume(url, m, c.token, last, rng, twice)
                 continue
+            if isinstance(f, (Event, RoomState)):
+                m.seen.append(f)
             if isinstance(f, Event):
                 m.events.append(f)
                 # a HAND_END counts as seen with its RESULT, which has no seq of its own
@@ -136,7 +159,7 @@ async def _play(url: str, m: Member, c: Client, rng: random.Random, p_drop: floa
                 t = asyncio.create_task(act(f, c))
                 acting.add(t)
                 t.add_done_callback(acting.discard)
-            if m.seat is not None and not m.ended and rng.random() < p_drop:
+            if not m.ended and rng.random() < p_drop:
                 m.drops += 1
                 token = c.token
                 await c.abort()
@@ -153,26 +176,78 @@ def _forget_after(m: Member, last: int) -> None:
         m.events.pop()
 
 
-def _leaks(seat: int, mine: list[Event], public: dict[int, Event]) -> int:
-    """Events of another seat whose cards this seat saw although the spectator did not, or
-    that differ from the spectator's copy otherwise."""
-    bad = 0
-    for e in mine:
-        p = public.get(e.seq)
-        if p is None:
-            continue
-        same = (e.code, e.seat, e.arg, len(e.cards)) == (p.code, p.seat, p.arg, len(p.cards))
-        own = set(p.cards) <= {HIDDEN} and e.seat == seat  # its own hidden cards, shown to it
-        bad += int(not same or (e.cards != p.cards and not own))
-    return bad
+def log_entries(redis_url: str, room: str) -> list[bytes]:
+    """The log of ``room`` as the server wrote it to Redis (kept for the log TTL after the end)."""
+    import redis
+
+    from redisbus.link import room_log
+
+    with redis.Redis.from_url(redis_url) as r:
+        entries: list[bytes] = r.lrange(room_log(room), 0, -1)  # type: ignore[assignment]
+        return entries
 
 
-async def table(url: str, game: str, hands: int, seed: int, p_drop: float, gap: float, twice: float) -> list[Member]:
+def card_check(entries: list[bytes], members: list[Member]) -> tuple[int, int]:
+    """Frames checked and frames wrong: every EVENT and ROOM_STATE each member received,
+    against the room's log (see the module's docstring); the members' seats are game seats."""
+    from server.roomlog import read_head, rules_from, unpack
+
+    head = read_head("?", entries[0])
+    rules = rules_from(head.game, head.ruleset, head.options)
+    by_seq: dict[int, list[tuple[int | None, Event | RoomState]]] = {}
+    for m in members:
+        for f in m.seen:
+            by_seq.setdefault(f.seq, []).append((m.seat, f))
+    checked = bad = 0
+    game = None
+    ent: dict[int | None, Counter[int]] = {}
+
+    def note() -> None:  # what each seat (None: a spectator) may have seen so far in the hand
+        assert game is not None
+        pub = Counter(game.public())
+        ent[None] = ent.get(None, Counter()) | pub
+        for s in range(game.num_seats):
+            ent[s] = ent.get(s, Counter()) | pub + Counter(game.concealed(s))
+
+    def check(seq: int, ev: GameEvent | None) -> None:
+        nonlocal checked, bad
+        for seat, f in by_seq.pop(seq, []):
+            checked += 1
+            allowed = ent.get(seat, Counter())
+            if isinstance(f, RoomState):
+                bad += int(f.seat != seat or bool(card_bytes(f.view) - allowed))
+                continue
+            assert ev is not None
+            want = ev.seen_by(seat)
+            same = (f.code, f.seat, f.cards, f.arg) == (want.code, want.seat, want.cards, want.arg)
+            bad += int(not same or bool(Counter(b for b in f.cards if b != HIDDEN) - allowed))
+
+    check(0, None)  # a ROOM_STATE of the waiting room
+    for data in entries[1:]:
+        e = unpack(data)
+        if e[0] == "hand":
+            game = games.create(head.game, head.seed, rules, hand=int(e[1]))
+            ent.clear()
+            note()
+        elif e[0] == "act" and game is not None:
+            game.apply(int(e[1]), Action(int(e[2]), bytes(e[3])))
+            note()
+        elif e[0] == "ev":
+            _, seq, code, seat, cards, arg, vis, _res = e
+            check(seq, GameEvent(code, seat, bytes(cards), arg, frozenset(vis) if vis is not None else None))
+    bad += sum(len(v) for v in by_seq.values())  # a frame numbered past the log: wrong too
+    return checked, bad
+
+
+async def table(
+    url: str, game: str, hands: int, seed: int, p_drop: float, gap: float, twice: float
+) -> tuple[str, list[Member]]:
     rng = random.Random(seed)
     n = SEATS[game]
     clients = [await Client.connect(url, f"{game}{i}") for i in range(n)]
     eve = await Client.connect(url, f"{game}-eve")
-    st = await clients[0].create(game, seed=seed, hands=hands, clock_ms=5_000)
+    # the random robot plays a dropped seat: the churn is what is measured, not the robots
+    st = await clients[0].create(game, seed=seed, hands=hands, clock_ms=5_000, robot="random")
     await eve.watch(st.room)
     for i in range(1, n):
         await clients[i].join(st.room, i)
@@ -183,7 +258,7 @@ async def table(url: str, game: str, hands: int, seed: int, p_drop: float, gap: 
             for m, c in zip(members, [*clients, eve], strict=True)
         )
     )
-    return members
+    return st.room, members
 
 
 async def churn(
@@ -191,16 +266,20 @@ async def churn(
     http: str,
     hands: int,
     *,
+    redis: str | None = None,
     seed: int = 1,
     tables_at_once: int = 4,
     hands_per_table: int = 4,
     p_drop: float = 0.03,
     gap: float = 0.5,
     twice: float = 0.25,
+    minutes: float | None = None,
     progress: Any = None,
 ) -> Report:
     """Play ``hands`` hands in all (tables of ``hands_per_table`` hands, the four games in
-    turn, ``tables_at_once`` at a time) with churning clients; what went wrong, counted."""
+    turn, ``tables_at_once`` at a time) with churning clients; what went wrong, counted.
+    ``redis``: the server's Redis, whose room logs the card check reads (None: no check).
+    After ``minutes`` no table starts: those playing finish, and the report counts what was played."""
     rep = Report()
     t0 = time.monotonic()
     base = await asyncio.to_thread(health, http)
@@ -209,9 +288,19 @@ async def churn(
 
     async def one(i: int) -> None:
         async with sem:
+            if minutes is not None and time.monotonic() - t0 > 60 * minutes:
+                return
             game = names[i % len(names)]
-            members = await table(url, game, hands_per_table, seed * 100_003 + i, p_drop, gap, twice)
-        public = {e.seq: e for e in members[-1].events}
+            try:
+                room, members = await table(url, game, hands_per_table, seed * 100_003 + i, p_drop, gap, twice)
+            except (OSError, Closed, ServerError) as e:  # a connect or a request not answered in time
+                rep.failed_tables.append(f"{game} table {i}: {type(e).__name__}: {e}")
+                return
+        if redis is not None:
+            entries = await asyncio.to_thread(log_entries, redis, room)
+            checked, bad = card_check(entries, members) if entries else (0, 1)
+            rep.checked_frames += checked
+            rep.leaked_cards += bad
         for m in members:
             g, d = m.gaps_and_duplicates()
             rep.gaps += g
@@ -221,8 +310,6 @@ async def churn(
             rep.drops += m.drops
             rep.doubles += m.doubles
             rep.events += len(m.events)
-            if m.seat is not None:
-                rep.leaked_cards += _leaks(m.seat, m.events, public)
         rep.clients += len(members)
         rep.tables += 1
         rep.hands += hands_per_table
@@ -246,43 +333,87 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, default=400, help="hands in all, over every game (default 400)")
     parser.add_argument("--tables", type=int, default=4, help="tables played at once (default 4)")
     parser.add_argument("--hands-per-table", type=int, default=4, help="hands of each match (default 4)")
-    parser.add_argument("--drop", type=float, default=0.03, help="chance a seat drops after a frame (0.03)")
+    parser.add_argument("--drop", type=float, default=0.03, help="chance a client drops after a frame (0.03)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--url", help="a running server's ws://host:port/ws (default: start one, in-process)")
+    parser.add_argument(
+        "--minutes", type=float, help="start no table after this many minutes (the report counts the hands played)"
+    )
+    parser.add_argument(
+        "--url",
+        help="a running server's ws://host:port/ws (default: start a redis-server, `paiju serve --redis` "
+        "and a `paiju bots` worker of its own)",
+    )
+    parser.add_argument("--redis", metavar="URL", help="with --url: that server's Redis, for the card check")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    server = None
-    url = args.url
-    if url is None:  # a `paiju serve` of its own, a real process
-        server, url = _serve()
-    http = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
+    url, redis_url = args.url, args.redis
+    procs: list[subprocess.Popen[str]] = []
+    # a SIGTERM (a `timeout`, a CI's cancel) still stops the servers this command started
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
+        if url is None:  # servers of its own, real processes
+            procs, url, redis_url = _serve()
+        elif redis_url is None:
+            print("paiju bench churn: no --redis: the card check is skipped", file=sys.stderr)
+        http = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
         with tqdm(total=args.hands, unit="hand", disable=args.json) as bar:
-            rep = asyncio.run(churn(url, http, args.hands, **_opts(args), progress=bar))
+            rep = asyncio.run(churn(url, http, args.hands, redis=redis_url, **_opts(args), progress=bar))
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(20)
+        for proc in reversed(procs):
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     out = {**rep.__dict__, "ok": rep.ok}
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     return 0 if rep.ok else 1
 
 
-def _serve() -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--hand-pause", "0", "--grace", "30"]
-    cmd += ["--rate", "300", "--burst", "300", "--log-level", "WARNING"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def _serve() -> tuple[list[subprocess.Popen[str]], str, str]:
+    """A redis-server, `paiju serve --redis` and one `paiju bots` worker: the processes (in
+    the order they started), the WebSocket URL and the Redis URL."""
+    redis_server = shutil.which("redis-server")
+    if redis_server is None:
+        raise SystemExit("paiju bench churn: no redis-server on PATH (the card check reads the room logs)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    redis_url = f"redis://127.0.0.1:{port}/0"
+    cmd = [redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)]
+    try:
+        paiju = [sys.executable, "-m", "paiju"]
+        serve = [*paiju, "serve", "--port", "0", "--redis", redis_url, "--hand-pause", "0", "--grace", "30"]
+        serve += ["--rate", "300", "--burst", "300", "--robot-pace", "0", "--log-level", "WARNING"]
+        serve += ["--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"]
+        url = _started(procs, serve, r"\(ws://([^)]+)\)")
+        bots = [*paiju, "bots", "--redis", redis_url, "--processes", "1", "--name", "churn", "--log-level", "INFO"]
+        _started(procs, bots, r"serving .* as churn")
+    except BaseException:
+        for p in procs:
+            p.kill()
+        raise
+    return procs, f"ws://{url}", redis_url
+
+
+def _started(procs: list[subprocess.Popen[str]], cmd: list[str], ready: str) -> str:
+    """Start ``cmd`` (appended to ``procs``), wait for the line matching ``ready`` (a server
+    waits for Redis to come up); its first group, if any."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs.append(proc)
     assert proc.stdout is not None
     for line in proc.stdout:
-        m = re.search(r"\(ws://([^)]+)\)", line)
+        m = re.search(ready, line)
         if m:
             threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
-            return proc, f"ws://{m.group(1)}"
-    raise RuntimeError("paiju serve did not start")
+            return m.group(1) if m.groups() else ""
+    raise RuntimeError(f"{' '.join(cmd[2:4])} did not start")
 
 
 def _opts(args: argparse.Namespace) -> dict[str, Any]:
@@ -291,4 +422,5 @@ def _opts(args: argparse.Namespace) -> dict[str, Any]:
         "tables_at_once": args.tables,
         "hands_per_table": args.hands_per_table,
         "p_drop": args.drop,
+        "minutes": args.minutes,
     }

@@ -137,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
     echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/")
     children = [echo]
     try:
-        limits = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        limits: tuple[str, ...] = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
+        limits += ("--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0")
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
         cmd += ["--linger-ms", f"{args.linger_ms:g}"]
         db = f"sqlite:///{scratch.name}/serve.sqlite3"

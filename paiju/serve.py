@@ -126,6 +126,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-rooms", type=positive_int, default=d.max_rooms, help="(default %(default)s)")
     g.add_argument("--max-connections", type=positive_int, default=d.max_connections, help="(default %(default)s)")
     g.add_argument(
+        "--address-connections",
+        type=nonnegative_int,
+        default=d.address_connections,
+        help="open connections per client address, 0 = no limit (%(default)s)",
+    )
+    g.add_argument(
+        "--address-rooms",
+        type=nonnegative_int,
+        default=d.address_rooms,
+        help="open rooms created from one client address, 0 = no limit (%(default)s)",
+    )
+    g.add_argument(
+        "--address-rooms-per-minute",
+        type=nonnegative_int,
+        default=d.address_rooms_per_minute,
+        help="rooms one client address may create in a minute, 0 = no limit (%(default)s)",
+    )
+    g.add_argument(
+        "--waiting-expiry",
+        type=positive_float,
+        default=d.waiting_expiry,
+        metavar="SECONDS",
+        help="a room whose match has not started after this long closes (%(default)s)",
+    )
+    g.add_argument(
         "--send-queue", type=positive_int, default=d.send_queue, help="frames queued per connection (%(default)s)"
     )
     g.add_argument(
@@ -200,6 +225,10 @@ def config_from(args: argparse.Namespace) -> Config:
         grace=args.grace,
         max_rooms=args.max_rooms,
         max_connections=args.max_connections,
+        address_connections=args.address_connections,
+        address_rooms=args.address_rooms,
+        address_rooms_per_minute=args.address_rooms_per_minute,
+        waiting_expiry=args.waiting_expiry,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
         linger=args.linger_ms / 1000,

@@ -36,6 +36,9 @@ class ErrorCode(IntEnum):
     BAD_LOGIN = 212  # wrong name or password, or a session token that ended (logged out, expired)
     BAD_ACCOUNT = 213  # a name or password outside the rules (ERROR's message says which)
     NO_ACCOUNTS = 214  # this server keeps no records (no database)
+    TOO_MANY_CONNECTIONS = 215  # the client's address has as many connections as it may: this one is closed
+    TOO_MANY_ROOMS = 216  # the client's address holds, or created in the last minute, as many rooms as it may
+    ROOM_EXPIRED = 217  # unsolicited: the waiting room closed, its match not started within the server's bound
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
+import gc
 import http
 import json
 import logging
 import mimetypes
 import secrets
 import time
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import unquote
@@ -121,10 +125,18 @@ class Server:
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Player] = {}
         self.connections: dict[Connection, Player | None] = {}  # and the player each speaks for
+        # per client address: open connections, the address of each, the rooms created from
+        # it (open ones) and when it created rooms in the last minute
+        self.per_address: Counter[str] = Counter()
+        self.address_of: dict[Connection, str] = {}
+        self.room_address: dict[str, str] = {}
+        self.created_at: dict[str, deque[float]] = {}
         self.started = time.time()
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
+        self._released = 0  # connections ended since memory was last handed back
+        self._trim: asyncio.TimerHandle | None = None
         self.port = config.port
         metrics.watch(self)
 
@@ -227,6 +239,7 @@ class Server:
             room.follower.closed()  # a match that did not reach its end is recorded as abandoned
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            self.room_address.pop(room.id, None)
 
     # ------------------------------------------------------------------ HTTP
     async def http_or_api(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -321,6 +334,11 @@ class Server:
         conn = Connection(ws, self.limits)
         self.connections[conn] = None
         self.counts["connections"] += 1
+        addr = self.address_of[conn] = _address(ws)
+        self.per_address[addr] += 1
+        cap = self.limits.address_connections
+        # over the address's bound: whatever it sends first is answered with the refusal
+        over = cap > 0 and self.per_address[addr] > cap
         try:
             async for msg in ws:
                 self.counts["frames_in"] += 1
@@ -337,6 +355,10 @@ class Server:
                 try:
                     f = self._decode(msg, allowed)
                     self._admit(f, allowed)
+                    if over:
+                        raise LobbyError(
+                            ErrorCode.TOO_MANY_CONNECTIONS, f"{cap} connections from one address at most: closing"
+                        )
                     await self.dispatch(conn, f)
                 except Exception as e:  # every refusal (wire, lobby, room, game) is answered here
                     if not isinstance(e, PaijuError):
@@ -345,9 +367,20 @@ class Server:
                     self.counts["errors"] += 1
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
                     conn.send(Error.refusing(e, f, ref_type=peek))
+                    if over:
+                        conn.close(1013, "too many connections from this address")  # after the ERROR
         except ConnectionClosed:
             pass
         finally:
+            self.per_address[addr] -= 1
+            if self.per_address[addr] <= 0:
+                del self.per_address[addr]
+            del self.address_of[conn]
+            self._released += 1
+            if self._released >= 64:  # a wave of connections ended: a second after its last
+                if self._trim is not None:
+                    self._trim.cancel()
+                self._trim = asyncio.get_running_loop().call_later(1.0, self._trim_memory)
             p = self.connections.pop(conn, None)
             if p is not None and p.conn is conn:
                 p.conn = None
@@ -355,6 +388,15 @@ class Server:
                     p.room.feed(table.Drop(p.id, conn))
                 self._release(p)
             await conn.finish()
+
+    def _trim_memory(self) -> None:
+        """After a wave of connections ended (abusers let go, a mass disconnect): collect the
+        cycles their objects left and hand the allocator's free pages back to the system, so
+        that the RSS returns to its level before them (glibc keeps them otherwise)."""
+        self._trim, self._released = None, 0
+        gc.collect()
+        if _LIBC is not None:
+            _LIBC.malloc_trim(0)
 
     def _release(self, p: Player) -> None:
         """Forget a player with neither connection nor room (its token makes a new record);
@@ -501,13 +543,38 @@ class Server:
 
     def _create(self, conn: Connection, p: Player, f: CreateRoom, *, quickplay: bool = False) -> Room:
         self._free(p)
+        addr = self.address_of.get(conn, "")
         t = self._table(f, quickplay)
+        self._count_room(addr)
         room = self._open(t, self.store.open(t.id) if self.store is not None else None)
+        self.room_address[t.id] = addr
         if room.journal is not None:
             room.journal.append(t.head())
         self.counts["rooms"] += 1
         room.feed(table.Join(p.id, p.name, conn, "any"))
         return room
+
+    def _count_room(self, addr: str) -> None:
+        """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
+        lim = self.limits
+        if lim.address_rooms and sum(1 for a in self.room_address.values() if a == addr) >= lim.address_rooms:
+            raise LobbyError(
+                ErrorCode.TOO_MANY_ROOMS, f"{lim.address_rooms} open rooms created from one address at most"
+            )
+        now = time.monotonic()
+        if len(self.created_at) > 1_000:  # addresses quiet for a minute are forgotten
+            for a in [a for a, q in self.created_at.items() if not q or q[-1] < now - 60]:
+                del self.created_at[a]
+        recent = self.created_at.setdefault(addr, deque())
+        while recent and recent[0] < now - 60:
+            recent.popleft()
+        if lim.address_rooms_per_minute and len(recent) >= lim.address_rooms_per_minute:
+            raise LobbyError(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"{lim.address_rooms_per_minute} rooms a minute from one address at most; try again in "
+                f"{max(1, round(recent[0] + 60 - now))} s",
+            )
+        recent.append(now)
 
     def _table(self, f: CreateRoom, quickplay: bool) -> table.Table:
         """The table CREATE_ROOM asks for (LobbyError BAD_ROOM_OPTIONS or ROOM_FULL: none)."""
@@ -604,12 +671,31 @@ def _not_rebuilt(r: Replayed) -> str | None:
         return "its match had not started"
     if r.phase is Phase.OVER:
         return "its match is over"
-    if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats):
-        return "no human holds a seat"
+    if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats) and not r.watchers:
+        return "nobody holds a seat or watches"
     return None
 
 
 CLIENT_FRAMES = frozenset(c for c in FRAMES.values() if c.SENDER == CLIENT)
+
+
+def _libc() -> ctypes.CDLL | None:
+    """The C library when it has glibc's ``malloc_trim`` (None elsewhere: musl, macOS)."""
+    name = ctypes.util.find_library("c")
+    try:
+        lib = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return lib if lib is not None and hasattr(lib, "malloc_trim") else None
+
+
+_LIBC = _libc()
+
+
+def _address(ws: ServerConnection) -> str:
+    """The client's IP address (the per-address limits count by it)."""
+    peer = ws.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
 def pbn_rules(game: str, base: Rules, text: str) -> tuple[Rules, int]:

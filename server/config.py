@@ -65,6 +65,13 @@ class Limits:
     robot_on_drop: bool = True  # a robot plays a dropped player's seat during the grace period
     max_rooms: int = 1_000
     max_connections: int = 10_000
+    # Per client address (0: no limit), so that one client cannot take the server's rooms
+    # or connections: its open connections, the open rooms it created, the rooms it
+    # created in the last minute. Behind a reverse proxy every client has the proxy's address.
+    address_connections: int = 200
+    address_rooms: int = 50
+    address_rooms_per_minute: int = 60
+    waiting_expiry: float = 300.0  # seconds a room may wait for its players before it closes
     max_hands: int = 64
     min_clock_ms: int = 100
     max_clock_ms: int = 600_000

@@ -112,15 +112,19 @@ class Connection:
         """Wait until at most ``below`` frames are unread. A reader that reads none of them
         for ``stall`` seconds is disconnected (1008). False: the connection is done."""
         last, since = self.backlog, self.loop.time()
+        pause = 0.005
         while self.backlog > below and not self.closed:
             if self.ws.protocol.state is not State.OPEN:
                 return False
             if self.backlog < last:
-                last, since = self.backlog, self.loop.time()
+                last, since, pause = self.backlog, self.loop.time(), 0.005
             elif self.loop.time() - since > self.limits.stall:
                 self.close(1008, f"not reading: {self.backlog} frames unread for {self.limits.stall:g} s")
                 break
-            await asyncio.sleep(0.005)
+            # looked at again soon while it reads, seldom once it has stopped: a thousand
+            # stalled readers must not keep the event loop busy until their stall bound
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.25)
         return not self.closed
 
     def _flush(self) -> None:

@@ -11,6 +11,7 @@ The entries, as msgpack arrays (the first is always a :class:`Head`)::
 
     ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms]
     ["seats", [[kind, player_id|nil, name|nil, robot_played], ...]]   after each SEAT/ROBOT event
+    ["watchers", [[player_id, name], ...]]        after a spectator comes or goes for good
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)
     ["act", seat, code, cards, prompt_id]         an action applied (by a person, a robot or the clock)
     ["ev", seq, code, seat|nil, cards, arg, visible_to|nil, result|nil]   an event, as emitted
@@ -89,6 +90,14 @@ class Seats:
 
 
 @dataclass(frozen=True)
+class Watchers:
+    """Who watches (connected or away for the grace period), so that a room rebuilt after a
+    restart takes its spectators' resumes back; written whenever that set changes."""
+
+    watchers: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Hand:
     """Hand ``hand`` is dealt."""
 
@@ -122,7 +131,7 @@ class Bank:
     ms: int
 
 
-Entry = Head | Seats | Hand | Act | Emitted | Bank
+Entry = Head | Seats | Watchers | Hand | Act | Emitted | Bank
 
 
 class LogError(Exception):
@@ -155,6 +164,8 @@ def _plain_entry(e: Entry) -> list[Any]:
         ]
     if isinstance(e, Seats):
         return ["seats", [[s.kind, s.player, s.name, s.robot] for s in e.seats]]
+    if isinstance(e, Watchers):
+        return ["watchers", [[pid, name] for pid, name in e.watchers]]
     if isinstance(e, Hand):
         return ["hand", e.hand]
     if isinstance(e, Act):
@@ -217,6 +228,7 @@ class Replayed:
     game: Game[Any]
     rules: Rules
     seats: list[SeatRecord] = field(default_factory=list)
+    watchers: list[tuple[str, str]] = field(default_factory=list)  # (player id, name)
     phase: Phase = Phase.WAITING
     hand: int = 0  # the hand in play, or the next one after a HAND_END
     seq: int = 0
@@ -267,6 +279,8 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
         try:
             if kind == "seats":
                 r.seats = [SeatRecord(int(k), pid, name, bool(rb)) for k, pid, name, rb in e[1]]
+            elif kind == "watchers":
+                r.watchers = [(str(pid), str(name)) for pid, name in e[1]]
             elif kind == "hand":
                 r.hand = int(e[1])
                 r.game = games.create(head.game, head.seed, rules, hand=r.hand)

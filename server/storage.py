@@ -12,7 +12,9 @@ RPUSH in one MULTI/EXEC; a room waits (:meth:`Journal.sync`, bounded) for its en
 written before it sends the frames of a message to the clients, so no client ever sees an
 event that a restart would forget. While Redis is unreachable rooms do not wait; the
 entries stay in memory and are written when it comes back (the whole log again if Redis
-lost its data, or if a length check shows a partial write).
+lost its data, or if a length check shows a partial write). The logs of finished rooms are
+kept in memory for their time to live in Redis too (the last ``keep_finished``), so that a
+Redis that comes back empty gets them again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import OrderedDict
 
 import redis.exceptions
 
@@ -67,12 +71,14 @@ class Journal:
 class RoomStore:
     """The room logs of the server process ``server_id`` in Redis."""
 
-    def __init__(self, link: Link, server_id: str, *, log_ttl: int = 3_600) -> None:
+    def __init__(self, link: Link, server_id: str, *, log_ttl: int = 3_600, keep_finished: int = 2_000) -> None:
         self.link = link
         self.redis = link.redis
         self.server_id = server_id
         self.log_ttl = log_ttl
+        self.keep_finished = keep_finished
         self.journals: dict[str, Journal] = {}
+        self.finished: OrderedDict[str, tuple[Journal, float]] = OrderedDict()  # and when its log expires
         self._dirty: dict[str, Journal] = {}
         self._wake = asyncio.Event()
         self._flushed = asyncio.Condition()
@@ -135,6 +141,14 @@ class RoomStore:
             if lost:
                 j.rewrite = True
             self._dirty[j.room_id] = j
+        if lost:  # finished rooms' logs, within their time to live
+            now = time.monotonic()
+            for rid, (j, expires) in list(self.finished.items()):
+                if expires <= now:
+                    del self.finished[rid]
+                else:
+                    j.rewrite = True
+                    self._dirty[rid] = j
         self._verify = not lost
         self._wake.set()
 
@@ -188,6 +202,9 @@ class RoomStore:
                     j.written, j.rewrite, j.indexed = n, False, True
                     if j.closing and self.journals.get(j.room_id) is j:
                         del self.journals[j.room_id]
+                        self.finished[j.room_id] = (j, time.monotonic() + self.log_ttl)
+                        while len(self.finished) > self.keep_finished:
+                            self.finished.popitem(last=False)
                 async with self._flushed:
                     self._flushed.notify_all()
             except TRANSIENT as e:

@@ -20,7 +20,9 @@ table and the spectators then go free at once, but a seated player whose connect
 down keeps the room: its events and the final RESULT wait for that player's resume (which
 gets exactly the missed events, MATCH_END included, and no event is ever added after
 MATCH_END) until its grace period runs out; then the table closes. It also closes when no
-human holds a seat and nobody watches.
+human holds a seat and nobody watches. A spectator whose connection drops keeps its place for
+the grace period like a seat (and resumes like one); a table whose match has not started
+within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED).
 
 Events carry one sequence number per table over the whole match. Each connected seat
 receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the last
@@ -62,6 +64,7 @@ from games import Event as GameEvent
 from protocol import (
     Ack,
     DecisionRequest,
+    Error,
     ErrorCode,
     Frame,
     LobbyError,
@@ -78,7 +81,7 @@ from protocol import Event as EventFrame
 from . import metrics, roomlog
 from .config import Limits
 from .lifecycle import Phase
-from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats
+from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
 
 log = logging.getLogger("paiju.room")
 
@@ -314,7 +317,9 @@ class Table:
         self.seats = [SeatState() for _ in range(self.n)]
         for b in bots:
             self.seats[b].kind = SeatKind.BOT
-        self.spectators: dict[str, Conn] = {}
+        self.spectators: dict[str, Conn] = {}  # the watchers connected now
+        self.watchers: dict[str, str] = {}  # every watcher (connected or away) and its name
+        self.watchers_away: dict[str, float] = {}  # a dropped watcher, until its grace runs out
         self.phase = Phase.WAITING
         self.hand = 0
         self.totals = [0] * self.n
@@ -324,6 +329,7 @@ class Table:
         self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
         self._prompt_ids = itertools.count(1)
         self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
+        self.expires_at: float | None = now + self.limits.waiting_expiry  # while its match has not started
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
@@ -358,7 +364,7 @@ class Table:
             created=h.created,
             logged=True,
         )
-        t.start_at = None
+        t.start_at = t.expires_at = None
         t.game = r.game
         t.phase = r.phase
         t.hand = r.hand
@@ -372,6 +378,7 @@ class Table:
                 st.player, st.name, st.member = rec.player, rec.name or "player", True
         for s, st in enumerate(t.seats):  # what each seat had left of its bank when the log ended
             st.bank = r.banks.get(s, h.bank_ms) / 1000
+        t.watchers = dict(r.watchers)
         return t
 
     def head(self) -> Head:
@@ -427,7 +434,8 @@ class Table:
         times = [p.deadline for p in self.pending.values()]
         times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
-        for t in (self.start_at, self.next_hand_at):
+        times += self.watchers_away.values()
+        for t in (self.start_at, self.next_hand_at, self.expires_at):
             if t is not None:
                 times.append(t)
         return min(times) if times else None
@@ -469,7 +477,7 @@ class Table:
 
     # ------------------------------------------------------------------ seats and people
     def _join(self, m: Join) -> None:
-        if self.seat_of(m.player) is not None or m.player in self.spectators:
+        if self.seat_of(m.player) is not None or m.player in self.watchers:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {self.id}")
         if self.phase is Phase.OVER:
             raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"room {self.id} is over")
@@ -481,6 +489,8 @@ class Table:
             seat = free[0] if free else None
         if seat is None:
             self.spectators[m.player] = m.conn
+            self.watchers[m.player] = m.name
+            self._log_watchers()
             self._out.append(Bind(m.player, m.name, None))
             self._send(m.conn, self._state(None))
         else:
@@ -499,7 +509,7 @@ class Table:
 
     def _leave(self, m: Leave) -> None:
         seat = self.seat_of(m.player)
-        if seat is None and m.player not in self.spectators:
+        if seat is None and m.player not in self.watchers:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
         if seat is None:
             self._unwatch(m.player)
@@ -511,8 +521,15 @@ class Table:
         self._maybe_close()
 
     def _unwatch(self, player: str) -> None:
-        del self.spectators[player]
+        self.spectators.pop(player, None)
+        self.watchers_away.pop(player, None)
+        del self.watchers[player]
+        self._log_watchers()
         self._out.append(Unbind(player))
+
+    def _log_watchers(self) -> None:
+        if self.logged:
+            self._out.append(Append(Watchers(tuple(self.watchers.items()))))
 
     def _release_seat(self, i: int, to: SeatKind) -> None:
         st = self.seats[i]
@@ -529,8 +546,9 @@ class Table:
         seat = self.seat_of(m.player)
         if seat is None:
             if self.spectators.get(m.player) == m.conn:
-                self._unwatch(m.player)
-                self._maybe_close()
+                # like a seat, a watcher keeps its place for the grace period, to resume
+                del self.spectators[m.player]
+                self.watchers_away[m.player] = self.now + self.limits.grace
             return
         st = self.seats[seat]
         if st.conn != m.conn or self.phase is Phase.OVER:
@@ -547,7 +565,7 @@ class Table:
 
     def _resume(self, m: Resume) -> None:
         seat = self.seat_of(m.player)
-        if seat is None and m.player not in self.spectators:
+        if seat is None and m.player not in self.watchers:
             return
         if self.phase is Phase.OVER:
             # the match ended while this player was away: what it missed, then it goes free
@@ -559,6 +577,7 @@ class Table:
             self._close_if_done()
             return
         if seat is None:
+            self.watchers_away.pop(m.player, None)
             self.spectators[m.player] = m.conn
             self._send_since(m.conn, None, m.last_seq)
             return
@@ -635,7 +654,10 @@ class Table:
                     self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
                 if self.limits.robot_on_drop and not st.robot:
                     self._set_robot(i, True)
-        self._maybe_close()  # no human seated (robots only): nobody is left to play for
+        for player, name in self.watchers.items():  # a watched robot match too
+            self._out.append(Bind(player, name, None))
+            self.watchers_away[player] = self.now + self.limits.grace
+        self._maybe_close()  # nobody seated or watching: nobody is left to play for
         if self.closed or self.phase is not Phase.PLAYING:
             return
         if self.game.is_over:
@@ -726,11 +748,17 @@ class Table:
     # ------------------------------------------------------------------ the clocks
     def _tick(self, m: Tick) -> None:
         now = self.now
+        for player, until in list(self.watchers_away.items()):
+            if now >= until:
+                self._unwatch(player)
         if self.phase is Phase.OVER:  # only dropped players' grace periods are left to run out
             for st in self.seats:
                 if st.away_until is not None and now >= st.away_until:
                     self._let_go(st)
             self._close_if_done()
+            return
+        if self.expires_at is not None and now >= self.expires_at and self.phase is Phase.WAITING:
+            self._expire()
             return
         if self.start_at is not None and now >= self.start_at:
             self.start_at = None
@@ -829,7 +857,9 @@ class Table:
     # ------------------------------------------------------------------ the match
     def _start(self) -> None:
         self.phase = Phase.PLAYING
-        self.start_at = None
+        self.start_at = self.expires_at = None
+        if self.logged:  # the seats as the match starts (robot seats set at creation emit no SEAT event)
+            self._out.append(Append(Seats(tuple(self._seat_record(s) for s in self.seats))))
         self._begin_hand()
 
     def _begin_hand(self) -> None:
@@ -893,7 +923,7 @@ class Table:
                 st.away_until = until if st.away_until is None else min(st.away_until, until)
             else:
                 self._let_go(st)
-        for player in list(self.spectators):
+        for player in list(self.spectators):  # (a dropped watcher waits for its resume)
             self._unwatch(player)
         self._close_if_done()
 
@@ -904,15 +934,25 @@ class Table:
         st.member, st.conn, st.away_until = False, None, None
 
     def _close_if_done(self) -> None:
-        if self.phase is Phase.OVER and all(s.away_until is None for s in self.seats):
+        if self.phase is Phase.OVER and not self.watchers and all(s.away_until is None for s in self.seats):
             self._close()
 
     def _maybe_close(self) -> None:
         if self.closed:
             return
         humans = any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
-        if not humans and not self.spectators:
+        if not humans and not self.watchers:
             self._close()
+
+    def _expire(self) -> None:
+        """The match did not start in time: those in the room are told (ERROR ROOM_EXPIRED,
+        which answers no frame of theirs) and go free; the room closes."""
+        wait = self.limits.waiting_expiry
+        err = Error.refusing(LobbyError(ErrorCode.ROOM_EXPIRED, f"room {self.id}: no match within {wait:g} s"))
+        for conn in [*(s.live for s in self.seats), *self.spectators.values()]:
+            if conn is not None:
+                self._send(conn, err)
+        self._close()
 
     def _close(self) -> None:
         self.closed = True
@@ -920,7 +960,7 @@ class Table:
         self.pending.clear()
         for st in self.seats:
             self._let_go(st)
-        for player in list(self.spectators):
+        for player in list(self.watchers):
             self._unwatch(player)
 
     # ------------------------------------------------------------------ sending

@@ -78,8 +78,12 @@ def serving(*extra: str) -> Iterator[Served]:
 
 
 # Fast settings for tests: no pause between hands, short grace and quick-play wait, a rate
-# limit that a fast test client stays under but a flood does not.
-TEST_OPTIONS = ("--hand-pause", "0", "--grace", "4", "--quickplay-wait", "0.5", "--rate", "300", "--burst", "300")
+# limit that a fast test client stays under but a flood does not; no bound on the rooms one
+# address creates (every test client comes from 127.0.0.1: test_address_limits.py checks them).
+TEST_OPTIONS = (
+    *("--hand-pause", "0", "--grace", "4", "--quickplay-wait", "0.5", "--rate", "300", "--burst", "300"),
+    *("--address-rooms", "0", "--address-rooms-per-minute", "0"),
+)
 
 
 @pytest.fixture(scope="session")
