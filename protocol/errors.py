@@ -36,6 +36,7 @@ class ErrorCode(IntEnum):
     BAD_LOGIN = 212  # wrong name or password, or a session token that ended (logged out, expired)
     BAD_ACCOUNT = 213  # a name or password outside the rules (ERROR's message says which)
     NO_ACCOUNTS = 214  # this server keeps no records (no database)
+    MOVED = 215  # the room lives on another node: the server answers REDIRECT, not ERROR
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one
@@ -74,6 +75,20 @@ class ProtocolError(PaijuError):
 
 class LobbyError(PaijuError):
     """A refused session or lobby request (2xx codes): no such room, seat taken, bad options ..."""
+
+
+class Moved(LobbyError):
+    """The request belongs to another node: the server answers it with REDIRECT to ``url``
+    (the node's WebSocket URL), never with ERROR.
+
+    >>> Moved("ws://10.0.0.2:8765/ws", "r1a2b3c").code
+    215
+    """
+
+    def __init__(self, url: str, room: str | None = None) -> None:
+        super().__init__(ErrorCode.MOVED, f"room {room} is on {url}" if room else f"go to {url}")
+        self.url = url
+        self.room = room
 
 
 class GameError(PaijuError):
