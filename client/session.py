@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from protocol import (
     VERSION,
@@ -164,7 +164,7 @@ class Client:
                 try:
                     await self.move(url)
                     return Welcome(self.player_id, self.token)
-                except (OSError, Closed, ConnectionClosed, ServerError, TimeoutError) as e:
+                except (OSError, Closed, WebSocketException, ServerError, TimeoutError) as e:
                     if isinstance(e, ServerError) and e.code not in (ErrorCode.SHUTTING_DOWN, ErrorCode.INTERNAL):
                         raise
                     await asyncio.sleep(pause)

@@ -361,6 +361,7 @@ async def main_redis(
         loop.add_signal_handler(signal.SIGINT, stop.set)
         loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
     cluster: Cluster | None = None
+    warm_games()
     try:
         await server.restore()
         await server.start()  # OSError (the port is taken) after the finally below
@@ -386,6 +387,15 @@ async def main_redis(
         await link.close()
         await close_records(db, rec)
     return 0
+
+
+def warm_games() -> None:
+    """Deal one hand of every game now: a game's first deal builds its tables (a second or
+    more for mahjong), which must not stall the event loop of a node holding leases."""
+    import games
+
+    for name in games.names():
+        games.create(name, 0)
 
 
 def _both(*events: asyncio.Event) -> None:
