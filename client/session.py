@@ -314,9 +314,10 @@ class Client:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await reader
-        # A lost connection left its end mark in the stream, and prompts the new node
-        # sends again (under new ids, when the room was rebuilt): the session goes on.
-        kept = [x for x in (self.frames.get_nowait() for _ in range(self.frames.qsize())) if x is not None]
+        # A lost connection left its end mark in the stream, and prompts that the new node
+        # sends again (a rebuilt room numbers them again): the session goes on without them.
+        queued = [self.frames.get_nowait() for _ in range(self.frames.qsize())]
+        kept = [x for x in queued if x is not None and not isinstance(x, Prompt)]
         for x in kept:
             self.frames.put_nowait(x)
         self.prompts.clear()

@@ -236,6 +236,7 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
     c = p.client
     assert c is not None
     first_state = True
+    answered: set[int] = set()  # on this connection (a resume may send a prompt again)
     while not p.ended:
         try:
             f = await c.recv(timeout=max(0.1, deadline - time.monotonic()))
@@ -245,6 +246,7 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
             t0 = time.monotonic()
             await c.reconnect(timeout=max(1.0, deadline - time.monotonic()))
             p.resumes.append(time.monotonic() - t0)
+            answered.clear()
             continue
         if isinstance(f, Event):
             p.seqs.append(f.seq)
@@ -258,18 +260,20 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
         elif isinstance(f, RoomState):
             p.snapshots += 0 if first_state else 1
             first_state = False
-        elif isinstance(f, Prompt) and f.mask and f.prompt_id in c.prompts:
+        elif isinstance(f, Prompt) and f.mask and f.prompt_id in c.prompts and f.prompt_id not in answered:
+            answered.add(f.prompt_id)
             opt = rng.choice(f.options)
             with contextlib.suppress(Exception):  # a lost link: the resume brings the prompt again
                 await c.send(Action(f.prompt_id, opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
 
 
-async def seat_room(i: int, game: str, urls: list[str], hands: int, seed: int) -> tuple[Player, Player]:
+async def seat_room(i: int, game: str, urls: list[str], args: argparse.Namespace) -> tuple[Player, Player]:
     """Room ``i``: created through node ``i``, its second person connected to node ``i + 1``."""
     n = games.create(game, 0).num_seats
     a_url, b_url = urls[i % len(urls)], urls[(i + 1) % len(urls)]
     a = await Client.connect(a_url, f"a{i}", urls=urls)
-    st = await a.create(game, bots=list(range(2, n)), hands=hands, clock_ms=30_000, seed=seed + i)
+    bots = list(range(2, n))
+    st = await a.create(game, bots=bots, robot=args.robot, hands=args.hands, clock_ms=30_000, seed=args.seed + i)
     b = await Client.connect(b_url, f"b{i}", urls=urls)
     await b.join(st.room, 1)
     return Player(st.room, a.name, a_url, a), Player(st.room, b.name, b_url, b)
@@ -365,7 +369,7 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
         for i in range(args.rooms):
             game = GAMES[i % len(GAMES)]
             report.games[game] = report.games.get(game, 0) + 1
-            players.append(await seat_room(i, game, urls, args.hands, args.seed))
+            players.append(await seat_room(i, game, urls, args))
         rooms = {a.room for a, _ in players}
         report.lobby_consistent, report.lobby_rooms = await lobby_everywhere(urls, rooms)
         rng = random.Random(args.seed)
@@ -402,9 +406,11 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
                 if p.client is not None:
                     await p.client.close()
         await r.aclose()
-        for proc in reversed(procs):
-            proc.stop()
+        for proc in procs:  # all at once: each node drains and exits on its own
+            if proc.proc.poll() is None:
+                proc.proc.send_signal(signal.SIGTERM)
         for proc in procs:
+            proc.stop()
             if "Traceback" in proc.text():
                 report.problems.append(f"a traceback in {proc.out.name}")
     report.seconds = time.monotonic() - t0
@@ -431,6 +437,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--timeout", type=positive_float, default=600.0, help="seconds for all matches (default %(default)s)"
     )
     p.add_argument("--seed", type=int, default=1, help="(default %(default)s)")
+    p.add_argument("--robot", metavar="NAME", help="the robot in the other seats (default: each game's strongest)")
     p.add_argument("--redis", metavar="URL", help="an empty Redis database to use (default: start a redis-server)")
     p.add_argument("--keep", metavar="DIR", help="keep the processes' logs in DIR")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

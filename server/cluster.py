@@ -336,16 +336,10 @@ class Cluster:
         if room is None:
             self.store.epochs.pop(rid, None)
             return None
-        if owner != self.node:
-            self.taken += 1
-        log.info(
-            "room %s taken over from node %s at seq %d in %.0f ms (epoch %d)",
-            rid,
-            owner,
-            room.table.seq,
-            (time.monotonic() - t0) * 1000,
-            self.store.epochs.get(rid, 0),
-        )
+        how = "handed over to this node" if owner == self.node else f"taken over from node {owner}"
+        self.taken += owner != self.node
+        ms = (time.monotonic() - t0) * 1000
+        log.info("room %s %s at seq %d in %.0f ms (epoch %d)", rid, how, room.table.seq, ms, self.store.epochs[rid])
         return room
 
     # ------------------------------------------------------------------ Directory
