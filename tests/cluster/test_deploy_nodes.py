@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
 
 def test_compose_runs_two_nodes() -> None:
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
-    nodes = [s for s in services.values() if s["command"][:2] == ["paiju", "serve"]]
+    nodes = [s for s in services.values() if s.get("command", [])[:2] == ["paiju", "serve"]]
     assert len(nodes) == 2
     env = [n["environment"] for n in nodes]
     assert len({e["PAIJU_SERVER_ID"] for e in env}) == 2, "each node its own server id"
