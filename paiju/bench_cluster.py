@@ -111,7 +111,7 @@ class Report:
             f"lobby listed through every node: {'the same' if self.lobby_consistent else 'DIFFERENT'} "
             f"({self.lobby_rooms} rooms)",
             f"{self.signal} on one node holding {self.victim_rooms} rooms",
-            f"matches completed: {self.completed}/{self.rooms}; results equal to the replay of the log: "
+            f"completed matches: {self.completed}/{self.rooms}; results equal to the replay of the log: "
             f"{self.equal_to_replay}/{self.rooms}",
             f"actions in the logs: {self.actions}; lost: {self.lost}; duplicated: {self.duplicated}",
             f"events: gaps {self.gaps}, duplicates {self.duplicate_events}, snapshots after a resume {self.snapshots}",
