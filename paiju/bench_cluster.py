@@ -30,7 +30,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -127,13 +126,6 @@ class Report:
 
 
 # ------------------------------------------------------------------ processes
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @dataclass
 class Process:
     proc: subprocess.Popen[bytes]
@@ -143,24 +135,27 @@ class Process:
         return self.out.read_text(errors="replace")
 
     def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            m = re.search(pattern, self.text())
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise RuntimeError(f"no {pattern!r} in {self.out}:\n{self.text()[-2000:]}")
+        """The first match of ``pattern`` in the output (RuntimeError if the process ends first)."""
+        found = until(lambda: re.search(pattern, self.text()) or self.proc.poll() is not None, timeout)
+        if not isinstance(found, re.Match):
+            raise RuntimeError(f"no {pattern!r} in {self.out}:\n{self.text()[-2000:]}")
+        return found
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> None:
-        if self.proc.poll() is None:
+        """Signal the process and reap it (SIGKILL after ``timeout`` seconds)."""
+        with contextlib.suppress(ProcessLookupError):
             self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if not until(lambda: self.proc.poll() is not None, timeout):
+            self.proc.kill()
+        self.proc.wait()
+
+
+def until(check: Any, timeout: float, step: float = 0.05) -> Any:
+    """The first true value of ``check()`` within ``timeout`` seconds (else the last value)."""
+    deadline = time.monotonic() + timeout
+    while not (got := check()) and time.monotonic() < deadline:
+        time.sleep(step)
+    return got
 
 
 def spawn(folder: Path, name: str, *args: str) -> Process:
@@ -176,17 +171,18 @@ def spawn(folder: Path, name: str, *args: str) -> Process:
 
 
 def start_redis(folder: Path) -> tuple[Process, str]:
+    """A redis-server of this run alone, on a Unix socket in ``folder`` (no persistence)."""
     exe = shutil.which("redis-server")
     if exe is None:
         raise RuntimeError("redis-server is not installed (or give --redis URL)")
-    port = free_port()
+    sock = folder / "redis.sock"
     out = folder / "redis.log"
     with open(out, "wb") as f:
-        cmd = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        cmd = [exe, "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no"]
         proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT)
     p = Process(proc, out)
-    p.wait_for("Ready to accept connections", 20)
-    return p, f"redis://127.0.0.1:{port}/0"
+    p.wait_for("(?i)ready to accept connections", 20)
+    return p, f"unix://{sock}"
 
 
 def start_node(folder: Path, redis: str, name: str, lease: float, grace: float) -> Process:

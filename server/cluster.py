@@ -37,9 +37,9 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import redis.exceptions
 from redis.asyncio.client import Pipeline
@@ -94,6 +94,8 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
 return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
 """
 
+T = TypeVar("T")
+UNREACHABLE: tuple[type[BaseException], ...] = (*TRANSIENT, redis.exceptions.RedisError)
 LOBBY_EVERY = 0.25  # seconds between two writes of this node's rooms to the lobby
 
 
@@ -344,6 +346,27 @@ class Cluster:
 
     # ------------------------------------------------------------------ Directory
     async def lobby(self, game: str | None) -> list[RoomInfo]:
+        return await self._or([], self._lobby_rooms(game))
+
+    async def locate(self, room: str) -> Room | None:
+        return await self._or(None, self._locate(room))
+
+    async def quickplay(self, game: str, ruleset: str) -> None:
+        self.accepting()
+        await self._or(None, self._quickplay(game, ruleset))
+
+    async def resume(self, player: str) -> None:
+        await self._or(None, self._resume(player))
+
+    async def _or(self, default: T, answer: Awaitable[T]) -> T:
+        """The directory's answer; while Redis does not give one, this node's rooms only."""
+        try:
+            return await answer
+        except UNREACHABLE as e:
+            log.warning("cluster: no answer from the directory (%s: %s): this node's rooms only", type(e).__name__, e)
+            return default
+
+    async def _lobby_rooms(self, game: str | None) -> list[RoomInfo]:
         now = time.monotonic()
         stamp, entries = self._lobby
         if now - stamp > LOBBY_EVERY:
@@ -367,7 +390,7 @@ class Cluster:
             raise LobbyError(ErrorCode.SHUTTING_DOWN, "this node is shutting down and no other node takes rooms")
         raise Moved(target.url)
 
-    async def locate(self, room: str) -> Room | None:
+    async def _locate(self, room: str) -> Room | None:
         here = self.server.rooms.get(room)
         if here is not None:
             return here
@@ -393,9 +416,8 @@ class Cluster:
                 raise Moved(json.loads(lease)["url"], room)
         return taken
 
-    async def quickplay(self, game: str, ruleset: str) -> None:
-        self.accepting()
-        await self.lobby(game)
+    async def _quickplay(self, game: str, ruleset: str) -> None:
+        await self._lobby_rooms(game)
         for rid, e in self._lobby[1].items():
             info = RoomInfo(*e["info"])
             if (
@@ -410,10 +432,10 @@ class Cluster:
             ):
                 raise Moved(self.nodes[e["owner"]].url, rid)
 
-    async def resume(self, player: str) -> None:
+    async def _resume(self, player: str) -> None:
         room = await self.redis.get(seat_key(player))
         if room is not None:
-            await self.locate(_text(room))
+            await self._locate(_text(room))
 
     def _target(self) -> Node | None:
         """The least loaded live node that takes rooms, other than this one."""

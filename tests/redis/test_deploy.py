@@ -72,7 +72,8 @@ def test_kubernetes_manifests(tmp_path: Path) -> None:
     for f in K8S:
         for doc in yaml.safe_load_all(f.read_text()):
             kinds.add(doc["kind"])
-    assert {"Deployment", "StatefulSet", "Service", "HorizontalPodAutoscaler", "PersistentVolumeClaim", "Secret"} <= kinds
+    wanted = {"Deployment", "StatefulSet", "Service", "HorizontalPodAutoscaler", "PersistentVolumeClaim", "Secret"}
+    assert wanted <= kinds
     kv = str(BIN / "kubernetes-validate")
     p = subprocess.run([kv, "--strict", *map(str, K8S)], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
