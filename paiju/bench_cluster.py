@@ -181,7 +181,11 @@ def start_redis(folder: Path) -> tuple[Process, str]:
         cmd = [exe, "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no"]
         proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT)
     p = Process(proc, out)
-    p.wait_for("(?i)ready to accept connections", 20)
+    try:
+        p.wait_for("(?i)ready to accept connections", 20)
+    except RuntimeError:
+        p.stop()
+        raise
     return p, f"unix://{sock}"
 
 
