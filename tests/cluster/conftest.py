@@ -10,8 +10,9 @@ from tests.server.conftest import Served
 
 __all__ = ["Node", "redis_server", "start_node"]
 
-# A short lease keeps the takeover tests quick; the same secret lets a token resume anywhere.
-CLUSTER_OPTIONS = ("--secret", "cluster-secret", "--lease", "1", "--no-robot-on-drop")
+# A short lease (3 s: a loaded machine must not starve a live node past it); the same secret
+# lets a token resume on any node.
+CLUSTER_OPTIONS = ("--secret", "cluster-secret", "--lease", "3", "--no-robot-on-drop")
 
 Node = tuple[Served, Proc]
 

@@ -17,7 +17,7 @@ from .conftest import redis_server
 
 __all__ = ["redis_server"]
 
-LEASE = 1.5
+LEASE = 3.0
 
 
 def options(redis: RedisServer, kill: str) -> argparse.Namespace:
