@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from client import Client, Closed
+from client import Client, Closed, ServerError
 from protocol import Ack, Action, Error, Event, Prompt, Result, RoomEvent, RoomState
 
 from .args import fail, positive_float, positive_int
@@ -349,11 +349,11 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
 
     t0 = time.monotonic()
     report = Report(nodes=args.nodes, workers=args.workers, rooms=args.rooms, signal=args.kill)
-    procs: list[Process] = []
+    procs: list[Process] = []  # the nodes and workers
+    redis_proc: Process | None = None
     redis_url = args.redis
     if redis_url is None:
-        rp, redis_url = start_redis(folder)
-        procs.append(rp)
+        redis_proc, redis_url = start_redis(folder)
     r = aioredis.from_url(redis_url)
     players: list[tuple[Player, Player]] = []
     try:
@@ -369,7 +369,10 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
         for i in range(args.rooms):
             game = GAMES[i % len(GAMES)]
             report.games[game] = report.games.get(game, 0) + 1
-            players.append(await seat_room(i, game, urls, args))
+            try:
+                players.append(await seat_room(i, game, urls, args))
+            except (ServerError, Closed, OSError, TimeoutError) as e:
+                report.problems.append(f"room {i} ({game}) could not be seated: {type(e).__name__}: {e}")
         rooms = {a.room for a, _ in players}
         report.lobby_consistent, report.lobby_rooms = await lobby_everywhere(urls, rooms)
         rng = random.Random(args.seed)
@@ -406,10 +409,10 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
                 if p.client is not None:
                     await p.client.close()
         await r.aclose()
-        for proc in procs:  # all at once: each node drains and exits on its own
+        for proc in procs:  # all at once (each node drains on its own), then redis-server
             if proc.proc.poll() is None:
                 proc.proc.send_signal(signal.SIGTERM)
-        for proc in procs:
+        for proc in [*procs, *([redis_proc] if redis_proc else [])]:
             proc.stop()
             if "Traceback" in proc.text():
                 report.problems.append(f"a traceback in {proc.out.name}")

@@ -183,10 +183,11 @@ class Server:
                 rebuilt.append(room)
         return rebuilt
 
-    async def rebuild(self, rid: str, entries: list[bytes]) -> Room | None:
+    async def rebuild(self, rid: str, entries: list[bytes], *, waiting: bool = False) -> Room | None:
         """Room ``rid`` rebuilt from its log ``entries`` at the same event sequence number
         (after a restart, or taken over from a node that died); None when it is not rebuilt
-        (then it is dropped from the index and its log expires)."""
+        (then it is dropped from the index and its log expires). ``waiting``: a room whose
+        match has not started is rebuilt too (taken over: its players are still waiting)."""
         assert self.store is not None
         try:
             r = replay(rid, entries)
@@ -194,12 +195,14 @@ class Server:
             log.error("room %s not rebuilt: %s", rid, e)
             await self.store.forget(rid)
             return None
-        why = _not_rebuilt(r)
+        why = None if waiting and r.phase is Phase.WAITING else _not_rebuilt(r)
         if why is not None:
             log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
             await self.store.forget(rid)
             return None
         t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
+        if t.quickplay and t.phase is Phase.WAITING:  # robots fill it after the wait, as before
+            t.start_at = t.now + self.limits.quickplay_wait
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.players, self.robot_label)

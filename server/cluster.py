@@ -338,7 +338,7 @@ class Cluster:
         room = self.server.rooms.get(rid)
         if room is not None:
             return room
-        room = await self.server.rebuild(rid, await self.store.entries(rid))
+        room = await self.server.rebuild(rid, await self.store.entries(rid), waiting=True)
         self.orphans.pop(rid, None)
         if room is None:
             self.store.epochs.pop(rid, None)
