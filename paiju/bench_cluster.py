@@ -45,6 +45,7 @@ from protocol import Ack, Action, Error, Event, Prompt, Result, RoomEvent, RoomS
 from .args import fail, positive_float, positive_int
 
 GAMES = ("tricks", "niujiu", "mahjong", "bridge")
+STALL = 120.0  # seconds without a frame after which a player is given up (each move has a 30 s clock)
 SECRET = "bench-cluster"
 
 
@@ -63,6 +64,7 @@ class Player:
     snapshots: int = 0  # ROOM_STATEs after the first: a resume that lost its position
     resumes: list[float] = field(default_factory=list)  # seconds from losing the link to WELCOME
     ended: bool = False
+    stalled: bool = False  # nothing came for STALL seconds before MATCH_END
 
 
 @dataclass
@@ -239,8 +241,9 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
     answered: set[int] = set()  # on this connection (a resume may send a prompt again)
     while not p.ended:
         try:
-            f = await c.recv(timeout=max(0.1, deadline - time.monotonic()))
+            f = await c.recv(timeout=max(0.1, min(STALL, deadline - time.monotonic())))
         except TimeoutError:
+            p.stalled = True
             return
         except Closed:
             t0 = time.monotonic()
@@ -317,6 +320,13 @@ def check_room(entries: list[bytes], players: list[Player], report: Report) -> N
     if all(p.results == r.results for p in players) and r.results and r.results[-1].final:
         report.equal_to_replay += 1
     for p in players:
+        if p.stalled:
+            c = p.client
+            assert c is not None
+            report.problems.append(
+                f"room {rid}: {p.name} heard nothing for {STALL:g} s before the match's end "
+                f"(on {c.url}, last event {c.seq}, log at {r.seq}, {len(p.resumes)} resumes)"
+            )
         report.lost += len(p.acked - logged)
         seqs = p.seqs
         report.duplicate_events += len(seqs) - len(set(seqs))

@@ -381,7 +381,8 @@ class Cluster:
         out = []
         for rid, e in entries.items():
             info = RoomInfo(*e["info"])
-            if rid in self.server.rooms or e["owner"] == self.node or info.status == Phase.OVER.value:
+            mine = rid in self.server.rooms or e["owner"] == self.node
+            if mine or e.get("private") or info.status == Phase.OVER.value:
                 continue
             if game is None or info.game == game:
                 out.append(info)
@@ -401,7 +402,7 @@ class Cluster:
             return here
         owner = await self.redis.hget(ROOMS, room)
         if owner is None:
-            return None
+            return await self._ended(room)
         owner = _text(owner)
         if owner == self.node:
             return None if room in self.store.journals else await self._take(room, owner)
@@ -420,6 +421,19 @@ class Cluster:
             if lease is not None:
                 raise Moved(json.loads(lease)["url"], room)
         return taken
+
+    async def _ended(self, room: str) -> Room | None:
+        """A room whose match is over (no longer in ``paiju:rooms``) waits on its node for the
+        resumes of its dropped players (the missed events, the final RESULT, MATCH_END): Moved
+        there while that node lives and the lobby still names it."""
+        entry = await self.redis.hget(LOBBY, room)
+        owner = json.loads(entry)["owner"] if entry is not None else None
+        if owner is None or owner == self.node:
+            return self.server.rooms.get(room)
+        lease = await self.redis.get(node_key(owner))
+        if lease is not None:
+            raise Moved(json.loads(lease)["url"], room)
+        return None
 
     async def _quickplay(self, game: str, ruleset: str) -> None:
         await self._lobby_rooms(game)
@@ -449,14 +463,16 @@ class Cluster:
 
     # ------------------------------------------------------------------ the lobby
     async def publish(self) -> None:
-        """Write this node's public rooms to the lobby (only what changed)."""
+        """Write this node's rooms to the lobby hash (only what changed; the lobby lists the
+        public ones, a resume finds the others there too)."""
         now: dict[str, str] = {}
         for rid, room in self.server.rooms.items():
             t = room.table
-            if t.private or room.closed:
+            if room.closed:
                 continue
             info = dataclasses.astuple(t.info())
-            now[rid] = json.dumps({"owner": self.node, "info": info, "quickplay": t.quickplay}, separators=(",", ":"))
+            entry = {"owner": self.node, "info": info, "quickplay": t.quickplay, "private": t.private}
+            now[rid] = json.dumps(entry, separators=(",", ":"))
         changed = {k: v for k, v in now.items() if self._published.get(k) != v}
         gone = [k for k in self._published if k not in now]
         if not changed and not gone:
