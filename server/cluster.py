@@ -294,10 +294,13 @@ class Cluster:
         owners = {_text(k): _text(v) for k, v in (await self.redis.hgetall(ROOMS)).items()}
         now = time.monotonic()
         for rid in [r for r in self.server.rooms if owners.get(r, self.node) != self.node]:
-            # claimed by another node while this one did not renew its lease (stopped, cut off)
-            log.warning("room %s: node %s owns it now: it stops here", rid, owners[rid])
-            self.store.drop(rid)
-            self._fenced(rid)
+            # claimed by another node while this one did not renew its lease (stopped, cut off),
+            # unless this node took it over itself since the owners were read
+            now_owner = await self.redis.hget(ROOMS, rid)
+            if now_owner is not None and _text(now_owner) != self.node and rid in self.server.rooms:
+                log.warning("room %s: node %s owns it now: it stops here", rid, _text(now_owner))
+                self.store.drop(rid)
+                self._fenced(rid)
         for rid, owner in owners.items():
             if owner == self.node:
                 if rid not in self.server.rooms and rid not in self.store.journals and not self.draining:
