@@ -1,6 +1,6 @@
-"""A node killed with SIGKILL mid-hand, and a node drained with SIGTERM, among three nodes
-with rooms of every game (a small `paiju bench cluster`): its rooms go on at other nodes
-from their logs, every client resumes through another node, every match completes with
+"""A node killed with SIGKILL mid-hand, and a node drained with SIGTERM, of two nodes
+with rooms of every game (a small `paiju bench cluster`): its rooms go on at the other node
+from their logs, every client resumes through it, every match completes with
 the results of a replay of its log, and no action is lost or applied twice."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def options(redis: RedisServer, kill: str) -> argparse.Namespace:
     p = argparse.ArgumentParser()
     bench_cluster.add_arguments(p)
     # four rooms (one of each game) of one hand, random robots: seconds, not minutes
-    small = ["--nodes", "3", "--workers", "1", "--rooms", "4", "--hands", "1", "--robot", "random"]
+    small = ["--nodes", "2", "--workers", "1", "--rooms", "4", "--hands", "1", "--robot", "random"]
     timing = ["--lease", str(LEASE), "--kill-after", "0.5", "--timeout", "120"]
     return p.parse_args([*small, *timing, "--kill", kill, "--redis", redis.url])
 
