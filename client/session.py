@@ -16,6 +16,12 @@ keeps the session's state up to date: ``seq`` (the last event seen, for resume),
 one), ``room`` and ``seat``. Request methods (``create``, ``join``, ``act``, ...) send a
 frame and wait for its answer; the answer is also left in the stream, so a consumer that
 iterates sees everything. An ERROR answering a request raises :class:`ServerError`.
+
+Several nodes (``paiju serve --redis``): a request for a room that lives on another node is
+answered with REDIRECT; the client connects there, says HELLO with its token (same player)
+and sends the request again, so callers never see it. After a connection is lost,
+:meth:`Client.reconnect` resumes through the same URL or any of ``urls`` (the service's
+nodes), following the REDIRECT to the node that holds the room now.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from protocol import (
     VERSION,
@@ -35,6 +41,7 @@ from protocol import (
     Action,
     CreateRoom,
     Error,
+    ErrorCode,
     Event,
     Frame,
     Hello,
@@ -46,6 +53,7 @@ from protocol import (
     Pong,
     Prompt,
     QuickPlay,
+    Redirect,
     Result,
     RoomEvent,
     RoomInfo,
@@ -71,11 +79,19 @@ class Closed(Exception):
     """The connection closed while waiting."""
 
 
+MAX_REDIRECTS = 5  # a request sent again after this many REDIRECTs in a row is given up
+
+
 class Client:
     """A connection to a paiju server (open one with :meth:`connect`), and the state of its session."""
 
-    def __init__(self, ws: ClientConnection, name: str) -> None:
+    def __init__(self, ws: ClientConnection, name: str, url: str = "") -> None:
         self.ws = ws
+        self.url = url  # the node this client is connected to
+        self.urls: list[str] = [url] if url else []  # the nodes to resume through (reconnect)
+        self.redirects = 0  # REDIRECTs followed
+        self.connect_options: dict[str, Any] = {}
+        self._session: str | None = None
         self.name = name
         self.player_id = ""
         self.token = ""
@@ -88,7 +104,7 @@ class Client:
         self.record = False
         self.closed = False
         self._waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
-        self._reader = asyncio.create_task(self._read())
+        self._reader = asyncio.create_task(self._read(ws))
 
     # ------------------------------------------------------------------ connecting
     @classmethod
@@ -102,12 +118,16 @@ class Client:
         record: bool = False,
         hello: bool = True,
         session: str | None = None,
+        urls: list[str] | None = None,
         **kwargs: Any,
     ) -> Client:
         """Open ``url`` (ws://host:port/ws) and, unless ``hello=False``, say HELLO (resuming
-        with ``token`` and ``last_seq`` when given; as an account with its ``session``)."""
+        with ``token`` and ``last_seq`` when given; as an account with its ``session``).
+        ``urls``: the service's other nodes, for :meth:`reconnect`."""
         ws = await connect(url, compression=None, max_size=None, **kwargs)
-        c = cls(ws, name)
+        c = cls(ws, name, url)
+        c.urls += [u for u in urls or [] if u != url]
+        c.connect_options = kwargs
         c.record = record
         if hello:
             await c.hello(token=token, last_seq=last_seq, session=session)
@@ -120,7 +140,34 @@ class Client:
         w = await self.request(hello, lambda f: isinstance(f, Welcome))
         assert isinstance(w, Welcome)
         self.player_id, self.token = w.player_id, w.token
+        self._session = session
         return w
+
+    async def move(self, url: str) -> None:
+        """Continue this session on the node at ``url``: connect there and say HELLO with the
+        token and the last event seen (the same player; its room resumes there)."""
+        await self._switch(url)
+        if self.token:
+            await self.hello(token=self.token, last_seq=self.seq if self.room else None, session=self._session)
+
+    async def reconnect(self, timeout: float = 30.0, pause: float = 0.25) -> Welcome:
+        """Resume after the connection was lost: HELLO with the token and the last event seen,
+        through this client's node or else any of ``urls``, until one answers (following
+        REDIRECT to the node that holds the room now); TimeoutError after ``timeout``."""
+        async with asyncio.timeout(timeout):
+            attempt = 0
+            while True:
+                url = self.urls[attempt % len(self.urls)] if self.urls else self.url
+                if attempt == 0:
+                    url = self.url
+                attempt += 1
+                try:
+                    await self.move(url)
+                    return Welcome(self.player_id, self.token)
+                except (OSError, Closed, WebSocketException, ServerError, TimeoutError) as e:
+                    if isinstance(e, ServerError) and e.code not in (ErrorCode.SHUTTING_DOWN, ErrorCode.INTERNAL):
+                        raise
+                    await asyncio.sleep(pause)
 
     async def account(self, op: str, name: str | None = None, password: str | None = None) -> Identity:
         """Register, log in or log out (ServerError when refused); the new identity."""
@@ -153,9 +200,9 @@ class Client:
         await self.close()
 
     # ------------------------------------------------------------------ frames in
-    async def _read(self) -> None:
+    async def _read(self, ws: ClientConnection) -> None:
         try:
-            async for msg in self.ws:
+            async for msg in ws:
                 if isinstance(msg, str):
                     continue
                 f = decode(msg)
@@ -169,11 +216,15 @@ class Client:
         except ConnectionClosed:
             pass
         finally:
-            self.closed = True
-            for _, fut in self._waiters:
-                if not fut.done():
-                    fut.set_exception(Closed("connection closed"))
-            self.frames.put_nowait(None)
+            if ws is self.ws:  # else replaced by move(): the session goes on over the new one
+                self._ended()
+
+    def _ended(self) -> None:
+        self.closed = True
+        for _, fut in self._waiters:
+            if not fut.done():
+                fut.set_exception(Closed("connection closed"))
+        self.frames.put_nowait(None)
 
     def _track(self, f: Frame) -> None:
         if isinstance(f, Event):
@@ -227,20 +278,49 @@ class Client:
         def match(x: Frame) -> bool:
             if isinstance(x, Error):
                 return x.ref_type == f.TYPE and (ref_id is None or x.ref_id in (None, ref_id))
+            if isinstance(x, Redirect):
+                return x.ref_type == f.TYPE
             return answer(x)
 
-        fut: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
-        entry = (match, fut)
-        self._waiters.append(entry)
-        try:
-            await self.send(f)
-            async with asyncio.timeout(timeout):
-                got = await fut
-        finally:
-            self._waiters.remove(entry)
-        if isinstance(got, Error):
-            raise ServerError(got)
-        return got
+        for _ in range(MAX_REDIRECTS + 1):
+            fut: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+            entry = (match, fut)
+            self._waiters.append(entry)
+            try:
+                await self.send(f)
+                async with asyncio.timeout(timeout):
+                    got = await fut
+            finally:
+                self._waiters.remove(entry)
+            if isinstance(got, Error):
+                raise ServerError(got)
+            if not isinstance(got, Redirect):
+                return got
+            self.redirects += 1
+            if isinstance(f, Hello):  # a resume whose room is on another node: HELLO there
+                await self._switch(got.url)
+            else:
+                await self.move(got.url)
+        raise ServerError(Error(ErrorCode.MOVED, f"more than {MAX_REDIRECTS} redirects in a row", f.TYPE))
+
+    async def _switch(self, url: str) -> None:
+        """Connect to ``url`` before any HELLO there (the caller sends it)."""
+        ws = await connect(url, compression=None, max_size=None, **self.connect_options)
+        old, self.ws, self.url = self.ws, ws, url
+        self.closed = False
+        reader, self._reader = self._reader, asyncio.create_task(self._read(ws))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(old.close(), 1.0)  # a dead link would keep close() waiting
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader
+        # A lost connection left its end mark in the stream, and prompts that the new node
+        # sends again (a rebuilt room numbers them again): the session goes on without them.
+        queued = [self.frames.get_nowait() for _ in range(self.frames.qsize())]
+        kept = [x for x in queued if x is not None and not isinstance(x, Prompt)]
+        for x in kept:
+            self.frames.put_nowait(x)
+        self.prompts.clear()
 
     # ------------------------------------------------------------------ lobby
     async def list_rooms(self, game: str | None = None) -> list[RoomInfo]:

@@ -15,6 +15,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "server": "paiju serve against a bare WebSocket echo under the same load generator, in one run",
     "fuzz": "malformed frames against a live paiju serve: every one answered, no crash",
     "churn": "clients dropping and resuming at random in every game: gaps, duplicates, leaks",
+    "cluster": "several paiju serve --redis nodes, one killed mid-hand: takeover, lost and duplicated actions",
     "nonreaders": "clients that send but never read, then vanish: counts, RSS and idle CPU back to baseline",
 }
 

@@ -97,6 +97,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(default: env PAIJU_SERVER_ID, else the host name)",
     )
     p.add_argument(
+        "--advertise",
+        default=os.environ.get("PAIJU_ADVERTISE") or None,
+        metavar="URL",
+        help="with --redis: the WebSocket URL other nodes send clients to for this node's rooms "
+        "(default: env PAIJU_ADVERTISE, else ws://HOST:PORT/ws)",
+    )
+    p.add_argument(
+        "--lease",
+        type=positive_float,
+        default=float(os.environ.get("PAIJU_LEASE", "5")),
+        metavar="SECONDS",
+        help="with --redis: a node's lease on its rooms; the rooms of a node that dies are taken "
+        "over by the others within about 1.25 x this (default: env PAIJU_LEASE, else %(default)s)",
+    )
+    p.add_argument(
         "--log-ttl",
         type=positive_int,
         default=3600,
@@ -334,12 +349,20 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None) -> in
     return 0
 
 
-async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None = None) -> int:
+async def main_redis(
+    cfg: Config,
+    url: str,
+    log_ttl: int,
+    database: str | None = None,
+    *,
+    advertise: str | None = None,
+    lease: float = 5.0,
+) -> int:
     from bots import registry
     from redisbus.link import Link, client, redacted
     from redisbus.rooms import RedisRoomBus
     from server.app import Server
-    from server.storage import RoomStore
+    from server.cluster import UNREACHABLE, Cluster, ClusterStore
 
     log = logging.getLogger("paiju.server")
     r = client(url)
@@ -357,7 +380,7 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
         return 1
     db, rec = records
     bus = RedisRoomBus(link, cfg.server_id)
-    store = RoomStore(link, cfg.server_id, log_ttl=log_ttl)
+    store = ClusterStore(link, cfg.server_id, log_ttl=log_ttl, seat_ttl=int(cfg.limits.token_ttl))
     add_records()
     server = Server(
         cfg,
@@ -372,28 +395,56 @@ async def main_redis(cfg: Config, url: str, log_ttl: int, database: str | None =
     store.start()
     await bus.start()
     stop = asyncio.Event()
+    drain = asyncio.Event()  # SIGTERM: hand the rooms over to the other nodes first
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
+    cluster: Cluster | None = None
+    warm_games()
     try:
         await server.restore()
         await server.start()  # OSError (the port is taken) after the finally below
+        cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
+        await cluster.start()
         print(
             f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
             f" with Redis {redacted(url)} as server {cfg.server_id}",
             flush=True,
         )
         await stop.wait()
+        if drain.is_set():
+            try:
+                async with asyncio.timeout(20):  # within the deploy files' 30 s grace
+                    handed = await cluster.drain()
+                log.info("drained: %d rooms handed over to other nodes", handed)
+            except UNREACHABLE as e:  # Redis away (or slow past the bound): the others take the rest
+                log.warning("drain cut short (%s): the other nodes take the rest over", type(e).__name__)
     finally:
-        # The rooms stay in Redis (their tasks are cancelled, not ended): a restart with the
-        # same server id rebuilds them.
+        # The rooms left stay in Redis (their tasks are cancelled, not ended): the other
+        # nodes take them over, or a restart with the same server id rebuilds them.
+        if cluster is not None:
+            await cluster.close()
         await server.close()
         await store.close()
         await bus.close()
         await link.close()
         await close_records(db, rec)
     return 0
+
+
+def warm_games() -> None:
+    """Deal one hand of every game now: a game's first deal builds its tables (a second or
+    more for mahjong), which must not stall the event loop of a node holding leases."""
+    import games
+
+    for name in games.names():
+        games.create(name, 0)
+
+
+def _both(*events: asyncio.Event) -> None:
+    for e in events:
+        e.set()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -429,7 +480,15 @@ def run(args: argparse.Namespace) -> int:
                 check_url(args.redis)
             except BadRedisUrl as e:
                 return fail("serve", str(e))
-            return _run(main_redis(config_from(args), args.redis, args.log_ttl, args.database), args.uvloop)
+            coro = main_redis(
+                config_from(args),
+                args.redis,
+                args.log_ttl,
+                args.database,
+                advertise=args.advertise,
+                lease=args.lease,
+            )
+            return _run(coro, args.uvloop)
         return _run(main(config_from(args), args.workers, args.database), args.uvloop)
     except OSError as e:  # the port is taken, the address is not this machine's, ...
         why = f"port {args.port} is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))

@@ -20,7 +20,7 @@ from .cards import (
     parse_cards,
     parse_tiles,
 )
-from .errors import ErrorCode, GameError, HandNotOver, LobbyError, PaijuError, ProtocolError
+from .errors import ErrorCode, GameError, HandNotOver, LobbyError, Moved, PaijuError, ProtocolError
 from .frames import (
     FRAMES,
     MAX_FRAME,
@@ -44,6 +44,7 @@ from .frames import (
     Pong,
     Prompt,
     QuickPlay,
+    Redirect,
     Result,
     RoomInfo,
     RoomList,
@@ -77,6 +78,7 @@ __all__ = [
     "Leave",
     "ListRooms",
     "LobbyError",
+    "Moved",
     "Option",
     "PaijuError",
     "Ping",
@@ -84,6 +86,7 @@ __all__ = [
     "Prompt",
     "ProtocolError",
     "QuickPlay",
+    "Redirect",
     "Result",
     "RoomEvent",
     "RoomInfo",

@@ -36,9 +36,10 @@ class ErrorCode(IntEnum):
     BAD_LOGIN = 212  # wrong name or password, or a session token that ended (logged out, expired)
     BAD_ACCOUNT = 213  # a name or password outside the rules (ERROR's message says which)
     NO_ACCOUNTS = 214  # this server keeps no records (no database)
-    TOO_MANY_CONNECTIONS = 215  # the client's address has as many connections as it may: this one is closed
-    TOO_MANY_ROOMS = 216  # the client's address holds, or created in the last minute, as many rooms as it may
-    ROOM_EXPIRED = 217  # unsolicited: the waiting room closed, its match not started within the server's bound
+    MOVED = 215  # the room lives on another node: the server answers REDIRECT, not ERROR
+    TOO_MANY_CONNECTIONS = 216  # the client's address has as many connections as it may: this one is closed
+    TOO_MANY_ROOMS = 217  # the client's address holds, or created in the last minute, as many rooms as it may
+    ROOM_EXPIRED = 218  # unsolicited: the waiting room closed, its match not started within the server's bound
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one
@@ -77,6 +78,20 @@ class ProtocolError(PaijuError):
 
 class LobbyError(PaijuError):
     """A refused session or lobby request (2xx codes): no such room, seat taken, bad options ..."""
+
+
+class Moved(LobbyError):
+    """The request belongs to another node: the server answers it with REDIRECT to ``url``
+    (the node's WebSocket URL), never with ERROR.
+
+    >>> Moved("ws://10.0.0.2:8765/ws", "r1a2b3c").code
+    215
+    """
+
+    def __init__(self, url: str, room: str | None = None) -> None:
+        super().__init__(ErrorCode.MOVED, f"room {room} is on {url}" if room else f"go to {url}")
+        self.url = url
+        self.room = room
 
 
 class GameError(PaijuError):

@@ -23,7 +23,7 @@ from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_ty
 import msgpack
 
 from .cards import ACTION_DOMAIN, CARD_DOMAIN
-from .errors import ErrorCode, PaijuError, ProtocolError
+from .errors import ErrorCode, Moved, PaijuError, ProtocolError
 
 VERSION = 1
 MAX_FRAME = 64 * 1024
@@ -346,6 +346,24 @@ class Identity(Frame):
     player: Name  # the name the connection plays under
     registered: bool  # an account's name (False: a guest)
     session: Text | None = None
+
+
+@frame(0x4B, SERVER)
+@dataclass(frozen=True)
+class Redirect(Frame):
+    """The request belongs to another node of the service (several `paiju serve --redis`
+    nodes): connect to ``url``, say HELLO with the same token, and send the request again.
+    Nothing was changed here. Answers HELLO (a resume whose room lives elsewhere), JOIN,
+    CREATE_ROOM and QUICK_PLAY."""
+
+    url: Text  # the WebSocket URL of the node that holds the room (ws://host:port/ws)
+    room: Name | None = None  # the room concerned, when there is one
+    ref_type: U8 | None = None  # the type of the frame this answers
+
+    @classmethod
+    def answering(cls, moved: Moved, ref: Frame | None) -> Redirect:
+        """The REDIRECT that answers ``ref``, refused here with ``moved``."""
+        return cls(moved.url, moved.room, ref.TYPE if ref is not None else None)
 
 
 # ------------------------------------------------------------------ bus

@@ -9,6 +9,11 @@ The Redis layout (docs/design.md §5; docs/operations.md explains every key)::
     paiju:rooms               hash room id -> owning server id (rooms in play)
     paiju:room:{id}:log       list of one room's log entries (msgpack), server-only
     paiju:alive:{process}     a process's marker: gone after a restart that lost the data
+    paiju:epochs              hash room id -> lease epoch of its owner (fencing of the log)
+    paiju:node:{server_id}    a node's lease (expires unless renewed): its URL, rooms, draining
+    paiju:nodes               set of the node ids that hold or held a lease
+    paiju:lobby               hash room id -> the public room as the lobby lists it (JSON)
+    paiju:seat:{player_id}    the room a player was last seated in (resume through any node)
 
 The client is redis-py's asyncio API (``redis.asyncio``, with hiredis): asyncio-redis has
 not been maintained since 2020 and has no streams.
@@ -49,6 +54,9 @@ DEAD_MAXLEN = 1_000  # approximate cap of the dead-letter stream
 DECISION_TTL = 3_600  # seconds a server's decision stream outlives its last decision
 DEAD_LETTERS = f"{PREFIX}:dead"
 ROOMS = f"{PREFIX}:rooms"
+EPOCHS = f"{PREFIX}:epochs"
+NODES = f"{PREFIX}:nodes"
+LOBBY = f"{PREFIX}:lobby"
 
 # Errors after which the connection is retried (anything else is a bug or a refusal).
 TRANSIENT: tuple[type[BaseException], ...] = (
@@ -76,6 +84,14 @@ def room_log(room_id: str) -> str:
 
 def alive_key(process: str) -> str:
     return f"{PREFIX}:alive:{process}"
+
+
+def node_key(server_id: str) -> str:
+    return f"{PREFIX}:node:{server_id}"
+
+
+def seat_key(player_id: str) -> str:
+    return f"{PREFIX}:seat:{player_id}"
 
 
 class BadRedisUrl(ValueError):

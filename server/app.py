@@ -47,11 +47,13 @@ from protocol import (
     Leave,
     ListRooms,
     LobbyError,
+    Moved,
     PaijuError,
     Ping,
     Pong,
     ProtocolError,
     QuickPlay,
+    Redirect,
     RoomList,
     SeatKind,
     Welcome,
@@ -67,6 +69,7 @@ from records.recorder import Recorder
 from . import identity, metrics, replays, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
 from .connection import Connection
+from .directory import Directory
 from .lifecycle import Phase
 from .recording import Follower, RobotLabel, default_label
 from .replays import Replays
@@ -138,6 +141,7 @@ class Server:
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
         self.port = config.port
+        self.cluster: Directory | None = None  # the other nodes (server/cluster.py), else None
         metrics.watch(self)
 
     # ------------------------------------------------------------------ lifecycle
@@ -186,33 +190,45 @@ class Server:
             return []
         rebuilt = []
         for rid, entries in await self.store.load():
-            try:
-                r = replay(rid, entries)
-            except LogError as e:
-                log.error("room %s not rebuilt: %s", rid, e)
-                await self.store.forget(rid)
-                continue
-            why = _not_rebuilt(r)
-            if why is not None:
-                log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
-                await self.store.forget(rid)
-                continue
-            t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
-            follower = None
-            if self.recorder is not None:
-                follower = Follower.restored(self.recorder, r, self.players, self.robot_label)
-            room = self._open(t, self.store.open(rid, entries), follower)
-            room.feed(table.Restored())
-            rebuilt.append(room)
-            log.info(
-                "room %s (%s) rebuilt from its log at seq %d, hand %d, %d actions replayed",
-                rid,
-                r.game_name,
-                r.seq,
-                r.hand,
-                r.actions,
-            )
+            room = await self.rebuild(rid, entries)
+            if room is not None:
+                rebuilt.append(room)
         return rebuilt
+
+    async def rebuild(self, rid: str, entries: list[bytes], *, waiting: bool = False) -> Room | None:
+        """Room ``rid`` rebuilt from its log ``entries`` at the same event sequence number
+        (after a restart, or taken over from a node that died); None when it is not rebuilt
+        (then it is dropped from the index and its log expires). ``waiting``: a room whose
+        match has not started is rebuilt too (taken over: its players are still waiting)."""
+        assert self.store is not None
+        try:
+            r = replay(rid, entries)
+        except LogError as e:
+            log.error("room %s not rebuilt: %s", rid, e)
+            await self.store.forget(rid)
+            return None
+        why = None if waiting and r.phase is Phase.WAITING else _not_rebuilt(r)
+        if why is not None:
+            log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
+            await self.store.forget(rid)
+            return None
+        t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
+        if t.quickplay and t.phase is Phase.WAITING:  # robots fill it after the wait, as before
+            t.start_at = t.now + self.limits.quickplay_wait
+        follower = None
+        if self.recorder is not None:
+            follower = Follower.restored(self.recorder, r, self.players, self.robot_label)
+        room = self._open(t, self.store.open(rid, entries), follower)
+        room.feed(table.Restored())
+        log.info(
+            "room %s (%s) rebuilt from its log at seq %d, hand %d, %d actions replayed",
+            rid,
+            r.game_name,
+            r.seq,
+            r.hand,
+            r.actions,
+        )
+        return room
 
     def _clock(self) -> dict[str, float]:
         """The table's clock arguments: now on the loop's clock, and unix time at its zero."""
@@ -360,6 +376,8 @@ class Server:
                             ErrorCode.TOO_MANY_CONNECTIONS, f"{cap} connections from one address at most: closing"
                         )
                     await self.dispatch(conn, f)
+                except Moved as e:  # the room is another node's: the client goes there
+                    conn.send(Redirect.answering(e, f))
                 except Exception as e:  # every refusal (wire, lobby, room, game) is answered here
                     if not isinstance(e, PaijuError):
                         log.exception("dispatch of %s failed", type(f).__name__)
@@ -460,11 +478,19 @@ class Server:
                 and r.table.phase is not Phase.OVER
                 and (f.game is None or r.table.game_name == f.game)
             ]
+            if self.cluster is not None:
+                rooms += await self.cluster.lobby(f.game)
             conn.send(RoomList(rooms[:200]))
         elif isinstance(f, CreateRoom):
+            if self.cluster is not None:
+                self._free(p)
+                self.cluster.accepting()
             self._create(conn, p, f)
         elif isinstance(f, Join):
             room = self.rooms.get(f.room)
+            if room is None and self.cluster is not None:
+                self._free(p)
+                room = await self.cluster.locate(f.room)
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
@@ -474,7 +500,7 @@ class Server:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
             p.room.feed(table.Leave(p.id, conn))
         elif isinstance(f, QuickPlay):
-            self._quickplay(conn, p, f)
+            await self._quickplay(conn, p, f)
         elif isinstance(f, AccountFrame):
             await identity.account_frame(self.database, conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
@@ -500,6 +526,9 @@ class Server:
             if pid is None:
                 raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
             player = self.players.get(pid)
+            if self.cluster is not None and pid is not None and (player is None or player.room is None):
+                await self.cluster.resume(pid)  # Moved: its room is another node's
+                player = self.players.get(pid)
         account = await identity.check_hello(self.database, f, player)
         if self.connections.get(conn) is not None:  # another HELLO was done meanwhile
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
@@ -642,7 +671,7 @@ class Server:
             **self._clock(),
         )
 
-    def _quickplay(self, conn: Connection, p: Player, f: QuickPlay) -> None:
+    async def _quickplay(self, conn: Connection, p: Player, f: QuickPlay) -> None:
         self._free(p)
         try:
             ruleset = games.get(f.game).ruleset(f.ruleset).name if f.game in games.names() else None
@@ -662,6 +691,8 @@ class Server:
             ):
                 room.feed(table.Join(p.id, p.name, conn, "any", quick=True))
                 return
+        if self.cluster is not None:  # Moved: a waiting room of another node, or a node that takes rooms
+            await self.cluster.quickplay(f.game, ruleset)
         self._create(conn, p, CreateRoom(f.game, ruleset), quickplay=True)
 
 

@@ -24,8 +24,10 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
+from typing import Any
 
 import redis.exceptions
+from redis.asyncio.client import Pipeline
 
 from redisbus.link import ROOMS, TRANSIENT, Link, room_log
 
@@ -166,6 +168,25 @@ class RoomStore:
                 j.rewrite = True
                 self._dirty[j.room_id] = j
 
+    def _queue(self, pipe: Pipeline, j: Journal, n: int) -> None:
+        """Queue the commands that write ``j``'s entries up to ``n`` (one transaction for all)."""
+        key = room_log(j.room_id)
+        start = 0 if j.rewrite else j.written
+        if j.rewrite:
+            pipe.delete(key)
+        if n > start:
+            pipe.rpush(key, *j.entries[start:n])
+        if j.closing:
+            pipe.hdel(ROOMS, j.room_id)
+            pipe.expire(key, self.log_ttl)
+        elif not j.indexed or j.rewrite:
+            pipe.hset(ROOMS, j.room_id, self.server_id)
+
+    def _accepted(self, plan: list[tuple[Journal, int]], replies: list[Any]) -> list[tuple[Journal, int]]:
+        """The journals of ``plan`` that Redis wrote (all of them here; server/cluster.py's
+        store refuses the writes of a room whose lease this node lost)."""
+        return plan
+
     async def _write_loop(self) -> None:
         while True:
             await self._wake.wait()
@@ -183,22 +204,12 @@ class RoomStore:
                 plan = []
                 async with self.redis.pipeline(transaction=True) as pipe:
                     for j in batch:
-                        key = room_log(j.room_id)
                         n = len(j.entries)
-                        start = 0 if j.rewrite else j.written
-                        if j.rewrite:
-                            pipe.delete(key)
-                        if n > start:
-                            pipe.rpush(key, *j.entries[start:n])
-                        if j.closing:
-                            pipe.hdel(ROOMS, j.room_id)
-                            pipe.expire(key, self.log_ttl)
-                        elif not j.indexed or j.rewrite:
-                            pipe.hset(ROOMS, j.room_id, self.server_id)
+                        self._queue(pipe, j, n)
                         plan.append((j, n))
-                    await pipe.execute()
+                    replies = await pipe.execute()
                 self.writes += 1
-                for j, n in plan:
+                for j, n in self._accepted(plan, replies):
                     j.written, j.rewrite, j.indexed = n, False, True
                     if j.closing and self.journals.get(j.room_id) is j:
                         del self.journals[j.room_id]

@@ -26,6 +26,9 @@ const LOG_MAX = 400;
 
 const state = {
   ws: null,
+  url: WS_URL, // the node this page talks to (a REDIRECT names another: the one holding the room)
+  request: null, // the last JOIN, CREATE_ROOM or QUICK_PLAY sent, to send again after a REDIRECT
+  resend: null,
   connected: false,
   playerId: null,
   token: sessionStorage.getItem("paiju.token"),
@@ -53,7 +56,7 @@ const state = {
 // ------------------------------------------------------------------ connection
 function connect(resume = false) {
   setStatus("connecting");
-  const ws = new WebSocket(WS_URL);
+  const ws = new WebSocket(state.url);
   ws.binaryType = "arraybuffer";
   state.ws = ws;
   ws.onopen = () => {
@@ -79,6 +82,8 @@ function connect(resume = false) {
     state.connected = false;
     setStatus(`disconnected${e.reason ? ": " + e.reason : ""}`);
     if (state.ws !== ws) return;
+    // back through the service's address: it sends a resume on to the node holding the room now
+    state.url = WS_URL;
     // at once the first time (a seat left away is played by a robot meanwhile), then backing off
     const delay = state.retry === 0 ? 50 : Math.min(10000, 250 * 2 ** state.retry);
     state.retry += 1;
@@ -86,8 +91,22 @@ function connect(resume = false) {
   };
 }
 
+const REDIRECTED = new Set([C.CREATE_ROOM, C.JOIN, C.QUICK_PLAY]);
+
 function send(bytes) {
+  // bytes[1] is the frame's type (a fixarray's first element): the lobby's requests are kept
+  if ((bytes[0] & 0xf0) === 0x90 && REDIRECTED.has(bytes[1])) state.request = bytes;
   if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(bytes);
+}
+
+// The room is another node's: go there (HELLO with the token, as a resume) and ask again.
+function follow(f) {
+  logLine(f.room ? `room ${f.room} is on another node: following` : "following to another node");
+  state.resend = f.ref_type === C.HELLO ? null : state.request;
+  const old = state.ws;
+  state.url = f.url;
+  connect(true);
+  if (old) old.close();
 }
 
 function setStatus(text) {
@@ -119,6 +138,11 @@ function handle(f) {
       document.body.dataset.connected = "1";
       records.onWelcome();
       send(frames.listRooms());
+      if (state.resend) send(state.resend);
+      state.resend = null;
+      break;
+    case "REDIRECT":
+      follow(f);
       break;
     case "ROOM_LIST":
       state.rooms = f.rooms;

@@ -38,6 +38,7 @@ export const S = {
   0x48: ["PONG", ["nonce"], {}],
   0x49: ["ACK", ["prompt_id"], {}],
   0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
+  0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
 };
 
 const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
@@ -47,7 +48,8 @@ export const ERRORS = {
   105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST",
   201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM",
   206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE",
-  211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS",
+  211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS", 215: "MOVED",
+  216: "TOO_MANY_CONNECTIONS", 217: "TOO_MANY_ROOMS", 218: "ROOM_EXPIRED",
   300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS",
   304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN",
 };

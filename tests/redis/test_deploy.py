@@ -46,9 +46,9 @@ def test_compose_file() -> None:
     else:
         resolved = compose()
     services = resolved["services"]
-    assert set(services) == {"redis", "postgres", "server", "bots-1", "bots-2"}
+    assert set(services) == {"redis", "postgres", "server", "server-2", "bots-1", "bots-2"}
     assert all("healthcheck" in s for s in services.values())
-    for name in ("server", "bots-1", "bots-2"):
+    for name in ("server", "server-2", "bots-1", "bots-2"):
         assert services[name]["environment"]["PAIJU_REDIS"] == "redis://redis:6379/0"
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
     assert services["server"]["environment"]["PAIJU_SERVER_ID"]
@@ -72,7 +72,8 @@ def test_kubernetes_manifests(tmp_path: Path) -> None:
     for f in K8S:
         for doc in yaml.safe_load_all(f.read_text()):
             kinds.add(doc["kind"])
-    assert {"Deployment", "Service", "HorizontalPodAutoscaler", "PersistentVolumeClaim", "Secret"} <= kinds
+    wanted = {"Deployment", "StatefulSet", "Service", "HorizontalPodAutoscaler", "PersistentVolumeClaim", "Secret"}
+    assert wanted <= kinds
     kv = str(BIN / "kubernetes-validate")
     p = subprocess.run([kv, "--strict", *map(str, K8S)], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -1,0 +1,46 @@
+"""A node killed with SIGKILL mid-hand, and a node drained with SIGTERM, of two nodes
+with rooms of every game (a small `paiju bench cluster`): its rooms go on at the other node
+from their logs, every client resumes through it, every match completes with
+the results of a replay of its log, and no action is lost or applied twice."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from paiju import bench_cluster
+from tests.redis.conftest import RedisServer
+
+from .conftest import redis_server
+
+__all__ = ["redis_server"]
+
+LEASE = 3.0
+
+
+def options(redis: RedisServer, kill: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser()
+    bench_cluster.add_arguments(p)
+    # four rooms (one of each game) of one hand, random robots: seconds, not minutes
+    small = ["--nodes", "2", "--workers", "1", "--rooms", "4", "--hands", "1", "--robot", "random"]
+    timing = ["--lease", str(LEASE), "--kill-after", "0.5", "--timeout", "120"]
+    return p.parse_args([*small, *timing, "--kill", kill, "--redis", redis.url])
+
+
+@pytest.mark.parametrize("kill", ["sigkill", "sigterm"])
+async def test_a_node_dies_or_drains_mid_hand(redis_server: RedisServer, tmp_path: Path, kill: str) -> None:
+    report = await bench_cluster.cluster(options(redis_server, kill), tmp_path)
+    print("\n".join(report.lines()))
+    assert report.victim_rooms >= 1, "the node held rooms when it went"
+    assert report.completed == report.rooms == report.equal_to_replay == 4
+    assert report.actions > 0 and report.lost == 0 and report.duplicated == 0
+    assert report.gaps == report.duplicate_events == report.snapshots == 0
+    assert report.resumes >= 1 and report.lobby_consistent and not report.problems
+    assert report.takeover_s is not None
+    if kill == "sigkill":
+        assert report.takeover_s < LEASE * 1.25 + 2.0  # the lease, a scan, and a loaded machine
+    else:
+        assert report.errors == {}, "a drain is seen by no client as an error"
+        assert report.takeover_s < 2.0
