@@ -40,7 +40,7 @@ from typing import Any
 
 import games
 from client import Client, Closed, ServerError
-from protocol import Ack, Action, Error, Event, Prompt, Result, RoomEvent, RoomState
+from protocol import Ack, Action, Error, ErrorCode, Event, Prompt, Result, RoomEvent, RoomState
 
 from .args import fail, positive_float, positive_int
 
@@ -60,6 +60,9 @@ class Player:
     results: list[Result] = field(default_factory=list)
     acked: set[int] = field(default_factory=set)
     errors: list[int] = field(default_factory=list)
+    # answers that crossed their prompt's withdrawal on the wire (a defender's ACCEPT after
+    # the other's REJECT): refused with NO_SUCH_PROMPT after the withdrawal, in any server
+    crossed: int = 0
     seqs: list[int] = field(default_factory=list)
     snapshots: int = 0  # ROOM_STATEs after the first: a resume that lost its position
     resumes: list[float] = field(default_factory=list)  # seconds from losing the link to WELCOME
@@ -86,6 +89,7 @@ class Report:
     duplicate_events: int = 0
     snapshots: int = 0
     errors: dict[int, int] = field(default_factory=dict)
+    crossed: int = 0
     redirects: int = 0
     resumes: int = 0
     takeover_s: float | None = None
@@ -117,6 +121,8 @@ class Report:
             f"actions in the logs: {self.actions}; lost: {self.lost}; duplicated: {self.duplicated}",
             f"events: gaps {self.gaps}, duplicates {self.duplicate_events}, snapshots after a resume {self.snapshots}",
             f"ERROR frames seen by clients: {errs}; redirects followed: {self.redirects}; resumes: {self.resumes}",
+            f"answers that crossed their prompt's withdrawal (NO_SUCH_PROMPT after it, not counted above): "
+            f"{self.crossed}",
         ]
         if self.takeover_s is not None:
             out.append(f"takeover: every room of the node owned by a live node {self.takeover_s:.2f} s after the kill")
@@ -239,6 +245,7 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
     assert c is not None
     first_state = True
     answered: set[int] = set()  # on this connection (a resume may send a prompt again)
+    withdrawn: set[int] = set()  # on this connection
     while not p.ended:
         try:
             f = await c.recv(timeout=max(0.1, min(STALL, deadline - time.monotonic())))
@@ -250,6 +257,7 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
             await c.reconnect(timeout=max(1.0, deadline - time.monotonic()))
             p.resumes.append(time.monotonic() - t0)
             answered.clear()
+            withdrawn.clear()
             continue
         if isinstance(f, Event):
             p.seqs.append(f.seq)
@@ -259,11 +267,16 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
         elif isinstance(f, Ack):
             p.acked.add(f.prompt_id)
         elif isinstance(f, Error):
-            p.errors.append(f.code)
+            if f.code == ErrorCode.NO_SUCH_PROMPT and f.ref_id in withdrawn:
+                p.crossed += 1
+            else:
+                p.errors.append(f.code)
         elif isinstance(f, RoomState):
             p.snapshots += 0 if first_state else 1
             first_state = False
-        elif isinstance(f, Prompt) and f.mask and f.prompt_id in c.prompts and f.prompt_id not in answered:
+        elif isinstance(f, Prompt) and not f.mask:
+            withdrawn.add(f.prompt_id)
+        elif isinstance(f, Prompt) and f.prompt_id in c.prompts and f.prompt_id not in answered:
             answered.add(f.prompt_id)
             opt = rng.choice(f.options)
             with contextlib.suppress(Exception):  # a lost link: the resume brings the prompt again
@@ -332,6 +345,7 @@ def check_room(entries: list[bytes], players: list[Player], report: Report) -> N
         report.duplicate_events += len(seqs) - len(set(seqs))
         report.gaps += sum(max(0, y - x - 1) for x, y in itertools.pairwise(seqs))  # events never received
         report.snapshots += p.snapshots
+        report.crossed += p.crossed
         for code in p.errors:
             report.errors[code] = report.errors.get(code, 0) + 1
         report.resumes += len(p.resumes)

@@ -384,7 +384,12 @@ class Server:
                         e = PaijuError(ErrorCode.INTERNAL, "internal error")
                     self.counts["errors"] += 1
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
-                    conn.send(Error.refusing(e, f, ref_type=peek))
+                    refusal = Error.refusing(e, f, ref_type=peek)
+                    p = self.connections.get(conn)
+                    if p is not None and p.room is not None:
+                        p.room.answer(conn, refusal)
+                    else:
+                        conn.send(refusal)
                     if over:
                         conn.close(1013, "too many connections from this address")  # after the ERROR
         except ConnectionClosed:
@@ -552,6 +557,7 @@ class Server:
             metrics.resumed()
             player.room.feed(table.Resume(player.id, conn, f.last_seq))
         elif player.ended is not None:
+            metrics.resumed()
             player.ended.catch_up(player, conn, f.last_seq)
         self._trim_players()
 

@@ -106,7 +106,9 @@ CLOCK_DEFAULTS = Counter(
     "(player=robot: robot timeouts)",
     ["game", "player"],
 )
-RESUMES = Counter("paiju_resumes", "HELLOs with a resume token of a player still in a room")
+RESUMES = Counter(
+    "paiju_resumes", "HELLOs with a resume token of a player in a room, or in one that ended while it was away"
+)
 
 # frames in, bytes in, frames out, bytes out, socket writes (this process, since it started)
 _WIRE = [0, 0, 0, 0, 0]

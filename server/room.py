@@ -107,6 +107,7 @@ class Room:
         self._when: float | None = None
         # what waits for the log to be written (with a journal), and the bus requests
         self._later: asyncio.Queue[list[Send | Publish] | None] = asyncio.Queue()
+        self._held = 0  # batches given to the courier and not yet carried out
         self._courier = asyncio.create_task(self._carry(), name=f"room-{self.id}")
 
     def feed(self, msg: Input, now: float | None = None) -> None:
@@ -131,12 +132,23 @@ class Room:
             elif not isinstance(o, Close):
                 self._bookkeep(o)
         if later:
+            self._held += 1
             self._later.put_nowait(later)
         if any(isinstance(o, Close) for o in outs):  # after what it says last is on its way
             self._close()
         self._schedule()
         if refused is not None:
             raise refused.error
+
+    def answer(self, conn: Connection, frame: Error) -> None:
+        """Send ``frame`` (an ERROR answering ``conn``) after what this room still holds for
+        the log: a refusal must not arrive before the events that explain it (the ERROR to
+        an answer that crossed its prompt's withdrawal comes after that withdrawal)."""
+        if self._held and not self.closed:
+            self._held += 1
+            self._later.put_nowait([Send(conn, frame)])
+        else:
+            conn.send(frame)
 
     def catch_up(self, player: Player, conn: Connection, last_seq: int | None) -> None:
         """A resume of ``player`` after this room's match ended and let it go: the events it
@@ -240,3 +252,4 @@ class Room:
             encoded: dict[int, bytes] = {}
             for o in sends:
                 self._send(o, encoded)
+            self._held -= 1

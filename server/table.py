@@ -87,7 +87,7 @@ log = logging.getLogger("paiju.room")
 
 Conn = Hashable
 """A connection as the caller knows it: the table only compares it and hands it back."""
-ANSWERED_KEPT = 256  # answered prompts remembered, so that a retried ACTION is acknowledged
+ANSWERED_KEPT = 256  # answered (and withdrawn) prompts remembered: a retried or crossed ACTION is told so
 
 
 # ------------------------------------------------------------------ inputs
@@ -327,6 +327,7 @@ class Table:
         self.log: deque[Emitted] = deque(maxlen=self.limits.replay_buffer)
         self.pending: dict[int, Pending] = {}
         self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
+        self.withdrawn: OrderedDict[int, int] = OrderedDict()  # prompt id -> its controller
         self._prompt_ids = itertools.count(1)
         self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
         self.expires_at: float | None = now + self.limits.waiting_expiry  # while its match has not started
@@ -693,6 +694,8 @@ class Table:
                 self._send(m.conn, Ack(m.prompt_id))  # a retry: acknowledged, not applied twice
                 return
             raise GameError(ErrorCode.NO_SUCH_PROMPT, f"prompt {m.prompt_id} was already answered")
+        if self.withdrawn.get(m.prompt_id) == me:  # the answer crossed the withdrawal on the wire
+            raise GameError(ErrorCode.NO_SUCH_PROMPT, f"prompt {m.prompt_id} was withdrawn first")
         if self.phase is not Phase.PLAYING:
             code = ErrorCode.GAME_OVER if self.phase is Phase.OVER else ErrorCode.NOT_YOUR_TURN
             raise GameError(code, f"the room is {self.phase.value}")
@@ -850,6 +853,9 @@ class Table:
                 self._dispatch(p)
 
     def _withdraw(self, p: Pending) -> None:
+        self.withdrawn[p.id] = p.controller
+        while len(self.withdrawn) > ANSWERED_KEPT:
+            self.withdrawn.popitem(last=False)
         conn = self.seats[p.controller].live
         if conn is not None:
             self._send(conn, Prompt(self.id, p.id, p.seat, 0, 0, []))

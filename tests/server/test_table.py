@@ -200,6 +200,40 @@ def test_refusals_and_retries() -> None:
     assert err.ref_type is None  # no frame named: the driver sends none
 
 
+def test_an_answer_that_crossed_its_withdrawal_is_told_so() -> None:
+    """Four people play bridge at random; every prompt withdrawn from one of them (a defender
+    rejected the claim first) is answered afterwards, as a client whose ACTION was on the wire
+    would: NO_SUCH_PROMPT that says so, never NOT_YOUR_TURN, and nothing changes."""
+    d = Driver.new("bridge", seed=3, hands=4)
+    people = ["a", "b", "c", "d"]
+    for i, pid in enumerate(people):
+        d.join(pid, i)
+    rng = random.Random(5)
+    seen: dict[str, int] = dict.fromkeys(people, 0)
+    crossed = 0
+    for _ in range(5000):
+        if d.table.phase is Phase.OVER:
+            break
+        for pid in people:  # the withdrawals each one got since last time: answered now
+            got = d.frames(pid)
+            fresh, seen[pid] = got[seen[pid] :], len(got)
+            offered = {f.prompt_id: f for f in got if isinstance(f, Prompt) and f.mask}
+            for w in [f for f in fresh if isinstance(f, Prompt) and not f.mask]:
+                o = offered[w.prompt_id].options[0]
+                seq = d.table.seq
+                d.act(pid, w.prompt_id, Action(o.code, o.cards[: o.pick]))
+                err = d.frames(pid)[-1]
+                assert isinstance(err, Error) and err.code == ErrorCode.NO_SUCH_PROMPT, err
+                assert "withdrawn" in err.message and d.table.seq == seq
+                crossed += 1
+            seen[pid] = len(d.frames(pid))
+        movers = people[:]
+        rng.shuffle(movers)
+        if not any(d.random_answer(h, rng) for h in movers):
+            d.tick(1000.0)
+    assert d.table.phase is Phase.OVER and crossed > 0, crossed
+
+
 # ------------------------------------------------------------------ resume
 @pytest.mark.parametrize("robot_on_drop", [True, False])
 def test_drop_then_resume_gets_every_missed_event_once(robot_on_drop: bool) -> None:
