@@ -81,6 +81,7 @@ class Report:
     leaked_cards: int = 0  # frames not as the log says that client sees them, or showing a card it may not see
     leftover: dict[str, int] = field(default_factory=dict)
     failed_tables: list[str] = field(default_factory=list)  # tables that could not be set up or played
+    unfinished_at: list[str] = field(default_factory=list)  # where each unfinished client was
     seconds: float = 0.0
 
     @property
@@ -244,13 +245,21 @@ async def table(
 ) -> tuple[str, list[Member]]:
     rng = random.Random(seed)
     n = SEATS[game]
-    clients = [await Client.connect(url, f"{game}{i}") for i in range(n)]
-    eve = await Client.connect(url, f"{game}-eve")
-    # the random robot plays a dropped seat: the churn is what is measured, not the robots
-    st = await clients[0].create(game, seed=seed, hands=hands, clock_ms=5_000, robot="random")
-    await eve.watch(st.room)
-    for i in range(1, n):
-        await clients[i].join(st.room, i)
+    opened: list[Client] = []
+    try:  # a table whose setup fails closes what it opened: no connection is left behind
+        for i in range(n):
+            opened.append(await Client.connect(url, f"{game}{i}"))
+        opened.append(await Client.connect(url, f"{game}-eve"))
+        *clients, eve = opened
+        # the random robot plays a dropped seat: the churn is what is measured, not the robots
+        st = await clients[0].create(game, seed=seed, hands=hands, clock_ms=5_000, robot="random")
+        await eve.watch(st.room)
+        for i in range(1, n):
+            await clients[i].join(st.room, i)
+    except BaseException:
+        for c in opened:
+            await c.close()
+        raise
     members = [Member(c.name, i) for i, c in enumerate(clients)] + [Member(eve.name, None)]
     await asyncio.gather(
         *(
@@ -305,7 +314,12 @@ async def churn(
             g, d = m.gaps_and_duplicates()
             rep.gaps += g
             rep.duplicates += d
-            rep.unfinished += int(not (m.ended and m.finals == 1))
+            if not (m.ended and m.finals == 1):
+                rep.unfinished += 1
+                last = m.events[-1].seq if m.events else None
+                rep.unfinished_at.append(
+                    f"{game} room {room} {m.name}: last event {last}, {m.finals} final RESULTs, {m.drops} drops"
+                )
             rep.snapshots += m.states
             rep.drops += m.drops
             rep.doubles += m.doubles
