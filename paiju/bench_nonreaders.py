@@ -11,7 +11,9 @@ baseline the clients close their sockets (they vanish), and the server's RSS and
 are measured against those before. With ``--warmup N`` a first wave of N such clients comes
 and goes before the baseline: the memory the first abuse leaves once (allocator arenas that
 stay mapped, caches filled) is then in the baseline, and what is measured is whether abuse
-keeps adding to it; both figures are in docs/performance.md.
+keeps adding to it; both figures are in docs/performance.md. The server runs with
+``PYTHONMALLOC=malloc`` as deploy/ runs it (``--allocator pymalloc``: Python's own allocator,
+whose arenas stay mapped after the wave).
 """
 
 from __future__ import annotations
@@ -179,14 +181,14 @@ def within(fig: dict[str, Any], tolerance: float = 0.10, cpu_floor: float = 1.0)
     )
 
 
-def start(stall: float, *extra: str) -> Child:
+def start(stall: float, *extra: str, allocator: str = "malloc") -> Child:
     """`paiju serve` for the run: its stall bound, small buffers, no per-address limit (every
-    client comes from 127.0.0.1), a rate the LIST_ROOMS floods stay under, and the hosts'
-    waiting rooms kept for the whole run."""
+    client comes from 127.0.0.1), a rate the LIST_ROOMS floods stay under, the hosts'
+    waiting rooms kept for the whole run, and Python's ``allocator`` (``PYTHONMALLOC``)."""
     cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--stall", f"{stall:g}", "--log-level", "WARNING"]
     cmd += ["--sndbuf", "4096", "--send-queue", "64", "--rate", "2000", "--burst", "2000"]
     cmd += ["--address-connections", "0", "--max-connections", "20000", "--waiting-expiry", "86400", *extra]
-    return Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
+    return Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", env={"PYTHONMALLOC": allocator})
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -201,17 +203,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--warmup", type=nonnegative_int, default=0, help="clients of a first wave, before the baseline (default 0)"
     )
+    p.add_argument(
+        "--allocator",
+        choices=("malloc", "pymalloc"),
+        default="malloc",
+        help="the server's PYTHONMALLOC (default malloc: as deploy/ runs the server; pymalloc: "
+        "Python's own, whose arenas stay mapped after a wave)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket each (the server inherits it)
-    child = start(args.stall)
+    child = start(args.stall, allocator=args.allocator)
     try:
         fig = asyncio.run(bench(child, args.clients, args.stall, args.settle, warmup=args.warmup))
     finally:
         child.stop()
+    fig["allocator"] = args.allocator
     fig["ok"] = within(fig)
     print(json.dumps(fig) if args.json else "\n".join(f"{k}: {v}" for k, v in fig.items()))
     return 0 if fig["ok"] else 1

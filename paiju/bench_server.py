@@ -81,8 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 class Child:
     """A server child process and the line that gives its port."""
 
-    def __init__(self, cmd: list[str], pattern: str, cwd: Path = ROOT) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+    def __init__(self, cmd: list[str], pattern: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         out = subprocess.PIPE
         # python -m puts the working directory first on sys.path: cwd picks the checkout
         self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)

@@ -19,6 +19,7 @@ def test_compose_runs_two_nodes() -> None:
     assert len({e["PAIJU_SERVER_ID"] for e in env}) == 2, "each node its own server id"
     assert len({e["PAIJU_ADVERTISE"] for e in env}) == 2
     assert len({e["PAIJU_SECRET"] for e in env}) == 1, "one secret: a token resumes on any node"
+    assert all(e["PYTHONMALLOC"] == "malloc" for e in env), "the allocator the memory figures were taken with"
     published = [n["ports"][0].split(":")[0] for n in nodes]
     assert [e["PAIJU_ADVERTISE"] for e in env] == [f"ws://127.0.0.1:{p}/ws" for p in published]
     assert all(n["stop_grace_period"] == "30s" for n in nodes), "time to hand the rooms over"
@@ -33,6 +34,7 @@ def test_kubernetes_statefulset_of_nodes() -> None:
     env = {e["name"]: e for e in sts["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["POD_NAME"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name"
     assert env["PAIJU_SERVER_ID"]["value"] == "$(POD_NAME)", "the pod's stable name is its server id"
+    assert env["PYTHONMALLOC"]["value"] == "malloc"
     assert "$(POD_NAME).paiju-server." in env["PAIJU_ADVERTISE"]["value"]
     assert float(env["PAIJU_LEASE"]["value"]) * 1.25 <= 10, "rooms of a dead pod taken over within 10 s"
     assert "secretKeyRef" in env["PAIJU_SECRET"]["valueFrom"]
