@@ -6,9 +6,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from .conftest import ROOT, Served
+import pytest
+
+from .conftest import ROOT, TEST_OPTIONS, Served, serving
+
+
+@pytest.fixture(scope="module")
+def raw() -> Iterator[Served]:
+    """A server set up for a load test as docs/operations.md says: robots at full speed, no
+    per-connection rate limit (a client of a room at full speed acts hundreds of times a
+    second) and no per-address bound (every load-test client comes from one address)."""
+    yield from serving(*TEST_OPTIONS, *("--rate", "100000", "--burst", "100000", "--address-connections", "0"))
 
 
 def loadtest(*args: str) -> subprocess.CompletedProcess[str]:
@@ -21,10 +32,10 @@ def loadtest(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_loadtest_plays_and_reports_json(served: Served, tmp_path: Path) -> None:
+def test_loadtest_plays_and_reports_json(raw: Served, tmp_path: Path) -> None:
     png = tmp_path / "run.png"
     p = loadtest(
-        served.url,
+        raw.url,
         *("--game", "tricks", "--rooms", "3", "--robots-per-room", "1", "--hands", "2"),
         *("--duration", "2.5", "--ramp", "0.5", "--idle", "3", "--ping-interval", "0.3", "--drops", "1"),
         *("--json", "--quiet", "--plot", str(png), "--max-errors", "0", "--max-p99-ms", "0.001"),
