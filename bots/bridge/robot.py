@@ -79,6 +79,7 @@ class HybridRobot(BridgeRobot):
     """Seed 001's robot: table bidding, experience rules, then Monte Carlo double dummy."""
 
     name = "hybrid"
+    description = "seed 001's robot: table bidding, experience rules, then Monte Carlo double dummy"
     cpu_heavy = True  # DDS: a worker runs it in its process pool, off the event loop
 
     def __init__(self, samples: int | None = None, switch_trick: int | None = None) -> None:
@@ -127,6 +128,7 @@ class BasicRobot(BridgeRobot):
     """
 
     name = "basic"
+    description = "natural bidding by points and the longest suit, simple card play: the measuring stick"
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
         points, n, bal = hcp(hand), lengths(hand), is_balanced(hand)

@@ -84,6 +84,7 @@ class UkeireRobot(Robot):
 
     game = "mahjong"
     name = "ukeire"
+    description = "fewest tiles from a win, then the most tiles that bring it nearer: the strong baseline"
 
     def decide(self, request: DecisionRequest) -> Action:
         return self.decide_memory(perceive(request), rules_of(request.ruleset), request.mask, request.options)

@@ -36,6 +36,7 @@ class AutomatonRobot(Robot):
 
     game = "niujiu"
     name = "automaton"
+    description = 'seed 000\'s robot: the "six must suffice" automaton, the sure-winner test, the evaluation'
 
     def decide(self, request: DecisionRequest) -> Action:
         return action(evaluate.decide(knowledge(request)))
@@ -62,6 +63,7 @@ class GreedyRobot(Robot):
 
     game = "niujiu"
     name = "greedy"
+    description = "leads its largest pattern, eats as cheaply as it can, never guesses hidden cards: the baseline"
 
     def decide(self, request: DecisionRequest) -> Action:
         return action(greedy_choice(knowledge(request)))
@@ -76,6 +78,7 @@ class MonteCarloRobot(Robot):
 
     game = "niujiu"
     name = "automaton-mc"
+    description = "the automaton, with Monte Carlo play-outs at the decisions it leaves open"
     cpu_heavy = True
 
     def __init__(self, settings: montecarlo.Settings | None = None) -> None:
