@@ -377,16 +377,21 @@ def run(args: argparse.Namespace) -> int:
         with tqdm(total=args.hands, unit="hand", disable=args.json) as bar:
             rep = asyncio.run(churn(url, http, args.hands, redis=redis_url, **_opts(args), progress=bar))
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop(procs)
     out = {**rep.__dict__, "ok": rep.ok}
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
     return 0 if rep.ok else 1
+
+
+def stop(procs: list[subprocess.Popen[str]]) -> None:
+    """Stop the processes of :func:`_serve`, the last started first (SIGTERM, then SIGKILL)."""
+    for proc in reversed(procs):
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _serve() -> tuple[list[subprocess.Popen[str]], str, str]:

@@ -6,7 +6,6 @@ the room's log in Redis), and the server lets go of everything."""
 from __future__ import annotations
 
 import random
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -27,12 +26,7 @@ def churned() -> Iterator[tuple[str, str, str]]:
     try:
         yield url, url.replace("ws://", "http://").rsplit("/ws", 1)[0], redis_url
     finally:
-        for p in reversed(procs):
-            p.terminate()
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        bench_churn.stop(procs)
 
 
 async def test_churn_keeps_every_promise(churned: tuple[str, str, str]) -> None:
