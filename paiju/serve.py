@@ -175,6 +175,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="seconds a client may leave frames unread before it is disconnected (%(default)s)",
     )
     g.add_argument(
+        "--ping-interval",
+        type=positive_float,
+        default=d.ping_interval,
+        metavar="SECONDS",
+        help="seconds between keepalive pings; a client that has not answered one by the next is "
+        "disconnected (%(default)s)",
+    )
+    g.add_argument(
         "--sndbuf", type=nonnegative_int, default=d.sndbuf, help="kernel send buffer per connection, 0 = auto"
     )
     g.add_argument(
@@ -248,6 +256,7 @@ def config_from(args: argparse.Namespace) -> Config:
         sndbuf=args.sndbuf,
         linger=args.linger_ms / 1000,
         stall=args.stall,
+        ping_interval=args.ping_interval,
         rate=args.rate,
         burst=args.burst,
         takeover_after=args.takeover_after,

@@ -70,6 +70,7 @@ from . import identity, metrics, replays, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
 from .connection import Connection
 from .directory import Directory
+from .keepalive import Keepalive
 from .lifecycle import Phase
 from .recording import Follower, RobotLabel, default_label
 from .replays import Replays
@@ -138,6 +139,8 @@ class Server:
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
+        self._keepalive: asyncio.Task[None] | None = None
+        self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
         self.port = config.port
@@ -156,16 +159,19 @@ class Server:
             max_queue=32,
             write_limit=16 * 1024,  # bytes buffered by websockets before send() waits
             close_timeout=2,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,  # one keepalive for all connections instead (server/keepalive.py)
         )
         sock = next(iter(self._ws.sockets))
         self.port = sock.getsockname()[1]
         self._router = asyncio.create_task(self._route_decisions(), name="decisions")
+        ws = self._ws
+        self.keepalive = Keepalive(lambda: ws.connections, self.limits.ping_interval)
+        self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
 
     async def close(self) -> None:
-        if self._router is not None:
-            self._router.cancel()
+        for task in (self._router, self._keepalive):
+            if task is not None:
+                task.cancel()
         for room in list(self.rooms.values()):
             room.stop()
         if self._ws is not None:

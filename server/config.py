@@ -55,6 +55,9 @@ def rank_robots(names: list[str] | tuple[str, ...]) -> list[str]:
 class Limits:
     send_queue: int = 256  # frames waiting for a slow reader before it is disconnected
     stall: float = 30.0  # seconds a connection may leave frames unread before it is closed
+    # seconds between keepalive pings; a connection that has not answered one by the next is
+    # closed (server/keepalive.py: one task for all connections)
+    ping_interval: float = 20.0
     sndbuf: int = 64 * 1024  # kernel send buffer per connection (0: the kernel's autotuning, up to MBs)
     max_message: int = 2 * MAX_FRAME  # WebSocket messages above this close the connection (1009)
     rate: float = 40.0  # frames per second a connection may send, on average ...
