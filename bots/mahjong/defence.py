@@ -121,7 +121,12 @@ class Danger:
     @property
     def threatened(self) -> bool:
         """Whether an opponent has declared ready."""
-        return any(self.memory.ready[o] for o in range(4) if o != self.memory.seat)
+        return declared_against(self.memory)
+
+
+def declared_against(memory: Memory) -> bool:
+    """Whether an opponent of ``memory``'s seat has declared ready."""
+    return any(memory.ready[o] for o in range(4) if o != memory.seat)
 
 
 def loss(memory: Memory, seat: int, rules: RuleBase) -> float:
