@@ -191,3 +191,34 @@ def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
     assert len(solved) == MAXNOOFBOARDS + 3
     # every sample scores every legal card, and no more tricks than are left
     assert all(set(r) == set(k.legal()) and max(r.values()) <= 13 - k.tricks_done for r in solved)
+
+
+def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by_the_rules() -> None:
+    """After the opening lead the declaring side sees dummy: its first card is Monte Carlo's
+    (``declarer_switch`` 1), while the defence follows the experience rules in trick 1."""
+    hybrid = HybridRobot(samples=32)
+    assert (hybrid.declarer_switch, hybrid.switch_trick) == (1, 2)
+    game = Bridge(11, hand=1)  # a board on which Monte Carlo and the rules part at trick 1
+    n = 0
+    while game.phase == "auction":
+        seat = game.to_act()[0]
+        n += 1
+        game.apply(seat, hybrid.decide(request(game, seat, n)))
+    assert game.declarer is not None
+    parted = 0
+    while not game.tricks:
+        seat = game.to_act()[0]
+        k = Known.of(game.view(game.controller(seat)), seat)
+        legal = k.legal()
+        if len(legal) > 1 and not montecarlo.equivalent(k, legal):
+            card = hybrid.card(k, random.Random(7))
+            if seat % 2 == game.declarer % 2:
+                assert card == montecarlo.best_card(k, hybrid.samples_at(0), random.Random(7))[0]
+                seed_way = HybridRobot(samples=32, declarer_switch=2).card(k, random.Random(7))
+                assert seed_way == experience_card(k)
+                parted += card != seed_way
+            else:
+                assert card == experience_card(k)
+        n += 1
+        game.apply(seat, hybrid.decide(request(game, seat, n)))
+    assert parted, "on this board the declaring side's Monte Carlo card differs from the rules'"
