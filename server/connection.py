@@ -208,7 +208,15 @@ class Connection:
             log.info("connection %d closed: %s", self.id, reason)
 
     async def finish(self) -> None:
-        """After the reader ended: nothing more is sent."""
+        """After the reader ended: nothing more is sent.
+
+        A close the server began (:meth:`close`) is let finish first: when the reader stops
+        because of it, the handler would otherwise return before the close frame is sent, and
+        websockets would close the connection with 1000 instead of the code and reason given.
+        """
+        if self._closer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._closer)
         self.closed = True
         self._out.clear()
         self.burst = 0

@@ -1,0 +1,48 @@
+"""A connection the server closes gets the server's close code, not the 1000 of a handler
+that returned first: a client that floods past its strikes sees 1008 "flooding"."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import VERSION, Hello, Ping, encode
+
+from .conftest import Served, start_server, stop_server
+
+
+@pytest.fixture(scope="module")
+def strict() -> Iterator[Served]:
+    s = start_server("--rate", "1", "--burst", "1")
+    try:
+        yield s
+    finally:
+        out = stop_server(s)
+        assert "Traceback" not in out, out[-4000:]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+async def test_a_flooding_client_is_closed_with_1008(strict: Served, attempt: int) -> None:
+    async with connect(strict.url, compression=None) as ws:
+        await ws.send(encode(Hello(VERSION, f"flood{attempt}")))
+        await ws.recv()
+
+        async def read() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for _ in ws:
+                    pass
+
+        reader = asyncio.create_task(read())  # reads every answer (RATE_LIMITED) until the end
+        async with asyncio.timeout(30):
+            with contextlib.suppress(ConnectionClosed):
+                for n in range(100_000):
+                    if reader.done():
+                        break
+                    await ws.send(encode(Ping(n)))
+            await reader
+        assert ws.close_code == 1008 and "flooding" in (ws.close_reason or ""), (ws.close_code, ws.close_reason)
