@@ -167,11 +167,10 @@ def solve_samples(k: Known, samples: Sequence[dict[int, list[int]]]) -> list[dic
 def side_score(k: Known, tricks_for_side: int) -> int:
     """The duplicate score for the side of ``k.seat`` if it ends with ``tricks_for_side`` tricks."""
     assert k.contract is not None and k.declarer is not None
-    declaring = k.seat % 2 == k.declarer % 2
-    decl_tricks = tricks_for_side if declaring else 13 - tricks_for_side
+    decl_tricks = tricks_for_side if k.declaring else 13 - tricks_for_side
     c = Contract(k.contract >> 4, k.contract & 0xF, k.doubled)
     s = contract_score(c, is_vulnerable(k.vulnerable, k.declarer), decl_tricks)
-    return s if declaring else -s
+    return s if k.declaring else -s
 
 
 def best_card(k: Known, n: int, rng: random.Random) -> tuple[int, dict[int, float]]:

@@ -98,7 +98,7 @@ def later_lead(k: Known) -> int:
     """Leading at a later trick of the rules phase: declarer cashes an ace of its longest suits,
     defenders return partner's suit."""
     hand = by_suit(k.hand)
-    if k.declarer is not None and k.seat % 2 == k.declarer % 2:
+    if k.declaring:
         for _, cs in sorted(hand.items(), key=lambda kv: -len(kv[1])):
             if cs[0] & 0xF == 14:
                 return cs[0]

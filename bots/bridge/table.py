@@ -132,5 +132,10 @@ class Known:
     def partner_of(self, seat: int) -> int:
         return (seat + 2) % 4
 
+    @property
+    def declaring(self) -> bool:
+        """Whether the hand to play is declarer's or dummy's (False before the auction ends)."""
+        return self.declarer is not None and self.seat % 2 == self.declarer % 2
+
     def side_tricks(self, seat: int) -> int:
         return self.won[seat % 2]
