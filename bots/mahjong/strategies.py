@@ -87,6 +87,7 @@ OTHERS_READY = 0.06  # more for each opponent who has declared ready
 LOSS_ELSEWHERE = 1.0  # the points lost on average when another seat ends the hand
 STEP_ODDS = 0.35
 EXPOSED = 3.0  # the discards a hand that pushes on still has to make, each as dangerous
+LOOKAHEAD_TOP = 4  # the best discards that the look-ahead ranks again (its cost grows with them)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class Option:
     p_q: float  # the chance the next tile (drawn or claimed) is one of them
     p_d: float  # the chance that throwing ``tile`` gives no opponent a win
     value: float  # E
+    worth: float = 1.0  # V, the hand's points if it wins, relative to a basic hand
 
 
 @dataclass(frozen=True)
@@ -224,12 +226,14 @@ class HuDist(Strategy):
         ready_min: int = 1,
         value: bool = True,
         step: float = 0.3,
-        push: float | None = 0.5,
-        claim_keep: float = 0.5,
+        push: float | None = 0.2,
+        claim_keep: float = 0.0,
         hold: float | None = None,
         read_passed: bool = True,
         dama: bool = False,
         ready_min_calm: int | None = None,
+        lookahead: float | None = None,
+        dama_below: int | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -243,7 +247,9 @@ class HuDist(Strategy):
         # the fold/push weight of the expected loss of a deal-in against a declared-ready
         # opponent (None: no fold/push, P_D only through alpha)
         self.push = push
-        self.claim_keep = claim_keep  # pass a claim that keeps less than this share of the value
+        # pass a claim that keeps less than this share of the value (0: claim for speed, the
+        # measured best: docs/robots.md)
+        self.claim_keep = claim_keep
         # let a cheap win on a discard go for a likelier self-draw when the expected points
         # of waiting beat this many times the win's (None: always win; :meth:`holds_out`)
         self.hold = hold
@@ -252,12 +258,19 @@ class HuDist(Strategy):
         # ablations measured in docs/robots.md, off by default: stay undeclared (默听) while an
         # opponent has declared, keeping the right to fold one tile from a win ...
         self.dama = dama
+        # ... or only while the wait has fewer than this many unseen winning tiles
+        self.dama_below = dama_below
         # ... and ask a wider wait (this many unseen winning tiles) while nobody has declared
         self.ready_min_calm = ready_min_calm
+        # two tiles from a win, count each needed draw by the wait it leaves, full at this
+        # many unseen winning tiles (None: P_Q as the seed has it; :meth:`ready_quality`)
+        self.lookahead = lookahead
 
     def ready_min(self, memory: Memory) -> int:
         if declared_against(memory):
-            return NEVER if self.dama else self.policies.ready_min
+            if self.dama:
+                return NEVER
+            return max(self.policies.ready_min, self.dama_below or 0)
         return self.policies.ready_min if self.ready_min_calm is None else self.ready_min_calm
 
     def planning_rules(self, rules: RuleBase) -> RuleBase:
@@ -306,7 +319,8 @@ class HuDist(Strategy):
         dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}
         best = min(dist.values())
         # a hand one tile from a win always pushes (its discards are judged by E as usual)
-        undeclared = self.dama and not memory.ready[memory.seat]  # may still break a ready hand
+        # a robot that may stay undeclared may still break a ready hand
+        undeclared = (self.dama or bool(self.dama_below)) and not memory.ready[memory.seat]
         fold = self.push is not None and danger.threatened and (best >= 2 or undeclared)
         basic = basic_points(rules)  # V is relative to it
         opts = []
@@ -331,9 +345,53 @@ class HuDist(Strategy):
                 e += self.beta * v * win_chance(d, p_q)
             else:
                 e = self.alpha * p_d + self.beta * p_q * v
-            opts.append(Option(t, d, needed, p_q, p_d, e))
+            opts.append(Option(t, d, needed, p_q, p_d, e, v))
         opts.sort(key=lambda o: (-o.value, o.tile))
+        if self.lookahead and best == 2 and not fold:
+            # a hand two from a win is ranked by the waits it can reach, not only by the
+            # chance of its next step (the best few: the look-ahead costs a thousand distances)
+            top = [self._with_quality(memory, rules, hand, melds, o) for o in opts[:LOOKAHEAD_TOP]]
+            top.sort(key=lambda o: (-o.value, o.tile))
+            opts[:LOOKAHEAD_TOP] = top
         return opts
+
+    def _with_quality(self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, o: Option) -> Option:
+        q = self.ready_quality(memory, rules, remove(hand, o.tile), melds, o.needed)
+        return dataclasses.replace(o, value=self.alpha * o.p_d + self.beta * q * o.worth)
+
+    def ready_quality(self, memory: Memory, rules: RuleBase, part: bytes, melds: int, needed: bytes) -> float:
+        """``P_Q`` one step further, for a part two tiles from a win: the chance that the next
+        tile is needed, each needed tile counted by the wait of the best ready hand it makes
+        (its unseen winning tiles over ``lookahead``, at most 1). Two discards with the same
+        needed tiles part here when one of them leads to two-sided waits and the other to
+        closed or edge ones -- what plain ukeire cannot see.
+
+        >>> from protocol.cards import parse_tiles as t, format_tiles as f
+        >>> m, rb = Memory(seat=0, hand=t("123m 456m 789m 1p 9p 56s"), honours=False), RuleBase(honours=False)
+        >>> d, needed = useful(rb, m.hand, 0, m.tiles()); d, f(needed), m.total_unseen
+        (2, '47s19p', 95)
+        >>> HuDist(lookahead=8).ready_quality(m, rb, m.hand, 0, needed) * 95  # plain P_Q: 14 / 95
+        9.0
+
+        A 4s or 7s leaves a single wait on 1p or 9p (3 unseen: 3/8 of a full wait), a 1p or
+        9p the pair and the two-sided 4s-7s (8 unseen: full): ``4 * 3/8 * 2 + 3 + 3 = 9``.
+        """
+        assert self.lookahead
+        total = max(1, memory.total_unseen)
+        q = 0.0
+        for x in needed:
+            n = memory.unseen[x]
+            if not n:
+                continue
+            drawn = bytes(sorted(part + bytes([x])))
+            wait = 0
+            for y in set(drawn) - {x}:
+                rest = remove(drawn, y)
+                if rules.distance(rest, melds) == 1:  # the cheap test first: most discards are not ready
+                    _, wins = useful(rules, rest, melds, memory.tiles())
+                    wait = max(wait, sum(memory.unseen[z] - (z == x) for z in wins))
+            q += n / total * min(1.0, wait / self.lookahead)
+        return q
 
     def decompose(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
         hand = memory.hand

@@ -1,6 +1,7 @@
 """``bdi-hudist`` playing for points (issue 21) on hand-picked positions: the deal-in
 estimate, folding with a far hand against a declared-ready opponent, pushing with a ready
-hand of high value, and the discard of higher fan when the speeds are equal."""
+hand of high value, the discard of higher fan when the speeds are equal, claiming for speed,
+and the ``dama_below`` ablation."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from bots.mahjong.strategies import HuDist
 from bots.mahjong.value import all_pungs_distance, forms, value
 from protocol.cards import format_tiles as f
 from protocol.cards import parse_tiles as t
+from protocol.mahjong import Act
 
 RB = RuleBase(seven_pairs=True, honours=False)
 
@@ -122,3 +124,27 @@ def test_folds_with_a_tile_that_went_by_after_the_declaration() -> None:
     m.passed[1] = frozenset(t("5p"))
     assert choice(HuDist(), m) == "5p"
     assert Danger.of(m).chance(1, t("5p")[0]) == 0.0  # (seat 2, not declared, keeps a small threat)
+
+
+def test_claims_for_speed_where_the_claim_costs_value() -> None:
+    # three pairs, four tiles from a win: the value counts seven pairs (4 fan) as near as the
+    # standard form, so a pong of 1m "keeps" too little of it; the robot (claim_keep=0, the
+    # measured best) pongs anyway, HuDist(claim_keep=0.5) lets the tile go
+    m = table("11448m 2679s 1299p", ready=False)
+    m.offer, m.offer_from = t("1m")[0], 2
+    assert RB.distance(m.hand) == 4
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.PONG  # type: ignore[arg-type]
+    assert HuDist(claim_keep=0.5).decompose(0, m, RB, None).ranked[0].code == Act.PASS  # type: ignore[arg-type]
+
+
+def test_dama_below_keeps_a_thin_wait_undeclared_while_an_opponent_has_declared() -> None:
+    # throwing 9s leaves 123m 456m 789m 23p 55s waiting on 1p or 4p; seat 1 threw three 4p
+    # and a 1p, seat 2 two 1p: two winning tiles left unseen, a thin wait
+    m = table("123m 456m 789m 23p 55s 9s", theirs="4p 4p 4p 1p", others="1p 1p")
+    assert sum(m.unseen[w] for w in RB.waits(t("123m 456m 789m 23p 55s"))) == 2
+    assert HuDist().ready_min(m) == 1
+    assert HuDist(dama_below=3).ready_min(m) == 3
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.READY  # type: ignore[arg-type]
+    assert HuDist(dama_below=3).decompose(0, m, RB, None).ranked[0].code == Act.DISCARD  # type: ignore[arg-type]
+    m.ready[1] = False  # nobody declared: the same wait is declared
+    assert HuDist(dama_below=3).ready_min(m) == 1
