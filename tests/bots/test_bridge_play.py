@@ -176,7 +176,7 @@ def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
 
 def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
     robot = HybridRobot(samples=32)
-    assert [robot.samples_at(t) for t in (2, 4, 5, 7, 8, 12)] == [32, 32, 64, 64, 128, 128]
+    assert [robot.samples_at(t) for t in (0, 2, 3, 4, 5, 8, 12)] == [32, 32, 64, 128, 256, 256, 256]
     from endplay._dds import MAXNOOFBOARDS
 
     game = board_with_void(min_tricks=10)  # three tricks left: quick to solve
