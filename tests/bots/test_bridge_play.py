@@ -176,7 +176,7 @@ def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
 
 def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
     robot = HybridRobot(samples=32)
-    assert [robot.samples_at(t) for t in (2, 4, 5, 7, 8, 12)] == [32, 32, 64, 64, 128, 128]
+    assert [robot.samples_at(t) for t in (0, 2, 3, 4, 5, 8, 12)] == [32, 32, 64, 128, 256, 256, 256]
     from endplay._dds import MAXNOOFBOARDS
 
     game = board_with_void(min_tricks=10)  # three tricks left: quick to solve
@@ -222,3 +222,20 @@ def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by
         n += 1
         game.apply(seat, hybrid.decide(request(game, seat, n)))
     assert parted, "on this board the declaring side's Monte Carlo card differs from the rules'"
+
+
+def test_cards_either_side_of_a_card_of_the_trick_in_progress_are_not_equivalent() -> None:
+    """Dummy holds the king and jack of hearts and West leads the queen: the two are touching
+    once the queen is gone, but it is not gone yet (the king wins the trick, the jack does
+    not), so the robot must not play them as equals. After the trick they are equals."""
+    deal = "N:AK32.KJ.K432.J32 54.8765.QJ5.Q954 QJT98.A43.A6.K76 76.QT92.T987.AT8"
+    game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+    for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    game.apply(3, Action(Act.PLAY, bytes(parse_hand(".Q..")[:1])))  # West leads the queen of hearts
+    k = Known.of(game.view(2), 0)  # dummy to play: declarer decides
+    king_jack = sorted(parse_hand(".KJ..")[:])
+    assert k.legal() == king_jack
+    assert not montecarlo.equivalent(k, king_jack)
+    k.trick = []  # as if the queen had gone in a trick done (played_by keeps it)
+    assert montecarlo.equivalent(k, king_jack)
