@@ -205,7 +205,8 @@ def equivalent(k: Known, cards: Sequence[int]) -> bool:
     A card of the trick in progress is not gone: it is still to be beaten. With the queen led
     and king-jack in hand the king wins the trick and the jack does not (the version that
     counted the trick's cards as gone played the lowest of such "equals" at once, without
-    Monte Carlo: 50 of the 189 DD tricks declarer gave away on 100 boards, see docs/robots.md).
+    Monte Carlo: declarer's own DD loss on 100 boards against ``basic`` was 1.33 a board with
+    it, 0.99 without; docs/robots.md).
     """
     if len({c >> 4 for c in cards}) != 1:
         return False

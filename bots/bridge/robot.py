@@ -108,8 +108,7 @@ class HybridRobot(BridgeRobot):
     def samples_at(self, tricks_done: int) -> int:
         """The samples a decision gets: :attr:`samples` for the first three tricks, more later.
 
-        DDS's cost a sample falls steeply with the cards left (a lead at trick 4 about a fifth
-        of trick 2's, from trick 6 a sixteenth), so trick 4 gets twice :attr:`samples`, trick 5
+        DDS's cost a sample falls steeply with the cards left, so trick 4 gets twice :attr:`samples`, trick 5
         four times and tricks 6-13 eight times, and still costs less than the first Monte Carlo
         tricks, which set the p99. On 100 boards against ``basic`` (seed 1) the earlier
         schedule (twice from trick 6, four times from trick 9) gave away 0.99 DD tricks a board
