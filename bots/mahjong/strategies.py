@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
@@ -70,14 +71,49 @@ def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tu
     return d, bytes(sorted(good))
 
 
-def win_chance(distance: int, p_q: float) -> float:
+def win_chance(distance: int, p_q: float, rounds: int | None = None) -> float:
     """A rough chance that a part at ``distance`` wins against an opponent already one tile
     from a win (who wins in a round with chance ``RACE``): a round brings one draw and three
     discards (counted as one and a half draws more: the others keep what they need), so the
     hand moves on with chance ``2.5 P_Q`` a round, and wins the race with ``p / (p + RACE)``;
-    each further step of distance keeps ``STEP_ODDS`` of that."""
+    each further step of distance keeps ``STEP_ODDS`` of that.
+
+    With ``rounds`` (the rounds of draws the wall has left) the race also has a deadline: the
+    steps, each a waiting time at its rate, must all come before the wall runs out
+    (:func:`in_time`). Without it the wall is taken as endless.
+
+    >>> round(win_chance(2, 0.2), 3), round(win_chance(2, 0.2, 12), 3), round(win_chance(2, 0.2, 3), 3)
+    (0.25, 0.238, 0.092)
+    """
     p = min(0.9, 2.5 * p_q)
-    return p / (p + RACE) * STEP_ODDS ** (distance - 1)
+    chance = p / (p + RACE) * STEP_ODDS ** (distance - 1)
+    if rounds is None:
+        return chance
+    return chance * in_time(distance, round(p + RACE, 2), rounds)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def in_time(distance: int, first: float, rounds: int) -> float:
+    """The chance that ``distance`` waiting times -- the first at rate ``first`` a round, the
+    others at the rate of a further step -- add up to less than ``rounds``.
+
+    Why this is the deadline of :func:`win_chance`: the chance of finishing the steps before
+    an opponent who ends the hand at rate ``RACE``, and before ``rounds``, is
+    ``E[exp(-RACE S); S < rounds]`` for ``S`` the sum of the steps' times; weighing each
+    time's density by ``exp(-RACE s)`` turns a step of rate ``a`` into one of rate
+    ``a + RACE`` times ``a / (a + RACE)``, so it is the endless race's chance times the chance
+    that steps at the raised rates finish in time. Worked out on a grid of a quarter round.
+    """
+    later = RACE / (1 - STEP_ODDS)  # a further step's rate raised by RACE: its odds are STEP_ODDS
+    dt = 0.25  # a quarter of a round: one step at most in a slot
+    done = [1.0] + [0.0] * distance  # done[s]: the chance that s steps are behind
+    moves = [1 - math.exp(-(first if s == 0 else later) * dt) for s in range(distance)]
+    for _ in range(int(rounds / dt)):
+        for s in range(distance - 1, -1, -1):
+            went = done[s] * moves[s]
+            done[s] -= went
+            done[s + 1] += went
+    return done[distance]
 
 
 NEVER = 1 << 10  # a ready_min no wait reaches
@@ -234,6 +270,9 @@ class HuDist(Strategy):
         ready_min_calm: int | None = None,
         lookahead: float | None = None,
         dama_below: int | None = None,
+        wall_race: bool = False,
+        fold_ready: bool = False,
+        claim_wider: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -265,6 +304,13 @@ class HuDist(Strategy):
         # two tiles from a win, count each needed draw by the wait it leaves, full at this
         # many unseen winning tiles (None: P_Q as the seed has it; :meth:`ready_quality`)
         self.lookahead = lookahead
+        # ... fold/push's race against a declared hand also ends with the wall (win_chance's rounds)
+        self.wall_race = wall_race
+        # ... fold/push also one tile from a win (a ready discard may be given up for a safer one)
+        self.fold_ready = fold_ready
+        # ... claim a chow or pong that keeps the distance when P_Q V after the best discard
+        # beats this many times the hand's now (None: only claims that bring the hand nearer)
+        self.claim_wider = claim_wider
 
     def ready_min(self, memory: Memory) -> int:
         if declared_against(memory):
@@ -321,7 +367,7 @@ class HuDist(Strategy):
         # a hand one tile from a win always pushes (its discards are judged by E as usual)
         # a robot that may stay undeclared may still break a ready hand
         undeclared = (self.dama or bool(self.dama_below)) and not memory.ready[memory.seat]
-        fold = self.push is not None and danger.threatened and (best >= 2 or undeclared)
+        fold = self.push is not None and danger.threatened and (best >= 2 or undeclared or self.fold_ready)
         basic = basic_points(rules)  # V is relative to it
         opts = []
         for t, d in dist.items():
@@ -342,7 +388,7 @@ class HuDist(Strategy):
                 p_q = sum(memory.unseen[x] for x in needed) / total
             v = self.worth(memory, rules, part, melds, d)
             if fold:
-                e += self.beta * v * win_chance(d, p_q)
+                e += self.beta * v * win_chance(d, p_q, memory.wall // 4 if self.wall_race else None)
             else:
                 e = self.alpha * p_d + self.beta * p_q * v
             opts.append(Option(t, d, needed, p_q, p_d, e, v))
@@ -418,12 +464,22 @@ class HuDist(Strategy):
         d_now, needed_now = useful(rules, hand, k, memory.tiles())
         # claims that bring the hand nearer a win (a cheap distance test first) ...
         nearer = []
+        level = []
         for code, pair in self._claims(memory, t) if k < 4 else []:
             part = remove(hand, *pair)
             after = {x: rules.distance(remove(part, x), k + 1) for x in set(part)}
             d_after = min(after.values())
             if d_after < d_now and self.keeps_value(memory, rules, hand, k, d_now, part, after):
                 nearer.append((code, pair, part))
+            elif d_after == d_now:
+                level.append((code, pair, part))
+        if self.claim_wider and level and not nearer:
+            total = max(1, memory.total_unseen)
+            now = sum(memory.unseen[x] for x in needed_now) / total * self.worth(memory, rules, hand, k, d_now)
+            for code, pair, part in level:
+                a = self.options(memory, rules, part, k + 1)[0]
+                if a.p_q * a.worth > self.claim_wider * now:
+                    ranked.append(Intention(code, pair, 10.0 - a.distance + a.value))
         # ... and the seed's test: with the offered tile in hand, is the best discard the tile itself?
         if nearer and not self.best_discard_is(memory, rules, hand + bytes([t]), t, k):
             for code, pair, part in nearer:

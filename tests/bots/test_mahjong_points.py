@@ -1,7 +1,7 @@
 """``bdi-hudist`` playing for points (issue 21) on hand-picked positions: the deal-in
 estimate, folding with a far hand against a declared-ready opponent, pushing with a ready
 hand of high value, the discard of higher fan when the speeds are equal, claiming for speed,
-and the ``dama_below`` ablation."""
+and the ablations (``dama_below``, ``fold_ready``, ``claim_wider``)."""
 
 from __future__ import annotations
 
@@ -148,3 +148,28 @@ def test_dama_below_keeps_a_thin_wait_undeclared_while_an_opponent_has_declared(
     assert HuDist(dama_below=3).decompose(0, m, RB, None).ranked[0].code == Act.DISCARD  # type: ignore[arg-type]
     m.ready[1] = False  # nobody declared: the same wait is declared
     assert HuDist(dama_below=3).ready_min(m) == 1
+
+
+def test_fold_ready_lets_a_hand_step_back_from_a_dangerous_ready_discard() -> None:
+    # seat 1 declared ready; throwing 6s leaves the hand ready but is a likely winning tile of
+    # seat 1's, throwing 8p goes back to two from a win with a safer tile
+    m = table("23456788m 6s 23468p", theirs="7p 3s 2p 3p 6m 9p")
+    d = Danger.of(m)
+    six, eight = t("6s")[0], t("8p")[0]
+    assert RB.distance(t("23456788m 23468p")) == 1 and RB.distance(t("23456788m 6s 2346p")) == 2
+    assert d.deal_in(six) > 2 * d.deal_in(eight)
+    assert choice(HuDist(), m) == "6s"  # by default a hand one tile from a win always pushes
+    assert choice(HuDist(fold_ready=True), m) == "8p"
+
+
+def test_claim_wider_takes_a_chow_that_keeps_the_distance_and_widens_the_hand() -> None:
+    # 56m 34666789s 456p with 6p offered by the seat on the left: chowing 45p+6p leaves the
+    # distance as it is, but what is left (56m 34666789s 6p after the best discard) waits on more
+    m = table("56m 34666789s 456p", ready=False, theirs="1p 4m 5p 8m 1s 9m")
+    m.offer, m.offer_from = t("6p")[0], 3
+    now = RB.distance(m.hand)
+    part = bytes(sorted(t("56m 34666789s 6p")))
+    assert min(RB.distance(bytes(sorted(part[:i] + part[i + 1 :])), 1) for i in range(len(part))) == now
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.PASS  # type: ignore[arg-type]
+    top = HuDist(claim_wider=1.0).decompose(0, m, RB, None).ranked[0]  # type: ignore[arg-type]
+    assert (top.code, f(top.tiles)) == (Act.CHOW, "45p")
