@@ -26,6 +26,7 @@ from pathlib import Path
 import games
 from redisbus.link import Link
 
+from . import heap
 from .args import fail as args_fail
 from .args import log_level, nonnegative_int, out_file, positive_int, setup_logging
 
@@ -156,6 +157,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, on_signal, sig)
     health = asyncio.create_task(_health(link, Path(args.health_file))) if args.health_file else None
+    heap.settle()
     # One line that scripts (and the tests) read: the worker is in the group and serving.
     log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)
     try:

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from paiju import heap
 from paiju.db import add_database_argument
 from server.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
 
@@ -339,6 +340,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None) -> in
     )
     worker = Worker(bus, name="embedded", concurrency=workers)
     await server.start()
+    heap.settle()
     wtask = asyncio.create_task(worker.run())
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -416,6 +418,7 @@ async def main_redis(
         await server.start()  # OSError (the port is taken) after the finally below
         cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
         await cluster.start()
+        heap.settle()
         print(
             f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
             f" with Redis {redacted(url)} as server {cfg.server_id}",

@@ -22,9 +22,9 @@ win test and the waits stay exact. ``k = 0`` (the default) is the hu distance it
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
+from bots.memo import bounded
 from games.mahjong import analysis
 
 NO_WAY = analysis.UNREACHABLE
@@ -64,19 +64,19 @@ class RuleBase:
         return _pair_distances(tiles, melds, self.seven_pairs, self.honours)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@bounded(1 << 14)
 def _pair_distances(tiles: bytes, melds: int, seven_pairs: bool, honours: bool) -> tuple[int, int, int, int, int]:
     a, b, c, d = analysis.pair_suit_distances(tiles, melds, honours=honours)
     sp = analysis.seven_pairs_distance(tiles) if seven_pairs and melds == 0 else NO_WAY
     return a, b, c, d, sp
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@bounded(1 << 16)
 def _distance(tiles: bytes, melds: int, seven_pairs: bool) -> int:
     return analysis.hu_distance(tiles, melds, seven_pairs=seven_pairs)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@bounded(1 << 16)
 def _planning(tiles: bytes, penalty: int) -> int:
     standard, seven = analysis.form_distances(tiles)
     if seven >= standard:

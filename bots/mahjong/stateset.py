@@ -23,8 +23,9 @@ partial chows (``23``, ``24``) whose missing tile can still be had are kept with
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
+
+from bots.memo import bounded
 
 OutIn = tuple[int, int]
 MAX: OutIn = (14, 14)  # the seed's "no way" value
@@ -194,19 +195,24 @@ class SuitState:
 
 def suit_state(suit: int, counts: list[int], avail: list[int], *, partials: bool = False) -> SuitState:
     """The state of one suit from its rank counts and unseen counts."""
-    return _suit_state(suit, tuple(counts), tuple(avail), partials)
+    a, plain, paired = _suit_state(suit, tuple(counts), tuple(avail), partials)
+    return SuitState(suit, a, Rearrangement(*plain), Rearrangement(*paired))
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _suit_state(suit: int, counts_t: tuple[int, ...], avail_t: tuple[int, ...], partials: bool) -> SuitState:
+_Plain = tuple[bytes, OutIn, bytes]  # a Rearrangement's fields
+
+
+@bounded(1 << 14)
+def _suit_state(
+    suit: int, counts_t: tuple[int, ...], avail_t: tuple[int, ...], partials: bool
+) -> tuple[bytes, _Plain, _Plain]:
+    # The cache keeps plain tuples of bytes and ints, not the objects: the garbage collector
+    # stops tracking such tuples, while every cached dataclass would be walked by each of
+    # its full collections, which stall the server's event loop (paiju/heap.py).
     counts, avail = list(counts_t), list(avail_t)
     a = bytes(suit << 4 | (r + 1) for r in range(len(counts)) for _ in range(counts[r]))
-    return SuitState(
-        suit,
-        a,
-        rearrange(suit, counts, avail, partials=partials),
-        pair_variant(suit, counts, avail, partials=partials),
-    )
+    r, q = rearrange(suit, counts, avail, partials=partials), pair_variant(suit, counts, avail, partials=partials)
+    return a, (r.ar, r.p, r.wants), (q.ar, q.p, q.wants)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
 
+from bots.memo import bounded
 from protocol.mahjong import Act
 
 from .defence import Danger, declared_against
@@ -47,7 +48,6 @@ def remove(tiles: bytes, *take: int) -> bytes:
     return bytes(rest)
 
 
-@functools.lru_cache(maxsize=1 << 15)
 def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tuple[int, bytes]:
     """The hu distance of a part waiting for a draw, and the draws that lower it (the union
     of the needed tiles ``Q_i`` of its information set).
@@ -56,6 +56,14 @@ def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tu
     one; the others are all alike -- a tile with no neighbour can only start a fresh set or
     pair, which any other such tile starts as well -- so one of them stands for all.
     """
+    # cached on plain values: a key holding the RuleBase would stay tracked by the garbage
+    # collector, and a full cache would lengthen its every full collection (paiju/heap.py)
+    return _useful(rb.seven_pairs, rb.seven_pairs_penalty, part, melds, domain)
+
+
+@bounded(1 << 15)
+def _useful(seven_pairs: bool, penalty: int, part: bytes, melds: int, domain: tuple[int, ...]) -> tuple[int, bytes]:
+    rb = _distances(seven_pairs, penalty)
     d = rb.distance(part, melds)
     have = Counter(part)
     near = set()
@@ -69,6 +77,12 @@ def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tu
     if far and rb.distance(part + bytes(far[:1]), melds) < d:
         good += far
     return d, bytes(sorted(good))
+
+
+@functools.cache
+def _distances(seven_pairs: bool, penalty: int) -> RuleBase:
+    """A rule base with the distance :func:`useful` needs (the rest of a ruleset does not enter it)."""
+    return RuleBase(seven_pairs=seven_pairs, seven_pairs_penalty=penalty)
 
 
 def win_chance(distance: int, p_q: float, rounds: int | None = None) -> float:
@@ -92,7 +106,7 @@ def win_chance(distance: int, p_q: float, rounds: int | None = None) -> float:
     return chance * in_time(distance, round(p + RACE, 2), rounds)
 
 
-@functools.lru_cache(maxsize=1 << 12)
+@bounded(1 << 12)
 def in_time(distance: int, first: float, rounds: int) -> float:
     """The chance that ``distance`` waiting times -- the first at rate ``first`` a round, the
     others at the rate of a further step -- add up to less than ``rounds``.
