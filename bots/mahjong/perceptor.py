@@ -18,6 +18,7 @@ the seat whose discard is on offer (the last tile of its discards). Nothing else
 
 from __future__ import annotations
 
+from bots.memo import trim
 from protocol import DecisionRequest, views
 from protocol.mahjong import MeldKind, View
 
@@ -78,9 +79,14 @@ def after_declaring(discards: list[bytes], marks: list[int]) -> frozenset[int]:
 
 
 def perceive(request: DecisionRequest) -> Memory:
-    """Memory from a decision request: only ``request.view`` and the ruleset's public options."""
+    """Memory from a decision request: only ``request.view`` and the ruleset's public options.
+
+    Every mahjong robot's decision starts here, so this is also where the analyses' memos
+    are kept to their sizes (:func:`bots.memo.trim`), once a decision rather than once a call.
+    """
     import games  # the ruleset's options are public rules, not game state
 
+    trim()
     rules = games.get("mahjong").ruleset(request.ruleset or None)
     return memory_from_view(
         request.seat,

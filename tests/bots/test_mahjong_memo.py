@@ -1,6 +1,6 @@
-"""The mahjong robot's memos stay out of the garbage collector's way (bots/memo.py): after
-a full collection, nothing they keep is tracked, so the collections that stall a server's
-event loop do not walk them (docs/performance.md)."""
+"""The mahjong robot's memos stay out of the garbage collector's way and within their
+sizes (bots/memo.py): after full collections nothing they keep is tracked, so the
+collections that stall a server's event loop do not walk it (docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import gc
 
 import pytest
 
+from bots import memo
 from bots.arena import play
 from bots.mahjong import rulebase, stateset, strategies
-from bots.memo import Bounded
 
 MEMOS = [rulebase._distance, rulebase._planning, rulebase._pair_distances, stateset._suit_state, strategies._useful]
 
@@ -20,19 +20,26 @@ def test_the_robots_memos_hold_nothing_the_collector_tracks(ruleset: str) -> Non
     play("mahjong", ["bdi-hudist", "ukeire", "bdi-hudist", "bdi-rearrange"], 2, 7, ruleset)
     for _ in range(3):  # a pass untracks a tuple whose items are untracked: nested ones take a few
         gc.collect()
-    for memo in MEMOS:
-        assert isinstance(memo, Bounded)
-        assert memo.memo, memo  # the robots used it
-        tracked = [k for k, v in memo.memo.items() if gc.is_tracked(k) or gc.is_tracked(v)]
-        assert not tracked, (memo, tracked[:3])
-        assert not gc.is_tracked(memo.memo), memo
+    for m in MEMOS:
+        assert m.cache_info().currsize, m  # the robots used it
+        (table,) = [d for d in gc.get_referents(m) if isinstance(d, dict) and "__wrapped__" not in d]  # its memo
+        assert len(table) == m.cache_info().currsize
+        tracked = [k for k, v in table.items() if gc.is_tracked(k) or gc.is_tracked(v)]
+        assert not tracked, (m, tracked[:3])
 
 
-def test_a_full_memo_starts_again_empty() -> None:
-    memo = Bounded(lambda x: (x, bytes([x])), 3)
-    for x in range(3):
-        memo(x)
-    assert len(memo.memo) == 3
-    assert memo(1) == (1, b"\x01") and len(memo.memo) == 3  # a hit changes nothing
-    memo(9)
-    assert list(memo.memo) == [(9,)]
+def test_trim_empties_only_the_memos_past_their_size() -> None:
+    @memo.bounded(3)
+    def small(x: int) -> tuple[int, bytes]:
+        return x, bytes([x])
+
+    @memo.bounded(100)
+    def large(x: int) -> int:
+        return x
+
+    for x in range(4):
+        small(x), large(x)
+    memo.trim()
+    assert small.cache_info().currsize == 0
+    assert large.cache_info().currsize == 4
+    assert small(1) == (1, b"\x01")
