@@ -9,7 +9,8 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
 - *call*: ``P``, ``X``, ``XX``, a bid (``2NT``, ``3x``), or ``+x``: the cheapest bid in ``x``.
   A suit letter the auction has not bound is tried for each suit, strongest first.
 - *points*: the seed's evaluation (:func:`bots.bridge.evaluate.strength` without trumps):
-  ``12-15``, ``16+``, ``-10``, ``15`` or empty.
+  ``12-15``, ``16+``, ``-10``, ``15`` or empty; ranges of whole points, a half point
+  counting with the whole point below it (:func:`within`).
 - *hand*: conditions, all of which must hold: lengths ``S5+``, ``H-4``, ``D0-1``, ``x4``;
   honours (A K Q J) ``hC3``; ``bal``; ``rest3+`` (three or more in every suit no letter
   names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and, about the partnership:
@@ -47,6 +48,17 @@ GAME_LEVEL = (5, 5, 4, 4, 3)  # by strain C D H S NT
 
 class TableError(ValueError):
     """A row of a bidding table that the engine cannot read (the file and line are named)."""
+
+
+def within(points: float, lo: float, hi: float) -> bool:
+    """Whether ``points`` lies in the tables' range ``lo-hi`` of whole points: the evaluation
+    counts half points, and a half stays with the whole point below it (15.5 is in ``11-15``,
+    not in ``16+``), so that consecutive rows leave no gap between them.
+
+    >>> within(15.5, 11, 15), within(15.5, 16, 40), within(16, 16, 40), within(10.5, 11, 15)
+    (True, False, True, False)
+    """
+    return lo <= points < hi + 1
 
 
 def _range(text: str, where: str, top: int = 40) -> tuple[float, float]:
@@ -227,7 +239,7 @@ class Row:
         yield _concrete(text, b, ctx), b
 
     def holds(self, hand: Hand, ctx: Context, b: Binding) -> bool:
-        if not self.lo <= hand.points <= self.hi:
+        if not within(hand.points, self.lo, self.hi):
             return False
         return all(_holds(c, hand, ctx, b) for c in self.conds)
 
@@ -266,7 +278,7 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
     if k == "ne":
         return _suit(c.suit, b) != _suit(c.other, b)
     if k == "tp":
-        return c.lo <= hand.points + ctx.partner.points <= c.hi
+        return within(hand.points + ctx.partner.points, c.lo, c.hi)
     if k == "fit":
         return _fit(hand, ctx, _suit(c.suit, b)) >= 8
     if k == "nofitM":
@@ -359,7 +371,7 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int) -> tuple[int
     ctx = context(calls, summaries_before(tuple(calls)))
     for row in system():
         b = row.match(ctx.rel)
-        if b is None or not hand.points >= row.lo or not hand.points <= row.hi:
+        if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
             continue
         for call, nb in row.calls(hand, ctx, b):
             if call >= 0 and ctx.legal(call) and row.holds(hand, ctx, nb):

@@ -160,3 +160,24 @@ def test_a_bad_row_is_named() -> None:
     with pytest.raises(TableError, match="five columns"):
         parse_table("t", "- | 1S | 11-15\n")
     assert len(bidding.system()) > 200
+
+
+def test_a_half_point_stays_with_the_whole_point_below_it() -> None:
+    # 16 HCP less half a point for the doubleton queen: 15.5, between "11-15" and "16+";
+    # it fell between the rows and passed, now it is a 13-15 balanced hand
+    hand = h("A93.AKT4.QJ74.Q7")
+    assert Hand.of(hand).points == 15.5
+    assert format_call(choose(hand, [], 0)[0]) == "1NT"
+
+
+def test_no_hand_of_eleven_points_or_more_passes_as_dealer() -> None:
+    rng = random.Random(5)
+    deck = [s << 4 | r for s in range(4) for r in range(2, 15)]
+    opened = 0
+    for _ in range(4000):
+        rng.shuffle(deck)
+        hand = sorted(deck[:13])
+        if Hand.of(hand).points >= 11:
+            assert choose(hand, [], 0)[0] != PASS, hand
+            opened += 1
+    assert opened > 1500
