@@ -18,7 +18,7 @@ no per-call cost.
 ...     return x * x
 >>> square(3), square(3), square(4), calls
 (9, 9, 16, [3, 4])
->>> square(5), trim(), square.cache_info().currsize  # three kept: past its size, emptied
+>>> square(5), [trim() for _ in range(TRIM_EVERY)][-1], square.cache_info().currsize  # past its size: emptied
 (25, None, 0)
 """
 
@@ -45,8 +45,19 @@ def bounded(maxsize: int) -> Callable[[Callable[..., R]], functools._lru_cache_w
     return wrap
 
 
+TRIM_EVERY = 64  # calls of trim() between two looks at the memos' sizes
+
+
 def trim() -> None:
-    """Empty every bounded memo that has grown past its size (a few microseconds)."""
+    """Empty every bounded memo that has grown past its size. It looks once every
+    :data:`TRIM_EVERY` calls (``cache_info`` is dear enough to show in a server's profile,
+    and a memo grows by a few hundred entries at most between two looks)."""
+    _calls[0] += 1
+    if _calls[0] % TRIM_EVERY:
+        return
     for memo, maxsize in _MEMOS:
         if memo.cache_info().currsize > maxsize:
             memo.cache_clear()
+
+
+_calls = [0]
