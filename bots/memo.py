@@ -1,9 +1,9 @@
 """Bounded memos for the robots' hot analyses, cheap for the garbage collector.
 
 ``functools.lru_cache(maxsize=N)`` keeps its entries on a linked list that CPython's
-cyclic collector walks, entry by entry, in every full collection: with the mahjong
-robot's caches full (some 200,000 entries) a full collection of the server took 30-45 ms
-of CPU, and every room of the process waited for it (docs/performance.md).
+cyclic collector walks, entry by entry, in every full collection: the mahjong robot's
+caches (some 200,000 entries when full) lengthened every full collection of the server,
+and every room of the process waited for it (docs/performance.md).
 ``functools.cache`` keeps a plain dict (no list, the same C speed), and a dict whose keys
 and values are tuples of ints and bytes is cheap to walk, or not tracked at all once the
 collector has looked at it. What it lacks is a bound: :func:`bounded` registers each memo
@@ -46,18 +46,16 @@ def bounded(maxsize: int) -> Callable[[Callable[..., R]], functools._lru_cache_w
 
 
 TRIM_EVERY = 64  # calls of trim() between two looks at the memos' sizes
+_calls = [0]
 
 
 def trim() -> None:
     """Empty every bounded memo that has grown past its size. It looks once every
-    :data:`TRIM_EVERY` calls (``cache_info`` is dear enough to show in a server's profile,
-    and a memo grows by a few hundred entries at most between two looks)."""
+    :data:`TRIM_EVERY` calls: ``cache_info`` is dear enough to show in a server's profile,
+    and a memo outgrows its size by no more than what that many decisions add."""
     _calls[0] += 1
     if _calls[0] % TRIM_EVERY:
         return
     for memo, maxsize in _MEMOS:
         if memo.cache_info().currsize > maxsize:
             memo.cache_clear()
-
-
-_calls = [0]

@@ -6,9 +6,10 @@ collection, and while it runs every room of the process waits. Two things made t
 pauses the p99 of action -> next prompt under load (docs/performance.md, "Pauses of the
 garbage collector"):
 
-- a process of paiju imports some 95,000 tracked objects (SQLAlchemy, the Prometheus
-  client, the games, the robots) that live as long as it does: a full collection of them
-  alone took about 44 ms here. :func:`settle` moves them into the permanent generation,
+- a process of paiju imports some 93,000 tracked objects (SQLAlchemy, the Prometheus
+  client, the games, the robots) that live as long as it does, and a full collection of
+  them alone takes tens of milliseconds (``python -m paiju.heap`` prints how many and how
+  long on this machine). :func:`settle` moves them into the permanent generation,
   which collections skip (the frozen objects are still freed by reference counting when
   nothing refers to them);
 - with the default threshold (a young collection every 700 new objects) the objects of an
