@@ -17,6 +17,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "churn": "clients dropping and resuming at random in every game: gaps, duplicates, leaks",
     "cluster": "several paiju serve --redis nodes, one killed mid-hand: takeover, lost and duplicated actions",
     "nonreaders": "clients that send but never read, then vanish: counts, RSS and idle CPU back to baseline",
+    "records": "the CPU a finished hand's record costs: one transaction a job against batches",
 }
 
 

@@ -14,11 +14,12 @@ bridge matches are exported as PBN.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
@@ -68,44 +69,65 @@ class NotFound(LookupError):
 async def write_hand(
     db: Database, info: MatchInfo, match_id: int | None, hand: HandRecord, seats: Sequence[SeatHolder]
 ) -> int:
-    """Store a finished hand (and the match row with its first hand); the match's id."""
+    """Store a finished hand (and the match row with its first hand) in a transaction of its
+    own; the match's id."""
     async with db.session.begin() as s:
-        if match_id is None:  # the room's first hand, or its first since a restart rebuilt it from Redis
-            match_id = await s.scalar(
-                select(Match.id).where(
-                    Match.room_id == info.room_id, Match.started == info.started, Match.status == PLAYING
-                )
-            )
-        if match_id is None:
-            m = Match(
-                room_id=info.room_id,
-                game=info.game,
-                ruleset=info.ruleset,
-                options=info.options,
-                seed=info.seed,
-                hands_planned=info.hands,
-                hands_played=0,
-                status=PLAYING,
-                rated=False,
-                started=info.started,
-            )
-            s.add(m)
-            await s.flush()
-            match_id = m.id
-            await _write_seats(s, match_id, seats)
-        s.add(
-            Hand(
-                match_id=match_id,
-                hand=hand.hand,
-                actions=[[seat, a.code, bytes(a.cards).hex()] for seat, a in hand.actions],
-                scores=list(hand.scores),
-                revealed=[bytes(c).hex() for c in hand.revealed],
-                detail=jsonable(hand.detail),
-                ended=time.time(),
+        match_id = await open_match(s, info, match_id, seats)
+        await add_hands(s, [hand_row(match_id, hand)])
+    return match_id
+
+
+async def open_match(s: AsyncSession, info: MatchInfo, match_id: int | None, seats: Sequence[SeatHolder]) -> int:
+    """The id of the match a finished hand belongs to: ``match_id`` when the caller knows
+    it, else the match of the room's start still in play, else a new one (the room's first
+    hand, or its first since a restart rebuilt the room from Redis)."""
+    if match_id is None:
+        match_id = await s.scalar(
+            select(Match.id).where(
+                Match.room_id == info.room_id, Match.started == info.started, Match.status == PLAYING
             )
         )
-        await s.execute(update(Match).where(Match.id == match_id).values(hands_played=Match.hands_played + 1))
+    if match_id is None:
+        m = Match(
+            room_id=info.room_id,
+            game=info.game,
+            ruleset=info.ruleset,
+            options=info.options,
+            seed=info.seed,
+            hands_planned=info.hands,
+            hands_played=0,
+            status=PLAYING,
+            rated=False,
+            started=info.started,
+        )
+        s.add(m)
+        await s.flush()
+        match_id = m.id
+        await _write_seats(s, match_id, seats)
     return match_id
+
+
+def hand_row(match_id: int, hand: HandRecord) -> dict[str, Any]:
+    """The ``hands`` row of a finished hand."""
+    return {
+        "match_id": match_id,
+        "hand": hand.hand,
+        "actions": [[seat, a.code, bytes(a.cards).hex()] for seat, a in hand.actions],
+        "scores": list(hand.scores),
+        "revealed": [bytes(c).hex() for c in hand.revealed],
+        "detail": jsonable(hand.detail),
+        "ended": time.time(),
+    }
+
+
+async def add_hands(s: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert ``rows`` (:func:`hand_row`) in one statement and count them in their matches:
+    one round trip for many hands, where an object per hand cost the ORM's bookkeeping."""
+    if not rows:
+        return
+    await s.execute(insert(Hand), list(rows))
+    for match_id, n in Counter(r["match_id"] for r in rows).items():
+        await s.execute(update(Match).where(Match.id == match_id).values(hands_played=Match.hands_played + n))
 
 
 async def finish_match(
@@ -113,20 +135,41 @@ async def finish_match(
 ) -> None:
     """Close a match in one transaction: ``over`` (rated when a person played in it) when
     every hand was played, else ``abandoned`` (the room closed early; never rated)."""
+    async with db.session.begin() as s:
+        await close_match(s, match_id, info, seats, totals, complete=complete)
+
+
+async def close_match(
+    s: AsyncSession,
+    match_id: int,
+    info: MatchInfo,
+    seats: Sequence[SeatHolder],
+    totals: Sequence[int],
+    *,
+    complete: bool,
+) -> None:
+    """:func:`finish_match` within the caller's transaction."""
     rated = complete and any(h.kind in (USER, GUEST) for h in seats)
     groups = ratings.teams(info.game, len(totals))
     team_rank = ratings.ranks(totals, groups)
-    rank = {s: r for g, r in zip(groups, team_rank, strict=True) for s in g}
-    async with db.session.begin() as s:
+    rank = {i: r for g, r in zip(groups, team_rank, strict=True) for i in g}
+    held = (await s.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat))).all()
+    if [(r.kind, r.name) for r in held] == [(h.kind, h.name) for h in seats]:
+        rows = list(held)  # the holders of its first hand to the end (robots always): their rows get the totals
+        for r in rows:
+            r.total, r.rank = totals[r.seat], rank[r.seat]
+    else:
+        for r in held:
+            s.expunge(r)
         await s.execute(delete(MatchSeat).where(MatchSeat.match_id == match_id))
         rows = await _write_seats(s, match_id, seats, totals, rank)
-        if rated:
-            await _rate(s, info.game, rows, totals)
-        await s.execute(
-            update(Match)
-            .where(Match.id == match_id)
-            .values(status=OVER if complete else "abandoned", rated=rated, ended=time.time(), totals=list(totals))
-        )
+    if rated:
+        await _rate(s, info.game, rows, totals)
+    await s.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(status=OVER if complete else "abandoned", rated=rated, ended=time.time(), totals=list(totals))
+    )
 
 
 async def _write_seats(

@@ -1,11 +1,16 @@
 """The recorder: what rooms hand over when a hand or a match ends, written in order by one task.
 
 A room never waits for the database: :meth:`Recorder.hand_ended` and
-:meth:`Recorder.match_ended` queue a job and return. The writer task runs the jobs in order
-(a match's hands before its end), each in its own transaction, and retries a job that failed
-for a transient reason (the database restarting) with a growing pause, so nothing finished
-is dropped while the server lives. A server killed between a hand's end and its write (a few
-milliseconds) loses that hand; with Redis the room's log still holds it.
+:meth:`Recorder.match_ended` queue a job and return. The writer task gathers the jobs that
+arrive within :data:`LINGER` of the first and writes them in order (a match's hands before
+its end) in one transaction: what a transaction costs (the session, the round trips to the
+driver's thread, the commit) was most of a hand's record, and a busy server ends a hand every
+few milliseconds (docs/performance.md). A batch that failed for a transient reason (the
+database restarting) is retried with a growing pause, so nothing finished is dropped while
+the server lives; one that failed for another reason (a constraint, a bug) is written again
+job by job, so that only the bad job is lost. A server killed between a hand's end and its
+write (at most :data:`LINGER` and a write) loses that hand; with Redis the room's log still
+holds it.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .database import Database, redacted
-from .matches import HandRecord, MatchInfo, SeatHolder, finish_match, write_hand
+from .matches import HandRecord, MatchInfo, SeatHolder, add_hands, close_match, hand_row, open_match
 
 log = logging.getLogger("paiju.records")
 MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
+LINGER = 0.5  # seconds the writer gathers jobs after the first, to write them in one transaction
+MAX_BATCH = 1_000  # jobs in one transaction at most
 
 
 @dataclass(frozen=True)
@@ -41,8 +49,9 @@ class _End:
 class Recorder:
     """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, linger: float = LINGER) -> None:
         self.db = db
+        self.linger = linger
         self.queue: asyncio.Queue[_Hand | _End] = asyncio.Queue()
         self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
         self.written = 0
@@ -87,34 +96,62 @@ class Recorder:
 
     async def _run(self) -> None:
         while True:
-            job = await self.queue.get()
-            pause = 0.1
-            while True:
-                try:
-                    await self._write(job)
-                    self.written += 1
-                    break
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    self.failures += 1
-                    if not _transient(e):
-                        log.exception("room %s: record not written", job.info.room_id)
-                        break
-                    log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 2, 5.0)
-            self.queue.task_done()
+            batch = [await self.queue.get()]
+            if self.linger > 0:
+                await asyncio.sleep(self.linger)
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            await self._write_batch(batch)
+            for _ in batch:
+                self.queue.task_done()
 
-    async def _write(self, job: _Hand | _End) -> None:
-        key = (job.info.room_id, job.info.started)
-        if isinstance(job, _Hand):
-            self.match_ids[key] = await write_hand(self.db, job.info, self.match_ids.get(key), job.hand, job.seats)
-            return
-        mid = self.match_ids.pop(key, None)
-        if mid is None:
-            return  # no hand of it ended: nothing to keep
-        await finish_match(self.db, mid, job.info, job.seats, job.totals, complete=job.complete)
+    async def _write_batch(self, batch: list[_Hand | _End]) -> None:
+        """Write ``batch`` in one transaction, retried while it fails for a transient reason;
+        when it fails for another, each of its jobs alone."""
+        pause = 0.1
+        while True:
+            try:
+                await self._write(batch)
+                self.written += len(batch)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self.failures += 1
+                if not _transient(e):
+                    if len(batch) == 1:
+                        log.exception("room %s: record not written", batch[0].info.room_id)
+                        return
+                    log.warning("records: a batch of %d jobs failed (%s); writing them one by one", len(batch), e)
+                    break
+                log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+        for job in batch:
+            await self._write_batch([job])
+
+    async def _write(self, batch: list[_Hand | _End]) -> None:
+        ids: dict[tuple[str, float], int | None] = {}  # this transaction's matches (None: closed)
+        hands: list[dict[str, Any]] = []
+        async with self.db.session.begin() as s:
+            for job in batch:
+                key = (job.info.room_id, job.info.started)
+                mid = ids[key] if key in ids else self.match_ids.get(key)
+                if isinstance(job, _Hand):
+                    mid = ids[key] = await open_match(s, job.info, mid, job.seats)
+                    hands.append(hand_row(mid, job.hand))
+                    continue
+                ids[key] = None
+                if mid is not None:  # else no hand of it ended: nothing to keep
+                    await add_hands(s, hands)  # its hands before its end
+                    hands = []
+                    await close_match(s, mid, job.info, job.seats, job.totals, complete=job.complete)
+            await add_hands(s, hands)
+        for key, mid in ids.items():  # committed: the matches as the next transaction finds them
+            if mid is None:
+                self.match_ids.pop(key, None)
+            else:
+                self.match_ids[key] = mid
 
 
 def _transient(e: Exception) -> bool:

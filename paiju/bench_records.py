@@ -1,0 +1,125 @@
+"""`paiju bench records`: the CPU a finished hand's record costs the server, by how the
+recorder groups its writes.
+
+Hands of real games (random legal play, in matches of ``--match-hands``) end one every
+``--gap`` seconds, as the rooms of a busy server end them, and go through
+:class:`records.recorder.Recorder` into a new SQLite file (or ``--database URL``). The
+figure is the CPU time of the whole process (the event loop and the database driver's
+thread) from the first hand's end until everything is written, per hand, for each
+``--linger`` given: 0 writes every job in a transaction of its own (the recorder before
+batching), the default is :data:`records.recorder.LINGER`. The pacing loop's own CPU (the
+same loop with nothing written) is measured too and taken off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+from typing import Any
+
+from paiju.args import positive_int
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from records.recorder import LINGER
+
+    parser.add_argument("--hands", type=positive_int, default=400, help="hands written per run (default %(default)s)")
+    parser.add_argument("--match-hands", type=positive_int, default=8, help="hands a match (default %(default)s)")
+    parser.add_argument(
+        "--gap", type=float, default=0.03, help="seconds between two hands' ends (default %(default)s: 33 a second)"
+    )
+    parser.add_argument(
+        "--linger",
+        type=float,
+        nargs="+",
+        default=[0.0, LINGER],
+        help=f"the recorder's lingers to compare, seconds (default 0 and {LINGER}: one transaction a job, and batches)",
+    )
+    parser.add_argument("--game", default="mahjong", help="the game of the hands (default %(default)s)")
+    parser.add_argument("--database", help="a database URL holding no match (default: a new SQLite file)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.gap < 0 or any(x < 0 for x in args.linger):
+        raise SystemExit("paiju bench records: --gap and --linger are seconds, at least 0")
+    out = asyncio.run(_main(args))
+    if args.json:
+        print(json.dumps(out))
+    return 0
+
+
+def _hands(game: str, n: int) -> list[Any]:
+    """``n`` distinct finished hands of random legal play, as a room records them."""
+    import games
+    from records.matches import HandRecord
+
+    out = []
+    rng = random.Random(1)
+    for h in range(n):
+        g = games.create(game, 1, None, hand=h)
+        while not g.is_over:
+            seat = g.to_act()[0]
+            opt = rng.choice(g.legal(seat).options)
+            g.apply(seat, games.Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+        o = g.outcome()
+        out.append(HandRecord(h, list(g.log), o.scores, o.hands, o.detail))
+    return out
+
+
+async def _pace(n: int, gap: float, each: Any) -> float:
+    """Call ``each(i)`` for i < n, one every ``gap`` seconds; the process CPU it took."""
+    c = time.process_time()
+    for i in range(n):
+        each(i)
+        await asyncio.sleep(gap)
+    return time.process_time() - c
+
+
+async def _main(args: argparse.Namespace) -> dict[str, Any]:
+    import games
+    from records.database import Database
+    from records.matches import MatchInfo, SeatHolder
+    from records.models import ROBOT
+    from records.recorder import Recorder
+
+    hands = _hands(args.game, args.match_hands)
+    seats = [SeatHolder(ROBOT, "bench@1")] * games.create(args.game, 1).num_seats
+    ruleset = games.get(args.game).ruleset().name
+    scratch = tempfile.TemporaryDirectory(prefix="paiju-bench-records-")
+    db = Database(args.database or f"sqlite:///{scratch.name}/records.sqlite3")
+    await db.upgrade()
+    idle = await _pace(args.hands, args.gap, lambda i: None)
+    out: dict[str, Any] = {"hands": args.hands, "gap_s": args.gap, "game": args.game, "pacing_cpu_ms": 0.0, "runs": []}
+    out["pacing_cpu_ms"] = round(1000 * idle / args.hands, 3)
+    say = (lambda text: None) if args.json else print
+    say(f"paiju bench records: {args.hands} {args.game} hands, one every {args.gap:g} s, matches of {args.match_hands}")
+    try:
+        for k, linger in enumerate(args.linger):
+            rec = Recorder(db, linger=linger)
+            rec.start()
+            started = time.time()
+
+            def end(i: int, k: int = k, rec: Recorder = rec, started: float = started) -> None:
+                m, h = divmod(i, args.match_hands)
+                info = MatchInfo(f"bench-{k}-{m}", args.game, ruleset, {}, 1, args.match_hands, started + m)
+                rec.hand_ended(info, hands[h], seats)
+                if h == args.match_hands - 1 or i == args.hands - 1:
+                    rec.match_ended(info, seats, [0] * len(seats), complete=h == args.match_hands - 1)
+
+            c = time.process_time()
+            await _pace(args.hands, args.gap, end)
+            await rec.flush()
+            cpu = time.process_time() - c
+            await rec.close()
+            per_hand = 1000 * (cpu - idle) / args.hands
+            out["runs"].append({"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures})
+            say(f"  linger {linger:5.2f} s: {per_hand:6.2f} ms of CPU a hand (all threads), {rec.failures} failures")
+    finally:
+        await db.close()
+        scratch.cleanup()
+    return out

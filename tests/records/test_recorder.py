@@ -1,0 +1,98 @@
+"""The recorder on real databases: the jobs that arrive together go in one transaction, in
+order (a match's hands before its end), and a job that cannot be written costs only itself."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from records import matches
+from records.database import Database
+from records.matches import MatchInfo, SeatHolder
+from records.models import GUEST, ROBOT
+from records.recorder import Recorder
+from tests.records.test_matches import play
+
+ROBOTS = [SeatHolder(ROBOT, "random@1")] * 2
+
+
+def info(room: str, hands: int) -> MatchInfo:
+    return MatchInfo(room, "tricks", "classic", {}, 7, hands, time.time())
+
+
+async def ids(db: Database) -> dict[str, int]:
+    """Match id by room id."""
+    from sqlalchemy import select
+
+    from records.models import Match
+
+    async with db.session() as s:
+        return {room: mid for mid, room in (await s.execute(select(Match.id, Match.room_id))).all()}
+
+
+async def test_jobs_that_arrive_together_are_written_in_order(db: Database) -> None:
+    rec = Recorder(db, linger=0.3)  # long enough for every job below to join the first one's batch
+    rec.start()
+    a, b = info("ra", 2), info("rb", 3)
+    hands = [play("tricks", 7, h) for h in range(2)]
+    rec.hand_ended(a, hands[0], ROBOTS)
+    rec.hand_ended(b, hands[0], ROBOTS)
+    rec.hand_ended(a, hands[1], ROBOTS)
+    totals = [x + y for x, y in zip(hands[0].scores, hands[1].scores, strict=True)]
+    rec.match_ended(a, ROBOTS, totals, complete=True)
+    rec.match_ended(info("never played", 1), ROBOTS, [0, 0], complete=False)  # no hand ended: nothing kept
+    await rec.flush()
+    assert (rec.written, rec.failures) == (5, 0)
+    stored = await ids(db)
+    assert set(stored) == {"ra", "rb"}
+    ra = await matches.match(db, stored["ra"])
+    assert ra["status"] == "over" and ra["totals"] == totals and ra["hands_played"] == 2
+    assert [h["hand"] for h in ra["hands"]] == [0, 1]
+    assert [s["total"] for s in ra["seats"]] == totals
+    rb = await matches.match(db, stored["rb"])
+    assert rb["status"] == "playing" and rb["hands_played"] == 1 and [s["total"] for s in rb["seats"]] == [None, None]
+    # the next batch finds the match of rb that this one opened
+    rec.hand_ended(b, hands[1], ROBOTS)
+    await rec.flush()
+    await rec.close()
+    assert (await ids(db)) == stored
+    rb = await matches.match(db, stored["rb"])
+    assert rb["hands_played"] == 2 and [h["hand"] for h in rb["hands"]] == [0, 1]
+
+
+async def test_a_bad_job_costs_only_itself(db: Database, caplog: pytest.LogCaptureFixture) -> None:
+    rec = Recorder(db, linger=0.3)
+    rec.start()
+    a, b = info("ra", 3), info("rb", 1)
+    first, second = play("tricks", 7, 0), play("tricks", 7, 1)
+    rec.hand_ended(a, first, ROBOTS)
+    rec.hand_ended(a, first, ROBOTS)  # the same hand again: the database refuses it (its key)
+    rec.hand_ended(a, second, ROBOTS)
+    rec.hand_ended(b, first, ROBOTS)
+    with caplog.at_level(logging.WARNING, "paiju.records"):
+        await rec.flush()
+    await rec.close()
+    assert rec.written == 3 and rec.failures == 2  # the batch, then the bad job alone
+    assert "writing them one by one" in caplog.text and "room ra: record not written" in caplog.text
+    stored = await ids(db)
+    ra = await matches.match(db, stored["ra"])
+    assert [h["hand"] for h in ra["hands"]] == [0, 1] and ra["hands_played"] == 2
+    assert len((await matches.match(db, stored["rb"]))["hands"]) == 1
+
+
+async def test_the_seats_at_the_end_replace_those_of_the_first_hand(db: Database) -> None:
+    rec = Recorder(db, linger=0)
+    rec.start()
+    a = info("ra", 1)
+    hand = play("tricks", 7, 0)
+    rec.hand_ended(a, hand, [SeatHolder(GUEST, "bob"), ROBOTS[0]])
+    await rec.flush()
+    rec.match_ended(a, ROBOTS, list(hand.scores), complete=True)  # bob left; a robot took his seat
+    await rec.close()
+    ra = await matches.match(db, (await ids(db))["ra"])
+    assert [(s["kind"], s["name"], s["total"]) for s in ra["seats"]] == [
+        (ROBOT, "random@1", hand.scores[0]),
+        (ROBOT, "random@1", hand.scores[1]),
+    ]
