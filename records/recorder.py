@@ -58,6 +58,7 @@ class Recorder:
         self.dropped = 0
         self.failures = 0
         self._task: asyncio.Task[None] | None = None
+        self._in_hand = 0  # jobs taken from the queue, not yet written
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="records")
@@ -71,8 +72,8 @@ class Recorder:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        if self.queue.qsize():
-            log.error("%d records not written to %s", self.queue.qsize(), redacted(self.db.url))
+        if self.queue.qsize() + self._in_hand:
+            log.error("%d records not written to %s", self.queue.qsize() + self._in_hand, redacted(self.db.url))
 
     async def flush(self) -> None:
         """Wait until everything queued so far is written."""
@@ -97,11 +98,14 @@ class Recorder:
     async def _run(self) -> None:
         while True:
             batch = [await self.queue.get()]
+            self._in_hand = 1
             if self.linger > 0:
                 await asyncio.sleep(self.linger)
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
+            self._in_hand = len(batch)
             await self._write_batch(batch)
+            self._in_hand = 0
             for _ in batch:
                 self.queue.task_done()
 
