@@ -79,6 +79,22 @@ def _useful(seven_pairs: bool, penalty: int, part: bytes, melds: int, domain: tu
     return d, bytes(sorted(good))
 
 
+@bounded(1 << 13)
+def _after(
+    seven_pairs: bool, penalty: int, drawn: bytes, melds: int, domain: tuple[int, ...]
+) -> tuple[int, tuple[bytes, ...]]:
+    """For a hand just after a draw: the least distance of its discards (0 if it wins) and,
+    for each discard at that distance, the tiles that would lower it (:func:`useful`) --
+    the shape of the look-ahead, which the unseen counts then weigh (plain values: a memo)."""
+    rb = _distances(seven_pairs, penalty)
+    if rb.is_win(drawn, melds):
+        return 0, ()
+    dist = {y: rb.distance(remove(drawn, y), melds) for y in set(drawn)}
+    d = min(dist.values())
+    wants = {useful(rb, remove(drawn, y), melds, domain)[1] for y, dy in dist.items() if dy == d}
+    return d, tuple(sorted(wants))
+
+
 @functools.cache
 def _distances(seven_pairs: bool, penalty: int) -> RuleBase:
     """A rule base with the distance :func:`useful` needs (the rest of a ruleset does not enter it)."""
@@ -287,6 +303,10 @@ class HuDist(Strategy):
         wall_race: bool = False,
         fold_ready: bool = False,
         claim_wider: float | None = None,
+        draw_ahead: float | None = None,
+        draw_ahead_within: int | None = None,
+        draw_ahead_top: int = 3,
+        draw_ahead_ties: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -325,6 +345,14 @@ class HuDist(Strategy):
         # ... claim a chow or pong that keeps the distance when P_Q V after the best discard
         # beats this many times the hand's now (None: only claims that bring the hand nearer)
         self.claim_wider = claim_wider
+        # ... look one draw ahead: add this many times the expected gain in the chance of a win
+        # over every unseen draw (None: one ply; :meth:`draw_gain`), only while the hand is at
+        # most ``draw_ahead_within`` tiles from a win (None: at any distance)
+        self.draw_ahead = draw_ahead
+        self.draw_ahead_within = draw_ahead_within
+        self.draw_ahead_top = draw_ahead_top  # the best discards (by one ply) it ranks again
+        # ... and only those within this share of the best one's E (None: all of them): near-ties
+        self.draw_ahead_ties = draw_ahead_ties
 
     def ready_min(self, memory: Memory) -> int:
         if declared_against(memory):
@@ -413,7 +441,83 @@ class HuDist(Strategy):
             top = [self._with_quality(memory, rules, hand, melds, o) for o in opts[:LOOKAHEAD_TOP]]
             top.sort(key=lambda o: (-o.value, o.tile))
             opts[:LOOKAHEAD_TOP] = top
+        within = self.draw_ahead_within
+        if self.draw_ahead and not fold and (within is None or best <= within):
+            seen: dict[bytes, float] = {}  # the best chance after a draw, per 14 tiles (shared by the discards)
+            n = self.draw_ahead_top
+            if self.draw_ahead_ties is not None:
+                floor = opts[0].value - self.draw_ahead_ties * abs(opts[0].value)
+                n = min(n, sum(1 for o in opts if o.value >= floor))
+            if n > 1:
+                top = [self._with_draws(memory, rules, hand, melds, o, seen) for o in opts[:n]]
+                top.sort(key=lambda o: (-o.value, o.tile))
+                opts[:n] = top
         return opts
+
+    def _with_draws(
+        self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, o: Option, seen: dict[bytes, float]
+    ) -> Option:
+        assert self.draw_ahead
+        gain = self.draw_gain(memory, rules, remove(hand, o.tile), melds, o.distance, o.p_q, seen)
+        return dataclasses.replace(o, value=o.value + self.beta * self.draw_ahead * gain * o.worth)
+
+    def draw_gain(
+        self,
+        memory: Memory,
+        rules: RuleBase,
+        part: bytes,
+        melds: int,
+        distance: int,
+        p_q: float,
+        seen: dict[bytes, float] | None = None,
+    ) -> float:
+        """The one-draw look-ahead of a part waiting for a draw: over every unseen tile ``x``
+        (weighed by its unseen copies, from this seat: ``memory.unseen``), how much drawing it
+        and then throwing the best tile raises the chance of a win, on the scale of
+        :func:`win_chance` (a win drawn counts 1; a draw that helps nothing is thrown back and
+        gains 0). Unlike ``P_Q`` it sees what each needed tile leads to (a wide wait or a
+        narrow one) and the draws that widen the hand without bringing it nearer.
+
+        >>> from protocol.cards import parse_tiles as t
+        >>> m, rb = Memory(seat=0, hand=t("123m 456m 789m 1p 9p 56s"), honours=False), RuleBase(honours=False)
+        >>> round(HuDist().draw_gain(m, rb, m.hand, 0, 2, 14 / 95), 4)
+        0.0389
+        """
+        seen = {} if seen is None else seen
+        domain = memory.tiles()
+        total = max(1, memory.total_unseen)
+        now = win_chance(distance, p_q) if distance else 1.0
+        have = Counter(part)
+        near = set()
+        for t in have:
+            if t >> 4 == 3:
+                near.add(t)
+            else:
+                near.update(x for x in range(t - 2, t + 3) if x >> 4 == t >> 4 and 1 <= x & 0xF <= 9)
+        _, needed = useful(rules, part, melds, domain)
+        gain = 0.0
+        for x in domain:
+            n = memory.unseen[x]
+            if not n or have[x] >= 4 or (x not in near and x not in needed):
+                continue
+            drawn = bytes(sorted(part + bytes([x])))
+            after = seen.get(drawn)
+            if after is None:
+                after = seen[drawn] = self._best_after(memory, rules, drawn, melds, x, total)
+            if after > now:
+                gain += n / total * (after - now)
+        return gain
+
+    @staticmethod
+    def _best_after(memory: Memory, rules: RuleBase, drawn: bytes, melds: int, x: int, total: int) -> float:
+        """The best :func:`win_chance` among the discards of ``drawn`` (``x`` just drawn)."""
+        d, wants = _after(rules.seven_pairs, rules.seven_pairs_penalty, drawn, melds, memory.tiles())
+        if d == 0:
+            return 1.0
+        left = max(1, total - 1)
+        unseen = memory.unseen
+        p = max(sum(unseen[z] for z in needed) - needed.count(x) for needed in wants) / left
+        return win_chance(d, p)
 
     def _with_quality(self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, o: Option) -> Option:
         q = self.ready_quality(memory, rules, remove(hand, o.tile), melds, o.needed)

@@ -153,3 +153,20 @@ def test_ready_is_declared_only_with_a_wide_enough_wait() -> None:
     # docs/robots.md); rearrange keeps the shared default, 3
     assert BDIHuDist().think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
     assert HuDist().policies.ready_min == 1 and Policies().ready_min == 3
+
+
+def test_draw_ahead_is_off_and_breaks_a_tie_by_the_next_draw() -> None:
+    # two from a win; throwing 3m or 8m leaves the same needed tiles, so the one-ply E ties
+    # (and the lower tile goes); looking a draw ahead keeps 3345m, which more draws widen
+    rb = RuleBase(seven_pairs=False, honours=False)
+    m = Memory(seat=0, hand=t("33458m 2366s 24678p"), honours=False)
+    one = HuDist().options(m, rb, m.hand, 0)
+    assert HuDist().draw_ahead is None
+    assert f(bytes([one[0].tile])) == "3m" and one[0].value == one[1].value
+    ahead = HuDist(draw_ahead=1.0).options(m, rb, m.hand, 0)
+    assert f(bytes([ahead[0].tile])) == "8m"
+    # the look-ahead reads only this seat's view: the unseen counts weigh every draw
+    part = bytes(sorted(m.hand.replace(t("8m"), b"", 1)))
+    gain = HuDist().draw_gain(m, rb, part, 0, 2, one[0].p_q)
+    m.note_seen(t("1s 1s 1s 4s 4s 4s 3p 3p 3p"))  # most of the needed tiles seen elsewhere
+    assert HuDist().draw_gain(m, rb, part, 0, 2, one[0].p_q) < gain
