@@ -61,17 +61,24 @@ def useful(rb: RuleBase, part: bytes, melds: int, domain: tuple[int, ...]) -> tu
     return _useful(rb.seven_pairs, rb.seven_pairs_penalty, part, melds, domain)
 
 
-@bounded(1 << 15)
-def _useful(seven_pairs: bool, penalty: int, part: bytes, melds: int, domain: tuple[int, ...]) -> tuple[int, bytes]:
-    rb = _distances(seven_pairs, penalty)
-    d = rb.distance(part, melds)
-    have = Counter(part)
-    near = set()
+def _near(have: Counter[int]) -> set[int]:
+    """The tiles that could join a tile held in a set or a partial one: for an honour only
+    itself, for a suited tile those within two of it in its suit."""
+    near: set[int] = set()
     for t in have:
         if t >> 4 == 3:
             near.add(t)
         else:
             near.update(x for x in range(t - 2, t + 3) if x >> 4 == t >> 4 and 1 <= x & 0xF <= 9)
+    return near
+
+
+@bounded(1 << 15)
+def _useful(seven_pairs: bool, penalty: int, part: bytes, melds: int, domain: tuple[int, ...]) -> tuple[int, bytes]:
+    rb = _distances(seven_pairs, penalty)
+    d = rb.distance(part, melds)
+    have = Counter(part)
+    near = _near(have)
     good = [t for t in domain if t in near and have[t] < 4 and rb.distance(part + bytes([t]), melds) < d]
     far = [t for t in domain if t not in near]
     if far and rb.distance(part + bytes(far[:1]), melds) < d:
@@ -488,12 +495,7 @@ class HuDist(Strategy):
         total = max(1, memory.total_unseen)
         now = win_chance(distance, p_q) if distance else 1.0
         have = Counter(part)
-        near = set()
-        for t in have:
-            if t >> 4 == 3:
-                near.add(t)
-            else:
-                near.update(x for x in range(t - 2, t + 3) if x >> 4 == t >> 4 and 1 <= x & 0xF <= 9)
+        near = _near(have)
         _, needed = useful(rules, part, melds, domain)
         gain = 0.0
         for x in domain:
