@@ -96,3 +96,17 @@ async def test_the_seats_at_the_end_replace_those_of_the_first_hand(db: Database
         (ROBOT, "random@1", hand.scores[0]),
         (ROBOT, "random@1", hand.scores[1]),
     ]
+
+
+def test_paiju_bench_records_measures_each_linger() -> None:
+    import json
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "paiju", "bench", "records", "--hands", "12", "--match-hands", "4"]
+    cmd += ["--gap", "0", "--linger", "0", "0.05", "--game", "tricks", "--json"]
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120).stdout)
+    assert out["hands"] == 12 and [r["linger_s"] for r in out["runs"]] == [0.0, 0.05]
+    assert all(r["failures"] == 0 and r["cpu_ms_per_hand"] > 0 for r in out["runs"])
+    bad = subprocess.run([*cmd[:5], "--gap", "-1"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "--gap and --linger are seconds" in bad.stderr
