@@ -33,6 +33,36 @@ from .base import Robot
 log = logging.getLogger("paiju.bots")
 
 
+def process_pool(workers: int | None = None) -> concurrent.futures.ProcessPoolExecutor:
+    """The process pool of the ``cpu_heavy`` robots (``workers``: the CPUs by default), whose
+    processes end with the process that made them.
+
+    A pool process waits for its next call on a pipe whose writing end it holds too, so it
+    never sees the end of it: when its parent is killed outright (SIGKILL, the OOM killer)
+    it would wait for ever. Linux's parent-death signal ends it instead."""
+    import multiprocessing
+
+    # forked pool processes are this one's children (another start method's are a server's)
+    parent = os.getpid() if multiprocessing.get_start_method() == "fork" else 0
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1, initializer=_end_with_parent, initargs=(parent,)
+    )
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a forked pool process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
+    import ctypes
+    import signal
+    import sys
+
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
 def _decide_encoded(cls: type[Robot], data: bytes) -> tuple[int, bytes]:
     """Run in a pool process: decode the request, ask a new robot (module-level: picklable)."""
     req = decode(data)
@@ -162,6 +192,6 @@ class Worker:
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+            self._pool = process_pool()
             self._own_pool = True
         return self._pool

@@ -122,9 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace) -> int:
-    import concurrent.futures
-
-    from bots.worker import Worker
+    from bots.worker import Worker, process_pool
     from redisbus.link import Link, client, redacted
     from redisbus.workers import RedisWorkerBus
 
@@ -143,7 +141,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         await r.aclose()
         return fail(f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
     bus = RedisWorkerBus(link, name, lease_ms=args.lease_ms, max_deliveries=args.max_deliveries)
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.processes or os.cpu_count() or 1)
+    pool = process_pool(args.processes)
     worker = Worker(bus, chosen, name=name, concurrency=args.concurrency, pool=pool)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import time
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -40,6 +41,19 @@ async def held_by(r: aioredis.Redis, consumer: str) -> tuple[str, DecisionReques
     return None
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
 async def test_sigkilled_worker_loses_its_request_to_another(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -61,6 +75,8 @@ async def test_sigkilled_worker_loses_its_request_to_another(
         # the survivor joins only now, so the request is certainly the victim's alone
         monkeypatch.setenv("PAIJU_SLOW_MS", "100")
         other = start_bots(redis_server.url, "survivor", *opts)
+        pool = children(victim.proc.pid)  # its robot is cpu_heavy: the decision is in a pool process
+        assert pool
         killed_at = time.monotonic()
         os.kill(victim.proc.pid, signal.SIGKILL)
         victim.proc.wait(5)
@@ -82,6 +98,8 @@ async def test_sigkilled_worker_loses_its_request_to_another(
             f"survivor answered {sum(answered(survivor).values())}"
         )
         assert "claimed 1," in survivor or re.search(r"claimed [1-9]\d*,", survivor)
+        # the pool's processes did not outlive the worker killed outright
+        assert not [pid for pid in pool if Path(f"/proc/{pid}").exists()], pool
     finally:
         await c.close()
         await r.aclose()
