@@ -120,30 +120,18 @@ async def _empty(db: Any) -> bool:
 
 
 def _sample_hands(rng: random.Random, per_game: int = 6) -> dict[str, list[dict[str, Any]]]:
-    """Real hands of each game, played with random legal moves (the rows' realistic content)."""
+    """Real hands of each game, played with random legal moves (the rows' realistic content):
+    each a ``hands`` row (``records.matches.hand_row``) with its game's seats and ruleset."""
     import games
-    from records.matches import jsonable
+    from records.matches import hand_row, random_hand
 
     pool: dict[str, list[dict[str, Any]]] = {}
     for game in games.names():
-        pool[game] = []
-        for k in range(per_game):
-            g = games.create(game, rng.randrange(2**62), None, hand=k)
-            while not g.is_over:
-                seat = g.to_act()[0]
-                opt = rng.choice(g.legal(seat).options)
-                g.apply(seat, games.Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
-            out = g.outcome()
-            pool[game].append(
-                {
-                    "seats": g.num_seats,
-                    "ruleset": g.rules.name,
-                    "actions": [[s, a.code, bytes(a.cards).hex()] for s, a in g.log],
-                    "scores": list(out.scores),
-                    "revealed": [bytes(c).hex() for c in out.hands],
-                    "detail": jsonable(out.detail),
-                }
-            )
+        probe = games.create(game, 0)
+        pool[game] = [
+            {"seats": probe.num_seats, "ruleset": probe.rules.name, "row": hand_row(0, rec)}
+            for rec in (random_hand(game, rng.randrange(2**62), k, rng) for k in range(per_game))
+        ]
     return pool
 
 
@@ -189,7 +177,7 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
             if rng.random() < 0.1:
                 holders[-1] = (GUEST, "guest")
             rng.shuffle(holders)
-            totals = hand["scores"]
+            totals = hand["row"]["scores"]
             started = now - (n_matches - mid) * 60.0
             m_rows.append(
                 {
@@ -198,12 +186,7 @@ async def build(db: Any, n_matches: int, n_players: int, rng: random.Random) -> 
                     "rated": True, "started": started, "ended": started + 300.0, "totals": totals,
                 }
             )  # fmt: skip
-            h_rows.append(
-                {
-                    "match_id": mid, "hand": 0, "actions": hand["actions"], "scores": totals,
-                    "revealed": hand["revealed"], "detail": hand["detail"], "ended": started + 300.0,
-                }
-            )  # fmt: skip
+            h_rows.append(hand["row"] | {"match_id": mid, "ended": started + 300.0})
             accs = [ids.get(name) if kind != GUEST else None for kind, name in holders]
             before = [state.get((a, game)) if a is not None else None for a in accs]
             after = ratings.update(game, [b[:2] if b else None for b in before], totals)

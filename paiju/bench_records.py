@@ -55,20 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _hands(game: str, n: int) -> list[Any]:
     """``n`` distinct finished hands of random legal play, as a room records them."""
-    import games
-    from records.matches import HandRecord
+    from records.matches import random_hand
 
-    out = []
     rng = random.Random(1)
-    for h in range(n):
-        g = games.create(game, 1, None, hand=h)
-        while not g.is_over:
-            seat = g.to_act()[0]
-            opt = rng.choice(g.legal(seat).options)
-            g.apply(seat, games.Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
-        o = g.outcome()
-        out.append(HandRecord(h, list(g.log), o.scores, o.hands, o.detail))
-    return out
+    return [random_hand(game, 1, h, rng) for h in range(n)]
 
 
 async def _pace(n: int, gap: float, each: Any) -> float:
@@ -94,7 +84,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     db = Database(args.database or f"sqlite:///{scratch.name}/records.sqlite3")
     await db.upgrade()
     idle = await _pace(args.hands, args.gap, lambda i: None)
-    out: dict[str, Any] = {"hands": args.hands, "gap_s": args.gap, "game": args.game, "pacing_cpu_ms": 0.0, "runs": []}
+    out: dict[str, Any] = {"hands": args.hands, "gap_s": args.gap, "game": args.game, "runs": []}
     out["pacing_cpu_ms"] = round(1000 * idle / args.hands, 3)
     say = (lambda text: None) if args.json else print
     say(f"paiju bench records: {args.hands} {args.game} hands, one every {args.gap:g} s, matches of {args.match_hands}")

@@ -13,6 +13,7 @@ bridge matches are exported as PBN.
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -404,6 +405,24 @@ def _seat(r: Any) -> dict[str, Any]:
         "rating_before": r.rating_before,
         "rating_after": r.rating_after,
     }
+
+
+def random_hand(game: str, seed: int, hand: int, rng: random.Random) -> HandRecord:
+    """Hand number ``hand`` of ``(game, seed)`` played to its end with random legal moves
+    (as the robot ``random`` plays), recorded as a room records it: the realistic rows of
+    the benchmarks and the tests.
+
+    >>> r = random_hand("tricks", 1, 0, random.Random(1))
+    >>> r.hand, len(r.scores), sum(r.scores) == 0 or r.scores
+    (0, 2, True)
+    """
+    g = games.create(game, seed, None, hand=hand)
+    while not g.is_over:
+        seat = g.to_act()[0]
+        opt = rng.choice(g.legal(seat).options)
+        g.apply(seat, Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+    out = g.outcome()
+    return HandRecord(hand, list(g.log), out.scores, out.hands, out.detail)
 
 
 def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:

@@ -19,15 +19,8 @@ from records.models import GUEST, ROBOT, USER
 
 
 def play(game: str, seed: int, hand: int) -> HandRecord:
-    """A hand of random legal moves (as a robot would play), as the room records it."""
-    g = games.create(game, seed, None, hand=hand)
-    rng = random.Random(seed * 100 + hand)
-    while not g.is_over:
-        seat = g.to_act()[0]
-        opt = rng.choice(g.legal(seat).options)
-        g.apply(seat, games.Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
-    out = g.outcome()
-    return HandRecord(hand, list(g.log), out.scores, out.hands, out.detail)
+    """A hand of random legal moves, as the room records it (the same moves for the same arguments)."""
+    return matches.random_hand(game, seed, hand, random.Random(seed * 100 + hand))
 
 
 async def store(db: Database, game: str, seed: int, hands: int, seats: list[SeatHolder]) -> tuple[int, list[int]]:
