@@ -75,8 +75,12 @@ async def test_sigkilled_worker_loses_its_request_to_another(
         # the survivor joins only now, so the request is certainly the victim's alone
         monkeypatch.setenv("PAIJU_SLOW_MS", "100")
         other = start_bots(redis_server.url, "survivor", *opts)
-        pool = children(victim.proc.pid)  # its robot is cpu_heavy: the decision is in a pool process
-        assert pool
+        # its robot is cpu_heavy: the decision goes to a pool process (forked once the request is in hand)
+        pool: list[int] = []
+        async with asyncio.timeout(10):
+            while not pool:
+                pool = children(victim.proc.pid)
+                await asyncio.sleep(0.01)
         killed_at = time.monotonic()
         os.kill(victim.proc.pid, signal.SIGKILL)
         victim.proc.wait(5)
