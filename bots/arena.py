@@ -25,7 +25,7 @@ import math
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,12 +129,27 @@ def play_hand(
 ) -> tuple[games.Game[Any], list[int]]:
     """Play deal number ``deal`` with ``robots[s]`` deciding for seat ``s``; return the game and illegal counts."""
     game = games.create(game_name, seed, ruleset, hand=deal)
+    illegal = play_out(game, robots, room, itertools.count(1), latencies, max_actions, cpu_latencies)
+    return game, illegal
+
+
+def play_out(
+    game: games.Game[Any],
+    robots: Sequence[Robot],
+    room: str,
+    prompt_ids: Iterator[int],
+    latencies: Callable[[int, float], None] | None = None,
+    max_actions: int = 100_000,
+    cpu_latencies: Callable[[int, float], None] | None = None,
+) -> list[int]:
+    """Play ``game`` on from where it stands to its end (``robots[s]`` deciding for seat ``s``);
+    return the illegal answers by seat. A copy of a game in progress plays on unchanged
+    from the original: how :mod:`bots.mahjong.deviations` values the actions not taken."""
     illegal = [0] * game.num_seats
-    prompt_ids = itertools.count(1)
     for _ in range(max_actions):
         seats = game.to_act()
         if not seats:
-            return game, illegal
+            return illegal
         seat = seats[0]
         controller = game.controller(seat)
         legal = game.legal(seat)
