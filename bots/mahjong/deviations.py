@@ -115,8 +115,6 @@ def deviations(
     is called with each deal played)."""
     baseline = UkeireRobot()
     for deal in range(deals):
-        if deal and done is not None:
-            done(deal - 1)
         for r, seating in enumerate(rotations([robot, against, against, against])):
             robots = [registry.get("mahjong", name) for name in seating]
             me = seating.index(robot)
@@ -156,8 +154,8 @@ def deviations(
                             _value(game, seat, other, robots, room),
                         )
                 game.apply(seat, action)
-    if deals and done is not None:
-        done(deals - 1)
+        if done is not None:
+            done(deal)
 
 
 def _value(game: games.Game[Any], seat: int, action: Action, robots: Sequence[Robot], room: str) -> int:
