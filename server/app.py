@@ -350,6 +350,7 @@ class Server:
 
     # ------------------------------------------------------------------ WebSocket
     async def handler(self, ws: ServerConnection) -> None:
+        _forget_handshake(ws)
         if len(self.connections) >= self.limits.max_connections:
             await ws.close(1013, "server full")
             return
@@ -733,6 +734,21 @@ def _libc() -> ctypes.CDLL | None:
 
 
 _LIBC = _libc()
+
+
+_NO_HEADERS = Headers()  # (never written to: websockets reads a request's headers in the handshake only)
+
+
+def _forget_handshake(ws: ServerConnection) -> None:
+    """Let go of the opening handshake's headers, read for the last time before the handler
+    starts: kept, they were a quarter of what an idle connection costs the server (some 4
+    KiB of request and response headers from the load generator, more from a browser, with
+    its cookies and user agent; docs/performance.md, "Idle connections"). The request
+    itself stays, headerless: websockets takes a connection without one for a connection
+    still waiting for its handshake."""
+    if ws.request is not None:
+        ws.request.headers = _NO_HEADERS
+    ws.response = None
 
 
 def _address(ws: ServerConnection) -> str:
