@@ -363,7 +363,10 @@ class Server:
         # over the address's bound: whatever it sends first is answered with the refusal
         over = cap > 0 and self.per_address[addr] > cap
         try:
-            async for msg in ws:
+            while True:
+                # recv(), not ``async for``: the async generator of the latter (and the loop's
+                # weak reference to it) would be two more objects each idle connection holds
+                msg = await ws.recv()
                 self.counts["frames_in"] += 1
                 conn.received = metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until

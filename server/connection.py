@@ -44,6 +44,27 @@ class Connection:
     its ACK and the events in the same write as the events and prompt of the next move.
     """
 
+    # every open connection has one, idle ones too: no instance dictionary (docs/performance.md)
+    __slots__ = (
+        "_closer",
+        "_drainer",
+        "_flush_soon",
+        "_lingers",
+        "_out",
+        "_stamp",
+        "_tokens",
+        "burst",
+        "close_reason",
+        "closed",
+        "id",
+        "limits",
+        "loop",
+        "received",
+        "sent",
+        "strikes",
+        "ws",
+    )
+
     def __init__(self, ws: ServerConnection, limits: Limits) -> None:
         self.id = next(_ids)
         self.ws = ws
