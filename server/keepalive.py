@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -36,7 +37,9 @@ class Keepalive:
     def __init__(self, connections: Callable[[], Iterable[ServerConnection]], interval: float) -> None:
         self.connections = connections
         self.interval = interval
-        self.waiting: dict[ServerConnection, Awaitable[float]] = {}  # the last round's pongs
+        # pinged in the last round and not answered yet: the set only, not the pongs'
+        # futures, which every idle connection would hold from one round to the next
+        self.waiting: set[ServerConnection] = set()
         self.closed = 0  # connections closed for a missing pong
 
     def __repr__(self) -> str:
@@ -50,21 +53,23 @@ class Keepalive:
 
     async def round(self) -> None:
         """Close the connections whose last ping is unanswered; ping the rest."""
-        waiting: dict[ServerConnection, Awaitable[float]] = {}
+        late, waiting = self.waiting, set[ServerConnection]()
+        self.waiting = waiting
         for n, ws in enumerate(list(self.connections())):
             if n % CHUNK == CHUNK - 1:
                 await asyncio.sleep(0)
-            pong = self.waiting.get(ws)
-            if pong is not None and not _done(pong):
+            if ws in late:
                 self.closed += 1
                 ws.transport.abort()  # its handler sees the connection closed and cleans up
                 continue
             if ws.transport.is_closing() or ws.paused:
                 continue
             with contextlib.suppress(ConnectionClosed):
-                waiting[ws] = await ws.ping()
-        self.waiting = waiting
+                pong = asyncio.ensure_future(await ws.ping())
+                waiting.add(ws)
+                # (a pong that comes during the next round still counts: it leaves this set)
+                pong.add_done_callback(functools.partial(_answered, waiting, ws))
 
 
-def _done(pong: Awaitable[float]) -> bool:
-    return isinstance(pong, asyncio.Future) and pong.done()
+def _answered(waiting: set[ServerConnection], ws: ServerConnection, _: object) -> None:
+    waiting.discard(ws)
