@@ -58,6 +58,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ramp", type=float, default=1.0, help="seconds to open the connections (default %(default)s)")
     p.add_argument("--idle", type=int, default=2000, help="idle connections for the memory figure (0: skip)")
     p.add_argument("--hold", type=float, default=10.0, help="seconds the idle connections are held (default 10)")
+    p.add_argument(
+        "--holder-share",
+        type=int,
+        default=HOLDER_SHARE,
+        help=f"idle connections per holding process, 64 handshakes in flight each at most (default {HOLDER_SHARE:,})",
+    )
     p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
     p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
@@ -311,12 +317,13 @@ async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[st
     every 20 s, like a browser tab left open), held ``--hold`` seconds; drops counted.
 
     The connections are held by processes of their own (loadtest.hold), at most
-    HOLDER_SHARE each: one process holds only as many sockets as its file limit allows, and
-    the handshakes then run on every core. The server is a single process too: the count
-    asked is cut to its file limit (less FILE_RESERVE), and the output says so."""
+    ``--holder-share`` each (HOLDER_SHARE unless told): one process holds only as many
+    sockets as its file limit allows, and the handshakes then run on every core. The server
+    is a single process too: the count asked is cut to its file limit (less FILE_RESERVE),
+    and the output says so."""
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     want = min(args.idle, limit - FILE_RESERVE)
-    parts = -(-want // HOLDER_SHARE)
+    parts = -(-want // max(1, args.holder_share))
     # the holders hold 64 handshakes in flight each: about 100 a second each on a busy machine
     ramp = max(args.ramp, want / parts / 100)
     settle = 2 * ramp + 30  # the window opens when all are connected, or after this

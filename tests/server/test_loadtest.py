@@ -78,7 +78,7 @@ def test_bench_server_runs_both_servers_in_one_run() -> None:
         [
             *(sys.executable, "-m", "paiju", "bench", "server", "--json", "--games", "tricks", "--rooms", "2"),
             *("--duration", "1", "--ramp", "0.2", "--idle", "20", "--hold", "1", "--robot-rooms", "1"),
-            *("--arena-hands", "1"),
+            *("--arena-hands", "1", "--holder-share", "8"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -94,5 +94,6 @@ def test_bench_server_runs_both_servers_in_one_run() -> None:
         assert s["next_prompt_p99_ms"] > 0 and s["paced_next_prompt_p99_ms"] > 0
     for name in ("echo", "paiju"):
         assert r["idle"][name]["connections"] == 20 and r["idle"][name]["disconnects"] == 0
+        assert r["idle"][name]["holders"] == 3  # 8 connections each at most
         assert r["idle"][name]["rss_held_kib"] >= r["idle"][name]["rss_before_kib"] > 0
     assert r["robots"]["rooms_hands_per_s"] > 0 and r["robots"]["arena_hands_per_s"] > 0
