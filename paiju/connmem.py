@@ -153,7 +153,7 @@ def finish(h: subprocess.Popen[str]) -> None:
         h.wait()
 
 
-def measure(n: int, ramp: float, traced: bool) -> tuple[int, int, dict[str, int]]:
+def measure(n: int, ramp: float, traced: bool, settle: float = SETTLE) -> tuple[int, int, dict[str, int]]:
     """RSS before and with ``n`` connections (KiB), and the traced breakdown (bytes) when ``traced``."""
     with tempfile.TemporaryDirectory(prefix="paiju-connmem-") as scratch:
         cmd = [sys.executable, "-m", "paiju.connmem", "--child", scratch, "--", "--port", "0", *SERVE_OPTIONS]
@@ -183,7 +183,7 @@ def measure(n: int, ramp: float, traced: bool) -> tuple[int, int, dict[str, int]
             before = serve.rss_kib()
             h = hold(url, n, ramp)
             try:
-                time.sleep(SETTLE)
+                time.sleep(settle)
                 with_them = serve.rss_kib()
                 if traced:
                     snap()
@@ -201,14 +201,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m paiju.connmem", description=__doc__.splitlines()[0])
     ap.add_argument("--idle", type=int, default=5000, help="connections to hold (default %(default)s)")
     ap.add_argument("--ramp", type=float, default=70.0, help="seconds over which they open (default %(default)s)")
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=SETTLE,
+        help="seconds they are held once open before the RSS and the snapshot are read "
+        "(default %(default)s: a keepalive round passes)",
+    )
     args = ap.parse_args(argv)
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the children inherit it
     n = min(args.idle, hard - FILE_RESERVE)
-    before, held, _ = measure(n, args.ramp, traced=False)
+    before, held, _ = measure(n, args.ramp, traced=False, settle=args.settle)
     rss = (held - before) / n
     print(f"{n:,} idle connections held by one process: RSS {before:,} -> {held:,} KiB, {rss:.2f} KiB a connection")
-    _, _, owners = measure(n, args.ramp, traced=True)
+    _, _, owners = measure(n, args.ramp, traced=True, settle=args.settle)
     total = sum(owners.values()) / n / 1024
     print(
         f"  traced (tracemalloc): {total:.2f} KiB a connection; the allocators' share of the RSS {rss - total:.2f} KiB"
