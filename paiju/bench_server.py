@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .args import nonnegative_float
+from .serve import LINGER_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 # no pause between hands, no rate limit, robots at full speed (no pace for people to follow)
@@ -71,8 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--linger-ms",
         type=nonnegative_float,
-        default=0.0,
-        help="paiju serve --linger-ms: batching of frames that ask nothing (default 0: off, the server's default)",
+        default=LINGER_MS,
+        help="paiju serve --linger-ms: batching of frames that ask nothing (default %(default)s, the server's default)",
     )
     p.add_argument(
         "--baseline",

@@ -49,7 +49,7 @@ from .args import (
 )
 
 ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
-LINGER_MS = 0.0  # off by default: see docs/performance.md (20 ms batched writes, one open question)
+LINGER_MS = 20.0  # events, results and ACKs wait this long for company: a write, not one per move (docs/performance.md)
 
 
 def clock_setting(text: str) -> tuple[str, int]:
