@@ -37,6 +37,7 @@ import games
 from games import Action
 from games import Event as GameEvent
 from games.testing import card_bytes
+from paiju.bench_server import end
 from paiju.client import Client, Closed, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN
@@ -386,12 +387,7 @@ def run(args: argparse.Namespace) -> int:
 def stop(procs: list[subprocess.Popen[str]]) -> None:
     """Stop the processes of :func:`_serve`, the last started first (SIGTERM, then SIGKILL)."""
     for proc in reversed(procs):
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        end(proc, 20)
 
 
 def _serve() -> tuple[list[subprocess.Popen[str]], str, str]:

@@ -122,12 +122,17 @@ class Child:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end(self.proc)
+
+
+def end(proc: subprocess.Popen[str], timeout: float = 10.0) -> None:
+    """Stop ``proc``: SIGTERM, then SIGKILL if it is still there after ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -371,14 +376,10 @@ async def idle_cost(child: Child, url: str, args: argparse.Namespace) -> dict[st
             low = min(low, total("connections"))
         drops = total("disconnects") - drops0
     finally:
-        for h in holders:
+        for h in holders:  # all at once, then each waited for
             h.terminate()
         for h in holders:
-            try:
-                h.wait(30)
-            except subprocess.TimeoutExpired:
-                h.kill()
-                h.wait()
+            end(h, 30)
     top = max(held) if held else child.rss_kib()
     connections = start
     return {

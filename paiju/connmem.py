@@ -36,7 +36,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from .bench_server import FILE_RESERVE, ROOT, SERVE_OPTIONS, Child
+from .bench_server import FILE_RESERVE, ROOT, SERVE_OPTIONS, Child, end
 
 WARM_UP = 300  # connections opened and closed before the first snapshot
 SETTLE = 25.0  # seconds held once all are open: a keepalive round (20 s) passes
@@ -144,15 +144,6 @@ def hold(url: str, n: int, ramp: float) -> subprocess.Popen[str]:
     return h
 
 
-def finish(h: subprocess.Popen[str]) -> None:
-    h.terminate()
-    try:
-        h.wait(30)
-    except subprocess.TimeoutExpired:
-        h.kill()
-        h.wait()
-
-
 def measure(n: int, ramp: float, traced: bool, settle: float = SETTLE) -> tuple[int, int, dict[str, int]]:
     """RSS before and with ``n`` connections (KiB), and the traced breakdown (bytes) when ``traced``."""
     with tempfile.TemporaryDirectory(prefix="paiju-connmem-") as scratch:
@@ -162,7 +153,7 @@ def measure(n: int, ramp: float, traced: bool, settle: float = SETTLE) -> tuple[
         serve = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
         url = f"ws://127.0.0.1:{serve.port}/ws"
         try:
-            finish(hold(url, WARM_UP, 2.0))
+            end(hold(url, WARM_UP, 2.0), 30)
             time.sleep(2.0)  # the warm-up's connections closed and collected
             snapshots: list[tracemalloc.Snapshot] = []
 
@@ -188,7 +179,7 @@ def measure(n: int, ramp: float, traced: bool, settle: float = SETTLE) -> tuple[
                 if traced:
                     snap()
             finally:
-                finish(h)
+                end(h, 30)
         finally:
             serve.stop()
     return before, with_them, breakdown(*snapshots) if traced else {}
