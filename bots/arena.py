@@ -31,6 +31,7 @@ from typing import Any
 
 import games
 from games import Action, GameError, decision_request
+from protocol import DecisionRequest
 
 from . import registry
 from .base import Robot
@@ -141,10 +142,12 @@ def play_out(
     latencies: Callable[[int, float], None] | None = None,
     max_actions: int = 100_000,
     cpu_latencies: Callable[[int, float], None] | None = None,
+    decided: Callable[[DecisionRequest, Action], None] | None = None,
 ) -> list[int]:
     """Play ``game`` on from where it stands to its end (``robots[s]`` deciding for seat ``s``);
-    return the illegal answers by seat. A copy of a game in progress plays on unchanged
-    from the original: how :mod:`bots.mahjong.deviations` values the actions not taken."""
+    return the illegal answers by seat. ``decided`` sees each request and the robot's answer
+    before it is applied. A copy of a game in progress plays on unchanged from the
+    original: how :mod:`bots.mahjong.deviations` values the actions not taken."""
     illegal = [0] * game.num_seats
     for _ in range(max_actions):
         seats = game.to_act()
@@ -165,6 +168,8 @@ def play_out(
             latencies(controller, (time.perf_counter() - start) * 1000)
         if cpu_latencies is not None:
             cpu_latencies(controller, (time.thread_time() - cpu) * 1000)
+        if decided is not None and action is not None:
+            decided(request, action)
         try:
             if action is None:
                 raise GameError(0, "no action")

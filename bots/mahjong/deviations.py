@@ -43,7 +43,7 @@ import games
 from bots import registry
 from bots.arena import _ci, play_out, rotations
 from bots.base import Robot
-from games import Action, decision_request
+from games import Action
 from protocol import DecisionRequest
 from protocol.mahjong import Act
 
@@ -116,46 +116,52 @@ def deviations(
     baseline = UkeireRobot()
     for deal in range(deals):
         for r, seating in enumerate(rotations([robot, against, against, against])):
-            robots = [registry.get("mahjong", name) for name in seating]
-            me = seating.index(robot)
-            game = games.create("mahjong", seed, ruleset, hand=deal)
-            room = f"deviations-{seed}-{deal}-{r}"
-            prompt_ids = itertools.count(1)
-            while seats := game.to_act():
-                seat = seats[0]
-                decider = robots[game.controller(seat)]
-                request = decision_request(
-                    game,
-                    seat,
-                    room=room,
-                    prompt_id=next(prompt_ids),
-                    deadline_ms=0,
-                    robot=decider.name,
-                    legal=game.legal(seat),
-                )
-                action = decider.decide(request)
-                found = alternative(request, action, baseline) if game.controller(seat) == me else None
-                if found is not None and found[0] in kinds:
-                    kind, other = found
-                    if games.ActionSet(request.mask, tuple(request.options)).allows(other):
-                        memory = perceive(request)
-                        rules = rules_of(request.ruleset)
-                        hand = memory.hand if memory.offer else remove(memory.hand, action.cards[0])
-                        yield Deviation(
-                            kind,
-                            deal,
-                            r,
-                            rules.distance(hand, memory.own_melds),
-                            memory.wall,
-                            sum(memory.ready[o] for o in range(4) if o != memory.seat),
-                            action,
-                            other,
-                            _value(game, seat, action, robots, room),
-                            _value(game, seat, other, robots, room),
-                        )
-                game.apply(seat, action)
+            yield from _hand(seating, seating.index(robot), seed, ruleset, deal, r, kinds, baseline)
         if done is not None:
             done(deal)
+
+
+def _hand(
+    seating: Sequence[str],
+    me: int,
+    seed: int,
+    ruleset: str | None,
+    deal: int,
+    rotation: int,
+    kinds: Sequence[str],
+    baseline: Robot,
+) -> list[Deviation]:
+    """The deviations of seat ``me`` in one hand, played out by the robots of ``seating``."""
+    robots = [registry.get("mahjong", name) for name in seating]
+    game = games.create("mahjong", seed, ruleset, hand=deal)
+    room = f"deviations-{seed}-{deal}-{rotation}"
+    found: list[Deviation] = []
+
+    def decided(request: DecisionRequest, action: Action) -> None:
+        if game.controller(request.seat) != me:
+            return
+        kind, other = alternative(request, action, baseline) or ("", action)
+        if kind not in kinds or not games.ActionSet(request.mask, tuple(request.options)).allows(other):
+            return
+        memory = perceive(request)
+        hand = memory.hand if memory.offer else remove(memory.hand, action.cards[0])
+        found.append(
+            Deviation(
+                kind,
+                deal,
+                rotation,
+                rules_of(request.ruleset).distance(hand, memory.own_melds),
+                memory.wall,
+                sum(memory.ready[o] for o in range(4) if o != memory.seat),
+                action,
+                other,
+                _value(game, request.seat, action, robots, room),
+                _value(game, request.seat, other, robots, room),
+            )
+        )
+
+    play_out(game, robots, room, itertools.count(1), decided=decided)
+    return found
 
 
 def _value(game: games.Game[Any], seat: int, action: Action, robots: Sequence[Robot], room: str) -> int:
