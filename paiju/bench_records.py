@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[0.0, LINGER],
         help=f"the recorder's lingers to compare, seconds (default 0 and {LINGER}: one transaction a job, and batches)",
     )
+    parser.add_argument(
+        "--process",
+        action="store_true",
+        help="also each linger with the writer process of paiju serve (Recorder(process=True)): "
+        "the CPU the server's own process then spends, and the writer's",
+    )
     parser.add_argument("--game", default="mahjong", help="the game of the hands (default %(default)s)")
     parser.add_argument("--database", help="a database URL holding no match (default: a new SQLite file)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -70,6 +76,15 @@ async def _pace(n: int, gap: float, each: Any) -> float:
     return time.process_time() - c
 
 
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds (user + system) a live process has taken so far (Linux's /proc)."""
+    import os
+    from pathlib import Path
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     import games
     from records.database import Database
@@ -89,8 +104,11 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     say = (lambda text: None) if args.json else print
     say(f"paiju bench records: {args.hands} {args.game} hands, one every {args.gap:g} s, matches of {args.match_hands}")
     try:
-        for k, linger in enumerate(args.linger):
-            rec = Recorder(db, linger=linger)
+        runs = [
+            (linger, process) for linger in args.linger for process in ((False, True) if args.process else (False,))
+        ]
+        for k, (linger, process) in enumerate(runs):
+            rec = Recorder(db, linger=linger, process=process)
             rec.start()
             started = time.time()
 
@@ -105,10 +123,16 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             await _pace(args.hands, args.gap, end)
             await rec.flush()
             cpu = time.process_time() - c
+            writer = sum(_cpu_of(pid) for pid in rec.writer_pids())
             await rec.close()
             per_hand = 1000 * (cpu - idle) / args.hands
-            out["runs"].append({"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures})
-            say(f"  linger {linger:5.2f} s: {per_hand:6.2f} ms of CPU a hand (all threads), {rec.failures} failures")
+            run = {"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures}
+            line = f"  linger {linger:5.2f} s: {per_hand:6.2f} ms of CPU a hand (all threads)"
+            if process:
+                run |= {"process": True, "writer_cpu_ms_per_hand": round(1000 * writer / args.hands, 3)}
+                line += f" + {1000 * writer / args.hands:.2f} ms in the writer process"
+            out["runs"].append(run)
+            say(f"{line}, {rec.failures} failures")
     finally:
         await db.close()
         scratch.cleanup()

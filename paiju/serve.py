@@ -307,7 +307,7 @@ async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
         await db.close()
         print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
         return None
-    rec = Recorder(db)
+    rec = Recorder(db, process=True)  # the SQL off the event loop (records/recorder.py)
     rec.start()
     return db, rec
 

@@ -11,11 +11,18 @@ the server lives; one that failed for another reason (a constraint, a bug) is wr
 job by job, so that only the bad job is lost. A server killed between a hand's end and its
 write (at most :data:`LINGER` and a write) loses that hand; with Redis the room's log still
 holds it.
+
+``Recorder(db, process=True)`` (what ``paiju serve`` runs) writes in a process of its own,
+forked on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
+cost the event loop nothing but handing the batch over, where they took some tenth of a
+busy server's loop (docs/performance.md). The batches still go one at a time and in order,
+and that process ends with the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 from collections.abc import Sequence
@@ -47,16 +54,18 @@ class _End:
 
 
 class Recorder:
-    """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop."""
+    """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop.
+    ``process=True``: the batches are written by a process of its own (module docstring)."""
 
-    def __init__(self, db: Database, *, linger: float = LINGER) -> None:
+    def __init__(self, db: Database, *, linger: float = LINGER, process: bool = False) -> None:
         self.db = db
         self.linger = linger
         self.queue: asyncio.Queue[_Hand | _End] = asyncio.Queue()
-        self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
         self.written = 0
         self.dropped = 0
         self.failures = 0
+        self._here = None if process else Batches(db)  # None: a writer process writes
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
 
@@ -72,6 +81,9 @@ class Recorder:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+        if self._pool is not None:  # its batch in hand, if any, is written before it ends
+            await asyncio.to_thread(self._pool.shutdown)
+            self._pool = None
         if self.queue.qsize() + self._in_hand:
             log.error("%d records not written to %s", self.queue.qsize() + self._in_hand, redacted(self.db.url))
 
@@ -87,6 +99,10 @@ class Recorder:
     ) -> None:
         """The room's match is over (``complete``) or the room closed before its last hand."""
         self._put(_End(info, tuple(seats), tuple(totals), complete))
+
+    def writer_pids(self) -> list[int]:
+        """The writer process's pid while it runs (``process=True``), else nothing."""
+        return list(getattr(self._pool, "_processes", None) or {})
 
     def _put(self, job: _Hand | _End) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
@@ -104,37 +120,71 @@ class Recorder:
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             self._in_hand = len(batch)
-            await self._write_batch(batch)
+            written, failures = await self._write(batch)
+            self.written += written
+            self.failures += failures
             self._in_hand = 0
             for _ in batch:
                 self.queue.task_done()
 
-    async def _write_batch(self, batch: list[_Hand | _End]) -> None:
+    async def _write(self, batch: list[_Hand | _End]) -> tuple[int, int]:
+        if self._here is not None:
+            return await self._here.write(batch)
+        pause, lost = 0.1, 0
+        while True:
+            if self._pool is None:
+                from bots.worker import process_pool
+
+                self._pool = process_pool(1)
+            try:
+                written, failures = await asyncio.get_running_loop().run_in_executor(
+                    self._pool, _write_in_writer, self.db.url, batch
+                )
+                return written, failures + lost
+            except concurrent.futures.BrokenExecutor as e:  # the writer died (killed): a new one
+                lost += 1
+                log.warning("records: the writer process ended (%s); writing the batch again in %.1f s", e, pause)
+                self._pool = None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
+
+class Batches:
+    """Writes batches of jobs to ``db``, each in one transaction, and knows the matches it
+    opened: a :class:`Recorder`'s writing, in its event loop or in its writer process."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
+
+    async def write(self, batch: Sequence[_Hand | _End]) -> tuple[int, int]:
         """Write ``batch`` in one transaction, retried while it fails for a transient reason;
-        when it fails for another, each of its jobs alone."""
-        pause = 0.1
+        when it fails for another, each of its jobs alone. ``(jobs written, failures)``."""
+        pause, failures = 0.1, 0
         while True:
             try:
                 await self._write(batch)
-                self.written += len(batch)
-                return
+                return len(batch), failures
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                self.failures += 1
+                failures += 1
                 if not _transient(e):
                     if len(batch) == 1:
                         log.exception("room %s: record not written", batch[0].info.room_id)
-                        return
+                        return 0, failures
                     log.warning("records: a batch of %d jobs failed (%s); writing them one by one", len(batch), e)
                     break
                 log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
+        written = 0
         for job in batch:
-            await self._write_batch([job])
+            w, f = await self.write([job])
+            written, failures = written + w, failures + f
+        return written, failures
 
-    async def _write(self, batch: list[_Hand | _End]) -> None:
+    async def _write(self, batch: Sequence[_Hand | _End]) -> None:
         ids: dict[tuple[str, float], int | None] = {}  # this transaction's matches (None: closed)
         hands: list[dict[str, Any]] = []
         async with self.db.session.begin() as s:
@@ -156,6 +206,20 @@ class Recorder:
                 self.match_ids.pop(key, None)
             else:
                 self.match_ids[key] = mid
+
+
+# The writer process's own loop and writer, made by its first batch. A forked process starts
+# with a copy of the server's engine, whose connections belong to the server: it opens its own.
+_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
+
+
+def _write_in_writer(url: str, batch: list[_Hand | _End]) -> tuple[int, int]:
+    """Run in the writer process: write ``batch`` (``(jobs written, failures)``)."""
+    global _writer
+    if _writer is None or _writer[1].db.url != url:
+        _writer = (asyncio.new_event_loop(), Batches(Database(url)))
+    loop, batches = _writer
+    return loop.run_until_complete(batches.write(batch))
 
 
 def _transient(e: Exception) -> bool:

@@ -32,8 +32,10 @@ async def ids(db: Database) -> dict[str, int]:
         return {room: mid for mid, room in (await s.execute(select(Match.id, Match.room_id))).all()}
 
 
-async def test_jobs_that_arrive_together_are_written_in_order(db: Database) -> None:
-    rec = Recorder(db, linger=0.3)  # long enough for every job below to join the first one's batch
+@pytest.mark.parametrize("process", [False, True], ids=["in the loop", "writer process"])
+async def test_jobs_that_arrive_together_are_written_in_order(db: Database, process: bool) -> None:
+    # linger: long enough for every job below to join the first one's batch
+    rec = Recorder(db, linger=0.3, process=process)
     rec.start()
     a, b = info("ra", 2), info("rb", 3)
     hands = [play("tricks", 7, h) for h in range(2)]
@@ -98,15 +100,46 @@ async def test_the_seats_at_the_end_replace_those_of_the_first_hand(db: Database
     ]
 
 
+async def test_a_killed_writer_process_is_replaced_and_nothing_is_lost(db: Database) -> None:
+    import os
+    import signal
+
+    rec = Recorder(db, linger=0, process=True)
+    rec.start()
+    a = info("ra", 3)
+    hands = [play("tricks", 7, h) for h in range(3)]
+    rec.hand_ended(a, hands[0], ROBOTS)
+    await rec.flush()
+    (pid,) = rec.writer_pids()
+    assert pid != os.getpid()
+    os.kill(pid, signal.SIGKILL)
+    rec.hand_ended(a, hands[1], ROBOTS)  # written by a new writer, after one failed try
+    await rec.flush()
+    assert rec.writer_pids() and rec.writer_pids() != [pid]
+    rec.hand_ended(a, hands[2], ROBOTS)
+    await rec.close()
+    assert (rec.written, rec.failures) == (3, 1)
+    ra = await matches.match(db, (await ids(db))["ra"])
+    assert [h["hand"] for h in ra["hands"]] == [0, 1, 2] and ra["hands_played"] == 3
+
+
 def test_paiju_bench_records_measures_each_linger() -> None:
     import json
     import subprocess
     import sys
 
     cmd = [sys.executable, "-m", "paiju", "bench", "records", "--hands", "12", "--match-hands", "4"]
-    cmd += ["--gap", "0", "--linger", "0", "0.05", "--game", "tricks", "--json"]
+    cmd += ["--gap", "0", "--linger", "0", "0.05", "--game", "tricks", "--process", "--json"]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120).stdout)
-    assert out["hands"] == 12 and [r["linger_s"] for r in out["runs"]] == [0.0, 0.05]
-    assert all(r["failures"] == 0 and r["cpu_ms_per_hand"] > 0 for r in out["runs"])
+    assert out["hands"] == 12 and [(r["linger_s"], r.get("process", False)) for r in out["runs"]] == [
+        (0.0, False),
+        (0.0, True),
+        (0.05, False),
+        (0.05, True),
+    ]
+    assert all(r["failures"] == 0 for r in out["runs"])
+    # in the loop the process pays for the SQL; with the writer process the writer does
+    assert all(r["cpu_ms_per_hand"] > 0 for r in out["runs"] if not r.get("process"))
+    assert all(r["writer_cpu_ms_per_hand"] >= 0 for r in out["runs"] if r.get("process"))
     bad = subprocess.run([*cmd[:5], "--gap", "-1"], capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "--gap and --linger are seconds" in bad.stderr
