@@ -33,24 +33,29 @@ from .base import Robot
 log = logging.getLogger("paiju.bots")
 
 
-def process_pool(workers: int | None = None) -> concurrent.futures.ProcessPoolExecutor:
+def process_pool(workers: int | None = None, start_method: str | None = None) -> concurrent.futures.ProcessPoolExecutor:
     """The process pool of the ``cpu_heavy`` robots (``workers``: the CPUs by default), whose
-    processes end with the process that made them.
+    processes end with the process that made them; ``start_method`` as multiprocessing's
+    (default: the platform's).
 
     A pool process waits for its next call on a pipe whose writing end it holds too, so it
     never sees the end of it: when its parent is killed outright (SIGKILL, the OOM killer)
     it would wait for ever. Linux's parent-death signal ends it instead."""
     import multiprocessing
 
-    # forked pool processes are this one's children (another start method's are a server's)
-    parent = os.getpid() if multiprocessing.get_start_method() == "fork" else 0
+    context = multiprocessing.get_context(start_method)
+    # forked and spawned pool processes are this one's children (a fork server's are the fork server's)
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else 0
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_end_with_parent, initargs=(parent,)
+        max_workers=workers or os.cpu_count() or 1,
+        mp_context=context,
+        initializer=_end_with_parent,
+        initargs=(parent,),
     )
 
 
 def _end_with_parent(parent: int) -> None:
-    """In a forked pool process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
+    """In a pool process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
     import ctypes
     import signal
     import sys
@@ -192,6 +197,8 @@ class Worker:
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            self._pool = process_pool()
+            # spawned, not forked: a fork would hold a copy of every socket the server has
+            # open, and the connections it closes would stay open in the pool's processes
+            self._pool = process_pool(start_method="spawn")
             self._own_pool = True
         return self._pool

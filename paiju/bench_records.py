@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from paiju.args import positive_int
+from paiju.bench_server import cpu_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,15 +77,6 @@ async def _pace(n: int, gap: float, each: Any) -> float:
     return time.process_time() - c
 
 
-def _cpu_of(pid: int) -> float:
-    """The CPU seconds (user + system) a live process has taken so far (Linux's /proc)."""
-    import os
-    from pathlib import Path
-
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     import games
     from records.database import Database
@@ -123,7 +115,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             await _pace(args.hands, args.gap, end)
             await rec.flush()
             cpu = time.process_time() - c
-            writer = sum(_cpu_of(pid) for pid in rec.writer_pids())
+            writer = sum(cpu_of(pid) for pid in rec.writer_pids())
             await rec.close()
             per_hand = 1000 * (cpu - idle) / args.hands
             run = {"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures}

@@ -117,12 +117,28 @@ class Child:
         return 0
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time used so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User + system CPU time used so far by the process and its live children (paiju
+        serve's records writer: the server's work done on another core)."""
+        return cpu_of(self.proc.pid, children=True)
 
     def stop(self) -> None:
         end(self.proc)
+
+
+def cpu_of(pid: int, children: bool = False) -> float:
+    """User + system CPU seconds a live process has used so far (Linux /proc); with
+    ``children``, those of its live child processes too, recursively."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # ended meanwhile
+        return 0.0
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    if children:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                for kid in (task / "children").read_text().split():
+                    cpu += cpu_of(int(kid), children=True)
+    return cpu
 
 
 def end(proc: subprocess.Popen[str], timeout: float = 10.0) -> None:

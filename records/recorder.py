@@ -13,7 +13,7 @@ write (at most :data:`LINGER` and a write) loses that hand; with Redis the room'
 holds it.
 
 ``Recorder(db, process=True)`` (what ``paiju serve`` runs) writes in a process of its own,
-forked on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
+started on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
 cost the event loop nothing but handing the batch over, where they took some tenth of a
 busy server's loop (docs/performance.md). The batches still go one at a time and in order,
 and that process ends with the server.
@@ -135,7 +135,9 @@ class Recorder:
             if self._pool is None:
                 from bots.worker import process_pool
 
-                self._pool = process_pool(1)
+                # spawned, not forked: a fork would hold a copy of every socket the server has
+                # open (its clients' connections would not end when the server closes them)
+                self._pool = process_pool(1, "spawn")
             try:
                 written, failures = await asyncio.get_running_loop().run_in_executor(
                     self._pool, _write_in_writer, self.db.url, batch
@@ -208,8 +210,7 @@ class Batches:
                 self.match_ids[key] = mid
 
 
-# The writer process's own loop and writer, made by its first batch. A forked process starts
-# with a copy of the server's engine, whose connections belong to the server: it opens its own.
+# The writer process's own loop and writer, made by its first batch.
 _writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
 
 
