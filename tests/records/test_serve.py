@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -95,7 +97,7 @@ async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
     results: list[Result] = await c.play(random.Random(4))
     await c.close()
     assert len(results) == 2 and results[-1].final
-    for _ in range(100):  # the recorder writes in its own task: a moment after MATCH_END
+    for _ in range(300):  # the recorder writes in its own process: a moment after MATCH_END
         status, page = get(server, "/api/players/bob/matches")
         if status == 200 and page["matches"] and page["matches"][0]["status"] == "over":
             break
@@ -114,3 +116,44 @@ async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
     assert status == 200 and {p["name"] for p in board["players"]} == {"bob", "random@1"}
     status, err = get(server, "/api/players/bob/matches?limit=1000")
     assert status == 400 and err["error"]["code"] == "bad_limit"
+
+
+def _children(pid: int) -> list[int]:
+    return [int(k) for t in Path(f"/proc/{pid}/task").iterdir() for k in (t / "children").read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting for a parent to reap it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tmp_path: Path) -> None:
+    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
+    helpers: list[int] = []
+    try:
+        assert _children(s.proc.pid) == []  # started by the first finished hand
+        c = await Client.connect(s.url, "guest")
+        await c.create("tricks", hands=1, bots=[1], robot="random")
+        await c.play(random.Random(1))
+        await c.close()
+        # the writer, and multiprocessing's resource tracker, which a spawning process starts
+        for _ in range(300):
+            helpers = _children(s.proc.pid)
+            if len(helpers) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(helpers) == 2 and all(map(_running, helpers))
+        s.proc.kill()  # SIGKILL: the server cleans nothing up
+        s.proc.wait(10)
+        for _ in range(200):
+            if not any(map(_running, helpers)):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(map(_running, helpers))
+    finally:
+        for pid in filter(_running, helpers):  # (holding the server's output pipe open)
+            os.kill(pid, signal.SIGKILL)
+        stop_server(s)
