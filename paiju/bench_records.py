@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import tempfile
@@ -43,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--process",
         action="store_true",
-        help="also each linger with the writer process of paiju serve (Recorder(process=True)): "
+        help="also each linger with the writer process of paiju serve (Recorder(writer=...)): "
         "the CPU the server's own process then spends, and the writer's",
     )
     parser.add_argument("--game", default="mahjong", help="the game of the hands (default %(default)s)")
@@ -79,6 +80,7 @@ async def _pace(n: int, gap: float, each: Any) -> float:
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     import games
+    from bots.worker import process_pool
     from records.database import Database
     from records.matches import MatchInfo, SeatHolder
     from records.models import ROBOT
@@ -100,7 +102,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             (linger, process) for linger in args.linger for process in ((False, True) if args.process else (False,))
         ]
         for k, (linger, process) in enumerate(runs):
-            rec = Recorder(db, linger=linger, process=process)
+            rec = Recorder(db, linger=linger, writer=functools.partial(process_pool, 1, "spawn") if process else None)
             rec.start()
             started = time.time()
 

@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import functools
 import importlib
 import logging
 import os
@@ -292,6 +293,7 @@ def add_records() -> None:
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
     """The records database, migrated, and its recorder started; None after one line on stderr."""
+    from bots.worker import process_pool
     from records import Database
     from records.database import redacted
     from records.recorder import Recorder
@@ -307,7 +309,9 @@ async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
         await db.close()
         print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
         return None
-    rec = Recorder(db, process=True)  # the SQL off the event loop (records/recorder.py)
+    # the SQL off the event loop, in a process spawned rather than forked: a fork would hold a
+    # copy of every socket the server has open, and a connection it closed would stay open there
+    rec = Recorder(db, writer=functools.partial(process_pool, 1, "spawn"))
     rec.start()
     return db, rec
 

@@ -12,8 +12,9 @@ job by job, so that only the bad job is lost. A server killed between a hand's e
 write (at most :data:`LINGER` and a write) loses that hand; with Redis the room's log still
 holds it.
 
-``Recorder(db, process=True)`` (what ``paiju serve`` runs) writes in a process of its own,
-started on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
+``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
+process: ``bots.worker.process_pool(1, "spawn")``) writes in a process of its own, started
+on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
 cost the event loop nothing but handing the batch over, where they took some tenth of a
 busy server's loop (docs/performance.md). The batches still go one at a time and in order,
 and that process ends with the server.
@@ -25,7 +26,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,17 +56,25 @@ class _End:
 
 class Recorder:
     """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop.
-    ``process=True``: the batches are written by a process of its own (module docstring)."""
+    ``writer``: makes the pool (of one process) that writes the batches (module docstring),
+    again if its process dies; None: they are written in this event loop."""
 
-    def __init__(self, db: Database, *, linger: float = LINGER, process: bool = False) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        linger: float = LINGER,
+        writer: Callable[[], concurrent.futures.Executor] | None = None,
+    ) -> None:
         self.db = db
         self.linger = linger
         self.queue: asyncio.Queue[_Hand | _End] = asyncio.Queue()
         self.written = 0
         self.dropped = 0
         self.failures = 0
-        self._here = None if process else Batches(db)  # None: a writer process writes
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._writer = writer
+        self._here = Batches(db)  # the writing, when no writer process does it
+        self._pool: concurrent.futures.Executor | None = None
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
 
@@ -101,7 +110,7 @@ class Recorder:
         self._put(_End(info, tuple(seats), tuple(totals), complete))
 
     def writer_pids(self) -> list[int]:
-        """The writer process's pid while it runs (``process=True``), else nothing."""
+        """The writer process's pid while it runs (a process pool's ``writer``), else nothing."""
         return list(getattr(self._pool, "_processes", None) or {})
 
     def _put(self, job: _Hand | _End) -> None:
@@ -128,16 +137,12 @@ class Recorder:
                 self.queue.task_done()
 
     async def _write(self, batch: list[_Hand | _End]) -> tuple[int, int]:
-        if self._here is not None:
+        if self._writer is None:
             return await self._here.write(batch)
         pause, lost = 0.1, 0
         while True:
             if self._pool is None:
-                from bots.worker import process_pool
-
-                # spawned, not forked: a fork would hold a copy of every socket the server has
-                # open (its clients' connections would not end when the server closes them)
-                self._pool = process_pool(1, "spawn")
+                self._pool = self._writer()
             try:
                 written, failures = await asyncio.get_running_loop().run_in_executor(
                     self._pool, _write_in_writer, self.db.url, batch
@@ -211,15 +216,15 @@ class Batches:
 
 
 # The writer process's own loop and writer, made by its first batch.
-_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
+_in_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
 
 
 def _write_in_writer(url: str, batch: list[_Hand | _End]) -> tuple[int, int]:
     """Run in the writer process: write ``batch`` (``(jobs written, failures)``)."""
-    global _writer
-    if _writer is None or _writer[1].db.url != url:
-        _writer = (asyncio.new_event_loop(), Batches(Database(url)))
-    loop, batches = _writer
+    global _in_writer
+    if _in_writer is None or _in_writer[1].db.url != url:
+        _in_writer = (asyncio.new_event_loop(), Batches(Database(url)))
+    loop, batches = _in_writer
     return loop.run_until_complete(batches.write(batch))
 
 

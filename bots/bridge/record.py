@@ -12,11 +12,11 @@ child locked (started by "spawn", the par process is no fork of the server eithe
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
+from ..worker import process_pool
 from .arena import _dd_table as dd_table  # the arena's, cached per deal
 
 _Key = tuple[tuple[bytes, ...], str, int]  # the deal, its vulnerability and dealer
@@ -35,7 +35,7 @@ def start_par(game: Any) -> None:
     key = _key(game)
     if key not in _STARTED:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            _pool = process_pool(1, "spawn")  # ended with the server, even killed outright
         _STARTED[key] = _pool.submit(dd_table, *key)
         while len(_STARTED) > _KEEP:
             _STARTED.popitem(last=False)
