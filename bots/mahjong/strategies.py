@@ -34,6 +34,8 @@ from protocol.mahjong import Act
 from .defence import Danger, declared_against
 from .goals import SEVEN_PAIRS, goal_byte, lowest, suits_of
 from .intentions import Intention, Intentions
+from .learned import features
+from .learned import load as load_model
 from .memory import Meld, Memory
 from .rulebase import NO_WAY, RuleBase
 from .stateset import MAX, StateSet, state_set, weight
@@ -314,6 +316,8 @@ class HuDist(Strategy):
         draw_ahead_within: int | None = None,
         draw_ahead_top: int = 3,
         draw_ahead_ties: float | None = None,
+        learned: str | None = None,
+        learned_margin: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
         self.beta = beta  # weight of P_Q, the chance of the needed tiles
@@ -360,6 +364,11 @@ class HuDist(Strategy):
         self.draw_ahead_top = draw_ahead_top  # the best discards (by one ply) it ranks again
         # ... and only those within this share of the best one's E (None: all of them): near-ties
         self.draw_ahead_ties = draw_ahead_ties
+        # ... rank the best few discards at the least distance again by a learned model (a
+        # JSON file of :mod:`.learned`; None: E alone), never while folding; the model's own
+        # margin unless ``learned_margin`` is given
+        self.learned = load_model(learned) if learned else None
+        self.learned_margin = learned_margin
 
     def ready_min(self, memory: Memory) -> int:
         if declared_against(memory):
@@ -413,10 +422,7 @@ class HuDist(Strategy):
         total = max(1, memory.total_unseen)
         dist = {t: rules.distance(remove(hand, t), melds) for t in set(hand)}
         best = min(dist.values())
-        # a hand one tile from a win always pushes (its discards are judged by E as usual)
-        # a robot that may stay undeclared may still break a ready hand
-        undeclared = (self.dama or bool(self.dama_below)) and not memory.ready[memory.seat]
-        fold = self.push is not None and danger.threatened and (best >= 2 or undeclared or self.fold_ready)
+        fold = self.folds(memory, danger, best)
         basic = basic_points(rules)  # V is relative to it
         opts = []
         for t, d in dist.items():
@@ -460,6 +466,33 @@ class HuDist(Strategy):
                 top.sort(key=lambda o: (-o.value, o.tile))
                 opts[:n] = top
         return opts
+
+    def folds(self, memory: Memory, danger: Danger, best: int) -> bool:
+        """Whether the discards are weighed by fold/push (an opponent declared, the hand at
+        ``best`` tiles from a win): a hand one tile from a win always pushes (its discards are
+        judged by E as usual); a robot that may stay undeclared may still break a ready hand."""
+        undeclared = (self.dama or bool(self.dama_below)) and not memory.ready[memory.seat]
+        return self.push is not None and danger.threatened and (best >= 2 or undeclared or self.fold_ready)
+
+    def candidates(self, memory: Memory, opts: list[Option], top: int, danger: Danger | None = None) -> list[Option]:
+        """The discards a learned ranking chooses among: the best ``top`` by E at the least
+        distance (E's choice first), none while folding (fewer than two: nothing to choose)."""
+        best = min(o.distance for o in opts)
+        if self.folds(memory, danger or Danger.of(memory, self.read_passed), best):
+            return []
+        out = [o for o in opts[:top] if o.distance == best]
+        return out if len(out) > 1 and out[0] is opts[0] else []
+
+    def relearned(self, memory: Memory, opts: list[Option], danger: Danger) -> list[Option]:
+        """``opts`` with the learned model's pick first (:mod:`.learned`)."""
+        assert self.learned
+        cands = self.candidates(memory, opts, self.learned.top, danger)
+        if not cands:
+            return opts
+        i = self.learned.pick(features(memory, cands), self.learned_margin)
+        if not i:
+            return opts
+        return [cands[i]] + [o for o in opts if o is not cands[i]]
 
     def _with_draws(
         self, memory: Memory, rules: RuleBase, hand: bytes, melds: int, o: Option, seen: dict[bytes, float]
@@ -564,7 +597,10 @@ class HuDist(Strategy):
         k = memory.own_melds
         if memory.offer:
             return self._claim(memory, rules)
-        opts = self.options(memory, rules, hand, k)
+        danger = Danger.of(memory, self.read_passed)
+        opts = self.options(memory, rules, hand, k, danger)
+        if self.learned:
+            opts = self.relearned(memory, opts, danger)
         best = min(o.distance for o in opts)
         ranked = self.turn_prefix(memory, rules, best)
         top = opts[0]
