@@ -252,7 +252,32 @@ def fit(
                 f"points a hand, leaves E's choice at {gain[3]:.3f} of the decisions"
             )
     _, lam, margin = max(results)
+    pred = np.zeros(len(data.y))
+    for f in range(folds):
+        train = row_fold != f
+        pred[~train] = data.x[~train] @ ridge(data.x[train], data.y[train], lam)
+    report(f"ridge {lam:g}, held out, by predicted Q(alternative) - Q(E's choice):")
+    for line in calibration(pred, data.y):
+        report(line)
     return lam, margin, ridge(data.x, data.y, lam)
+
+
+def calibration(pred: Array, y: Array, cuts: Sequence[float] = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99)) -> list[str]:
+    """Held-out predictions against what the alternatives scored, by quantile of the prediction:
+    where the model says an alternative beats E's choice, does it?"""
+    edges = np.quantile(pred, [0.0, *cuts, 1.0])
+    lines = []
+    for lo, hi in itertools.pairwise(edges.tolist()):
+        rows = (pred >= lo) & (pred <= hi)
+        n = int(rows.sum())
+        if n < 2:
+            continue
+        half = Z95 * float(y[rows].std()) / math.sqrt(n)
+        lines.append(
+            f"  predicted [{lo:+.3f}, {hi:+.3f}]: {n:6d} alternatives, predicted {pred[rows].mean():+.3f}, "
+            f"scored {y[rows].mean():+.3f} [{y[rows].mean() - half:+.3f}, {y[rows].mean() + half:+.3f}]"
+        )
+    return lines
 
 
 def _gain_of_predictions(data: Data, pred: Array, margin: float) -> tuple[float, float, float, float]:
@@ -316,7 +341,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, v in zip(FEATURES, w.tolist(), strict=True):
         print(f"  {name:<16} {v:+.4f}")
     if args.out:
-        Model(tuple(w.tolist()), margin, args.top).save(args.out)
+        honours = bool(games.get("mahjong").ruleset(args.ruleset).honours)
+        Model(tuple(w.tolist()), margin, args.top, honours=honours).save(args.out)
         print(f"model written to {args.out}")
 
 

@@ -194,6 +194,13 @@ class Model:
     margin: float = 0.0
     top: int = 4  # the best discards by E that it ranks again
     names: tuple[str, ...] = FEATURES
+    # the tile set it was fitted on (True: with winds and dragons, classic); None: any. A model
+    # is not used on the other set: it was measured worse there (docs/robots.md)
+    honours: bool | None = None
+
+    def fits(self, memory: Memory) -> bool:
+        """Whether this model is for ``memory``'s tile set."""
+        return self.honours is None or self.honours == memory.honours
 
     def pick(self, rows: Sequence[Sequence[float]], margin: float | None = None) -> int:
         """The index of the candidate to throw (0: E's own choice)."""
@@ -203,7 +210,13 @@ class Model:
         return best if best and scores[best] - scores[0] > m else 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"names": list(self.names), "weights": list(self.weights), "margin": self.margin, "top": self.top}
+        return {
+            "names": list(self.names),
+            "weights": list(self.weights),
+            "margin": self.margin,
+            "top": self.top,
+            "honours": self.honours,
+        }
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.as_dict(), indent=1) + "\n")
@@ -223,4 +236,5 @@ def _load(path: str) -> Model:
     names = tuple(data["names"])
     if names != FEATURES:
         raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
-    return Model(tuple(float(w) for w in data["weights"]), float(data["margin"]), int(data["top"]), names)
+    weights = tuple(float(w) for w in data["weights"])
+    return Model(weights, float(data["margin"]), int(data["top"]), names, data.get("honours"))

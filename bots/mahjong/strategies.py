@@ -365,8 +365,8 @@ class HuDist(Strategy):
         # ... and only those within this share of the best one's E (None: all of them): near-ties
         self.draw_ahead_ties = draw_ahead_ties
         # ... rank the best few discards at the least distance again by a learned model (a
-        # JSON file of :mod:`.learned`; None: E alone), never while folding; the model's own
-        # margin unless ``learned_margin`` is given
+        # JSON file of :mod:`.learned`; None: E alone), never while folding, only on the tile
+        # set it was fitted on; the model's own margin unless ``learned_margin`` is given
         self.learned = load_model(learned) if learned else None
         self.learned_margin = learned_margin
 
@@ -599,7 +599,7 @@ class HuDist(Strategy):
             return self._claim(memory, rules)
         danger = Danger.of(memory, self.read_passed)
         opts = self.options(memory, rules, hand, k, danger)
-        if self.learned:
+        if self.learned and self.learned.fits(memory):
             opts = self.relearned(memory, opts, danger)
         best = min(o.distance for o in opts)
         ranked = self.turn_prefix(memory, rules, best)

@@ -159,6 +159,13 @@ def test_the_robot_leaves_e_s_choice_only_for_a_candidate_the_model_scores_above
         # a margin above any difference the model can predict keeps E's choice
         high = BDIHuDist(HuDist(learned=str(path), learned_margin=99.0))
         assert high.think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)]).action == plain
+    # a model fitted on the 108 tiles (no honours) is not used on the 136
+    w = [0.0] * len(FEATURES)
+    w[FEATURES.index("honour")] = 5.0
+    other = tmp_path / "other.json"
+    Model(tuple(w), honours=False).save(other)
+    kept = BDIHuDist(HuDist(learned=str(other))).think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)])
+    assert kept.action == plain
     data = json.loads(zero.read_text())
     assert data["names"] == list(FEATURES) and load(str(zero)).weights == (0.0,) * len(FEATURES)
 
