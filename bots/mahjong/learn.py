@@ -12,12 +12,14 @@ are those of :mod:`.learned`, read from the robot's own view.
 The fit: ridge regression, without intercept, of the labels on the feature differences
 ``f(c) - f(E's choice)``; the ridge weight and the margin are chosen by the points per hand
 that the model's picks gain on deals held out (folds by deal), the same one-step
-estimate as :mod:`.deviations`. The model goes to ``--out`` (JSON) for
-``HuDist(learned=PATH)``.
+estimate as :mod:`.deviations` (``--margin`` sets the margin instead), and the held-out
+predictions are set against what the alternatives scored. The model goes to ``--out``
+(JSON) for ``HuDist(learned=PATH)``. Seeds 1, 2 and 3 are refused: 1 is the acceptance
+run's, 2 and 3 the evaluation's. ``bots/mahjong/learned-classic.json`` is (each seed's
+data is kept under ``--data`` and not played again)::
 
-Seeds 1, 2 and 3 are refused: 1 is the acceptance run's, 2 and 3 the evaluation's::
-
-    python -m bots.mahjong.learn --seeds 10-29 --deals 40 --ruleset classic --out bots/mahjong/learned-classic.json
+    python -m bots.mahjong.learn --seeds 10-29 --deals 100 --ruleset classic --margin 0.05 \
+        --out bots/mahjong/learned-classic.json
 """
 
 from __future__ import annotations
@@ -299,14 +301,17 @@ def main(argv: list[str] | None = None) -> None:
     assert __doc__ is not None
     ap = argparse.ArgumentParser(prog="python -m bots.mahjong.learn", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="10-29", help="training seeds, e.g. 10-29 (1, 2 and 3 are refused)")
-    ap.add_argument("--deals", type=int, default=40, help="deals a seed, each played once per rotation (default 40)")
+    ap.add_argument("--deals", type=int, default=100, help="deals a seed, each played once per rotation (default 100)")
     ap.add_argument("--ruleset", default="classic", help="classic (default) or championship")
     ap.add_argument("--top", type=int, default=4, help="the best discards by E that are played out (default 4)")
     ap.add_argument("--data", default="build/learn", help="where each seed's data is kept (default build/learn)")
     ap.add_argument("--again", action="store_true", help="play the seeds again even where their data is kept")
     ap.add_argument("--out", help="where to write the fitted model (JSON); without it, only the data and the report")
     ap.add_argument("--ridge", default="0.001,0.01,0.1,1", help="ridge weights to try (default 0.001,0.01,0.1,1)")
-    ap.add_argument("--margins", default="0,0.1,0.25,0.5", help="margins to try, points (default 0,0.1,0.25,0.5)")
+    ap.add_argument(
+        "--margins", default="0,0.05,0.1,0.25,0.5", help="margins to try, points (default 0,0.05,0.1,0.25,0.5)"
+    )
+    ap.add_argument("--margin", type=float, help="the margin written with the model (default: the best held out)")
     args = ap.parse_args(argv)
     seeds = seeds_of(args.seeds)
     if reserved := sorted(set(seeds) & set(RESERVED)):
@@ -337,6 +342,8 @@ def main(argv: list[str] | None = None) -> None:
         f"mean Q(alternative) - Q(E's choice) {data.y.mean():+.3f}"
     )
     lam, margin, w = fit(data, [float(v) for v in args.ridge.split(",")], [float(v) for v in args.margins.split(",")])
+    if args.margin is not None:
+        margin = args.margin
     print(f"kept: ridge {lam:g}, margin {margin:g}")
     for name, v in zip(FEATURES, w.tolist(), strict=True):
         print(f"  {name:<16} {v:+.4f}")
