@@ -316,7 +316,7 @@ class HuDist(Strategy):
         draw_ahead_within: int | None = None,
         draw_ahead_top: int = 3,
         draw_ahead_ties: float | None = None,
-        learned: str | None = None,
+        learned: str | None = "learned-classic.json",
         learned_margin: float | None = None,
     ) -> None:
         self.alpha = alpha  # weight of P_D, the safety of the discard
@@ -364,9 +364,10 @@ class HuDist(Strategy):
         self.draw_ahead_top = draw_ahead_top  # the best discards (by one ply) it ranks again
         # ... and only those within this share of the best one's E (None: all of them): near-ties
         self.draw_ahead_ties = draw_ahead_ties
-        # ... rank the best few discards at the least distance again by a learned model (a
-        # JSON file of :mod:`.learned`; None: E alone), never while folding, only on the tile
-        # set it was fitted on; the model's own margin unless ``learned_margin`` is given
+        # rank the best few discards at the least distance again by a learned model (a JSON
+        # file of :mod:`.learned`; None: E alone), never while folding, only on the tile set it
+        # was fitted on (the kept one: classic's 136 tiles, docs/robots.md); the model's own
+        # margin unless ``learned_margin`` is given
         self.learned = load_model(learned) if learned else None
         self.learned_margin = learned_margin
 
