@@ -17,7 +17,10 @@ process: ``bots.worker.process_pool(1, "spawn")``) writes in a process of its ow
 on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
 cost the event loop nothing but handing the batch over, where they took some tenth of a
 busy server's loop (docs/performance.md). The batches still go one at a time and in order,
-and that process ends with the server.
+and that process ends with the server. A writer that dies (killed) is replaced and the batch
+in hand written again; one killed in the instant between its commit and its answer would
+have that batch written twice (its matches then stored twice): a window of a commit's
+length, the price of not holding the loop for the SQL.
 """
 
 from __future__ import annotations
