@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 import games
 from bots import registry
-from bots.arena import Z95, play_out, rotations
+from bots.arena import Z95, _ci, play_out, rotations
 from games import Action
 from protocol import DecisionRequest
 from protocol.mahjong import Act
@@ -230,8 +230,8 @@ def picks_gain(data: Data, w: Array, margin: float, rows: npt.NDArray[np.bool_])
     # every deal of those seeds counts, the ones without a switch as 0 (4 hands a deal)
     values = [v / 4 for v in per_deal.values()] + [0.0] * (n_deals - len(per_deal))
     mean = statistics.fmean(values) if values else 0.0
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, mean - half, mean + half, len(best) / max(1, len(decisions))
+    lo, hi = _ci(values) or (mean, mean)
+    return mean, lo, hi, len(best) / max(1, len(decisions))
 
 
 def fit(
