@@ -15,65 +15,21 @@ gracefully when ``stop`` is set: no new request is taken, the ones in hand are f
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Callable, Collection
 
 import games
 from games import Action, ActionSet
-from protocol import Decision, DecisionRequest, decode, encode
+from protocol import Decision, DecisionRequest, encode
 from protocol.bus import Delivery, WorkerBus
 
 from . import metrics, registry
 from .base import Robot
+from .pool import DecisionPool
 
 log = logging.getLogger("paiju.bots")
-
-
-def process_pool(workers: int | None = None, start_method: str | None = None) -> concurrent.futures.ProcessPoolExecutor:
-    """The process pool of the ``cpu_heavy`` robots (``workers``: the CPUs by default), whose
-    processes end with the process that made them; ``start_method`` as multiprocessing's
-    (default: the platform's).
-
-    A pool process waits for its next call on a pipe whose writing end it holds too, so it
-    never sees the end of it: when its parent is killed outright (SIGKILL, the OOM killer)
-    it would wait for ever. Linux's parent-death signal ends it instead."""
-    import multiprocessing
-
-    context = multiprocessing.get_context(start_method)
-    # forked and spawned pool processes are this one's children (a fork server's are the fork server's)
-    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else 0
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1,
-        mp_context=context,
-        initializer=_end_with_parent,
-        initargs=(parent,),
-    )
-
-
-def _end_with_parent(parent: int) -> None:
-    """In a pool process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
-    import ctypes
-    import signal
-    import sys
-
-    if not parent or not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(1)
-
-
-def _decide_encoded(cls: type[Robot], data: bytes) -> tuple[int, bytes]:
-    """Run in a pool process: decode the request, ask a new robot (module-level: picklable)."""
-    req = decode(data)
-    assert isinstance(req, DecisionRequest)
-    a = cls().decide(req)
-    return a.code, a.cards
 
 
 def _chosen(req: DecisionRequest, action: Action) -> bool:
@@ -89,7 +45,8 @@ class Worker:
     """Serves the robots of ``games`` (default: every game) from ``bus``.
 
     ``concurrency`` requests are handled at once; ``pool`` runs cpu-heavy robots (a
-    process pool of ``os.cpu_count()`` workers is made on first need when None);
+    :class:`~bots.pool.DecisionPool` of ``os.cpu_count()`` processes is made on first
+    need when None);
     ``robots(game, name)`` makes a robot (default: bots.registry.get).
     """
 
@@ -100,7 +57,7 @@ class Worker:
         *,
         name: str = "worker",
         concurrency: int = 8,
-        pool: concurrent.futures.Executor | None = None,
+        pool: DecisionPool | None = None,
         robots: Callable[[str, str], Robot] = registry.get,
     ) -> None:
         self.bus = bus
@@ -134,7 +91,7 @@ class Worker:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             if self._own_pool and self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool.close()
 
     async def _loop(self, i: int, stop: asyncio.Event | None) -> None:
         while True:
@@ -173,10 +130,7 @@ class Worker:
         try:
             robot = self.robot(req.game, req.robot)
             if robot.cpu_heavy:
-                code, cards = await asyncio.get_running_loop().run_in_executor(
-                    self._executor(), _decide_encoded, type(robot), encode(req)
-                )
-                action = Action(code, cards)
+                action = Action(*await self._decisions().decide(type(robot), encode(req)))
             else:
                 action = robot.decide(req)
             if not _chosen(req, action):
@@ -195,10 +149,8 @@ class Worker:
         self.by_game[req.game] = self.by_game.get(req.game, 0) + 1
         await self.bus.reply(d, Decision(req.room, req.seat, req.prompt_id, action.code, action.cards))
 
-    def _executor(self) -> concurrent.futures.Executor:
+    def _decisions(self) -> DecisionPool:
         if self._pool is None:
-            # spawned, not forked: a fork would hold a copy of every socket the server has
-            # open, and the connections it closes would stay open in the pool's processes
-            self._pool = process_pool(start_method="spawn")
+            self._pool = DecisionPool()
             self._own_pool = True
         return self._pool

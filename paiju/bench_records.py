@@ -80,7 +80,7 @@ async def _pace(n: int, gap: float, each: Any) -> float:
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     import games
-    from bots.worker import process_pool
+    from bots.pool import process_pool
     from records.database import Database
     from records.matches import MatchInfo, SeatHolder
     from records.models import ROBOT

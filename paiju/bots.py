@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace) -> int:
-    from bots.worker import Worker, process_pool
+    from bots.pool import DecisionPool
+    from bots.worker import Worker
     from redisbus.link import Link, client, redacted
     from redisbus.workers import RedisWorkerBus
 
@@ -141,7 +142,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         await r.aclose()
         return fail(f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
     bus = RedisWorkerBus(link, name, lease_ms=args.lease_ms, max_deliveries=args.max_deliveries)
-    pool = process_pool(args.processes)
+    pool = DecisionPool(args.processes)
     worker = Worker(bus, chosen, name=name, concurrency=args.concurrency, pool=pool)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -166,7 +167,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         if metrics is not None:
             metrics.close()
         await bus.close()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
         per_game = " ".join(f"{g}={n}" for g, n in sorted(worker.by_game.items())) or "none"
         log.info(
             "stopped: answered %d (%s), dropped %d late, failed %d, claimed %d, gave up %d, Redis outages %d",
@@ -184,8 +185,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
 
 async def _metrics(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """``GET /metrics`` on the worker's event loop. (prometheus_client's own HTTP server is a
-    thread, and a thread alive when the robots' process pool forks can leave a lock held in
-    the child: its decisions then never come back.)"""
+    thread, and a thread alive when a process forks can leave a lock held in the child.)"""
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # bots/metrics.py registers on import
 
     try:

@@ -293,7 +293,7 @@ def add_records() -> None:
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
     """The records database, migrated, and its recorder started; None after one line on stderr."""
-    from bots.worker import process_pool
+    from bots.pool import process_pool
     from records import Database
     from records.database import redacted
     from records.recorder import Recorder

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from ..worker import process_pool
+from ..pool import process_pool
 from .arena import _dd_table as dd_table  # the arena's, cached per deal
 
 _Key = tuple[tuple[bytes, ...], str, int]  # the deal, its vulnerability and dealer

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bots.worker import process_pool
+from bots.pool import process_pool
 from records import matches
 from records.database import Database
 from records.matches import MatchInfo, SeatHolder

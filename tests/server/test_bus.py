@@ -4,13 +4,13 @@ come back to the server that asked; late, failing and cheating robots are droppe
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import time
 from typing import ClassVar
 
 import games
 from bots import registry
 from bots.base import RandomRobot, Robot
+from bots.pool import DecisionPool
 from bots.worker import Worker
 from games import Action
 from protocol import Decision, DecisionRequest
@@ -96,15 +96,16 @@ async def test_late_failing_and_cheating_robots_get_no_answer() -> None:
 
 async def test_cpu_heavy_robots_run_off_the_loop() -> None:
     bus = MemoryBus("srv")
-    with concurrent.futures.ProcessPoolExecutor(1) as pool:
-        worker = Worker(bus, ["tricks"], pool=pool, robots=robots)
-        task = asyncio.create_task(worker.run())
-        try:
-            await bus.publish(request(prompt_id=9, robot="heavy"))
-            d = await asyncio.wait_for(bus.receive(), 5)
-            assert d.prompt_id == 9 and worker.answered == 1
-        finally:
-            task.cancel()
+    pool = DecisionPool(1)
+    worker = Worker(bus, ["tricks"], pool=pool, robots=robots)
+    task = asyncio.create_task(worker.run())
+    try:
+        await bus.publish(request(prompt_id=9, robot="heavy"))
+        d = await asyncio.wait_for(bus.receive(), 10)
+        assert d.prompt_id == 9 and worker.answered == 1 and pool.started == 1
+    finally:
+        task.cancel()
+        pool.close()
 
 
 async def test_workers_of_different_games_do_not_steal() -> None:

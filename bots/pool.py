@@ -1,0 +1,234 @@
+"""The processes that run the ``cpu_heavy`` robots' decisions, off the event loop.
+
+A decision goes to an idle process of the pool over a pipe (the robot's class and the
+encoded :class:`~protocol.DecisionRequest`), the answer comes back on the same pipe, whose
+end the event loop watches: no thread in between. ``concurrent.futures.ProcessPoolExecutor``
+does the same job through a queue-management thread and a queue-feeder thread, and the
+hops between them and the event loop cost the serving process some 200 µs of CPU a
+decision against some 60 µs here (``paiju bench pool``, on the 2-core development machine;
+the decision itself costs bdi-hudist some 700 µs): the difference between the robots'
+processes relieving the server and adding to it.
+
+Processes start when first needed (``workers`` at most; the CPUs by default), spawned,
+not forked: a fork would hold a copy of every socket the server has open, and the
+connections the server closes would stay open in the copies. Each ends with the process
+that made it, even killed outright (Linux's parent-death signal), and ignores SIGINT: a
+Ctrl-C in a terminal reaches the whole process group, and the parent, not the pool,
+decides when to stop. A process that dies fails the decision it held (the room's clock
+then plays the default action) and the next decision starts another in its place.
+
+``await pool.decide(RobotClass, protocol.encode(request))`` gives the action's code and cards:
+
+>>> pool = DecisionPool(2)  # no process yet: the first decision starts one
+>>> pool
+<DecisionPool 0 busy, 0 idle of 2, 0 waiting>
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+
+from protocol import DecisionRequest, decode
+
+from .base import Robot
+
+
+def process_pool(workers: int | None = None, start_method: str | None = None) -> concurrent.futures.ProcessPoolExecutor:
+    """A ``concurrent.futures`` process pool (``workers``: the CPUs by default) for calls that
+    are not robots' decisions (the records' writer, bridge's par scores), whose processes end
+    with the process that made them; ``start_method`` as multiprocessing's (default: the
+    platform's).
+
+    A pool process waits for its next call on a pipe whose writing end it holds too, so it
+    never sees the end of it: when its parent is killed outright (SIGKILL, the OOM killer)
+    it would wait for ever. Linux's parent-death signal ends it instead."""
+    context = multiprocessing.get_context(start_method)
+    # forked and spawned pool processes are this one's children (a fork server's are the fork server's)
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else 0
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1,
+        mp_context=context,
+        initializer=end_with_parent,
+        initargs=(parent,),
+    )
+
+
+def end_with_parent(parent: int) -> None:
+    """In a pool's process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+class RobotProcessDied(RuntimeError):
+    """The process deciding for a robot ended before it answered."""
+
+
+class RobotFailed(RuntimeError):
+    """The robot raised in its process; the message carries the exception's type and text."""
+
+
+class _Process:
+    __slots__ = ("conn", "future", "process")
+
+    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+        self.future: asyncio.Future[tuple[int, bytes]] | None = None
+
+
+class DecisionPool:
+    """At most ``workers`` processes deciding for robots; :meth:`decide` from one event loop."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self._context = multiprocessing.get_context("spawn")
+        self._idle: list[_Process] = []
+        self._busy: list[_Process] = []
+        self._queue: collections.deque[tuple[bytes, asyncio.Future[tuple[int, bytes]]]] = collections.deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closed = False
+        self.started = 0  # processes started, replacements included
+
+    def __repr__(self) -> str:
+        busy, idle, waiting = len(self._busy), len(self._idle), len(self._queue)
+        return f"<DecisionPool {busy} busy, {idle} idle of {self.workers}, {waiting} waiting>"
+
+    def pids(self) -> list[int]:
+        """The pool's processes now."""
+        return [p.process.pid for p in self._idle + self._busy if p.process.pid is not None]
+
+    async def decide(self, cls: type[Robot], request: bytes) -> tuple[int, bytes]:
+        """``cls``'s decision on the encoded request: the action's code and cards.
+
+        Raises :class:`RobotFailed` when the robot raised, :class:`RobotProcessDied` when
+        its process ended first."""
+        if self._closed:
+            raise RuntimeError("the decision pool is closed")
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif self._loop is not loop:
+            raise RuntimeError("a decision pool serves one event loop")
+        future: asyncio.Future[tuple[int, bytes]] = loop.create_future()
+        message = pickle.dumps((cls, request), protocol=pickle.HIGHEST_PROTOCOL)
+        if not self._idle and len(self._busy) < self.workers:
+            self._idle.append(self._start())
+        if self._idle:
+            self._send(self._idle.pop(), message, future)
+        else:
+            self._queue.append((message, future))
+        return await future
+
+    def close(self) -> None:
+        """Stop taking decisions: those waiting or in hand are cancelled, and the
+        processes end (they read the end of their pipe; the stragglers are killed)."""
+        self._closed = True
+        for _, future in self._queue:
+            future.cancel()
+        self._queue.clear()
+        procs, self._idle, self._busy = self._idle + self._busy, [], []
+        for p in procs:
+            if p.future is not None:
+                p.future.cancel()
+            self._forget(p)
+        for p in procs:
+            p.process.join(1)
+            if p.process.is_alive():
+                p.process.kill()
+                p.process.join(1)
+
+    def _start(self) -> _Process:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True, name="paiju-robot")
+        process.start()
+        theirs.close()
+        self.started += 1
+        p = _Process(process, ours)
+        assert self._loop is not None
+        self._loop.add_reader(ours.fileno(), self._answered, p)
+        return p
+
+    def _send(self, p: _Process, message: bytes, future: asyncio.Future[tuple[int, bytes]]) -> None:
+        p.future = future
+        self._busy.append(p)
+        with contextlib.suppress(OSError):  # the process is gone: the end of its pipe, read next, fails the decision
+            p.conn.send_bytes(message)
+
+    def _answered(self, p: _Process) -> None:
+        future, p.future = p.future, None
+        try:
+            ok, code, cards = pickle.loads(p.conn.recv_bytes())
+        except (EOFError, OSError):
+            (self._busy if p in self._busy else self._idle).remove(p)
+            self._forget(p)
+            p.process.join(1)
+            if future is not None and not future.done():
+                future.set_exception(RobotProcessDied(f"the robot's process ended (exit code {p.process.exitcode})"))
+            self._next()
+            return
+        if future is not None and not future.done():
+            if ok:
+                future.set_result((code, cards))
+            else:
+                future.set_exception(RobotFailed(code))
+        self._busy.remove(p)
+        self._idle.append(p)
+        self._next()
+
+    def _next(self) -> None:
+        """Hand the first waiting decision whose caller still waits to an idle process
+        (a new one in place of one that died)."""
+        while self._queue and self._queue[0][1].done():
+            self._queue.popleft()
+        if not self._queue:
+            return
+        if not self._idle:
+            if len(self._busy) >= self.workers:
+                return
+            self._idle.append(self._start())
+        message, future = self._queue.popleft()
+        self._send(self._idle.pop(), message, future)
+
+    def _forget(self, p: _Process) -> None:
+        if self._loop is not None:
+            with contextlib.suppress(Exception):  # the loop may be closed already
+                self._loop.remove_reader(p.conn.fileno())
+        p.conn.close()
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A pool process: answer decisions until the pipe ends (one robot of each class,
+    made at its first decision: robots are stateless)."""
+    end_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    robots: dict[type[Robot], Robot] = {}
+    while True:
+        try:
+            cls, data = pickle.loads(conn.recv_bytes())
+        except EOFError:
+            return
+        try:
+            robot = robots.get(cls) or robots.setdefault(cls, cls())
+            req = decode(data)
+            assert isinstance(req, DecisionRequest)
+            action = robot.decide(req)
+            answer: tuple[bool, object, bytes] = (True, action.code, action.cards)
+        except Exception as e:  # the robot's fault: the parent logs it and the room plays the default
+            answer = (False, f"{type(e).__name__}: {e}", b"")
+        conn.send_bytes(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
