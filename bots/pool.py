@@ -37,12 +37,16 @@ import os
 import pickle
 import signal
 import sys
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
 
 from protocol import DecisionRequest, decode
 
 from .base import Robot
+
+T = TypeVar("T")
 
 
 def process_pool(workers: int | None = None, start_method: str | None = None) -> concurrent.futures.ProcessPoolExecutor:
@@ -57,7 +61,7 @@ def process_pool(workers: int | None = None, start_method: str | None = None) ->
     context = multiprocessing.get_context(start_method)
     # forked and spawned pool processes are this one's children (a fork server's are the fork server's)
     parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else 0
-    return concurrent.futures.ProcessPoolExecutor(
+    return _Executor(
         max_workers=workers or os.cpu_count() or 1,
         mp_context=context,
         initializer=end_with_parent,
@@ -65,8 +69,38 @@ def process_pool(workers: int | None = None, start_method: str | None = None) ->
     )
 
 
+class _Executor(concurrent.futures.ProcessPoolExecutor):
+    """Starts its processes with SIGINT blocked (:func:`sigint_blocked`): CPython starts
+    them from ``submit``, in the calling thread."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
+        with sigint_blocked():
+            return super().submit(fn, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT held back from this thread for the block (delivered after it, if it came).
+
+    A child process inherits the mask of the thread that starts it, through the ``exec`` of
+    a spawn too: a Ctrl-C that arrives while a spawned interpreter is still starting (before
+    :func:`end_with_parent` runs in it) would otherwise stop it with a "Fatal Python error"
+    in its imports."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def end_with_parent(parent: int) -> None:
-    """In a pool's process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``)."""
+    """In a pool's process: SIGKILL it when ``parent`` dies (Linux ``prctl(PR_SET_PDEATHSIG)``),
+    and ignore SIGINT: a Ctrl-C in a terminal reaches the whole process group, and the
+    parent, not its pool, decides when the pool stops (the records' writer has a batch to
+    finish). The process started with SIGINT blocked (:func:`sigint_blocked`); ignored now,
+    it is let through."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if not parent or not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
@@ -136,17 +170,18 @@ class DecisionPool:
         return await future
 
     def close(self) -> None:
-        """Stop taking decisions: those waiting or in hand are cancelled, and the
-        processes end (they read the end of their pipe; the stragglers are killed)."""
+        """Stop taking decisions: those waiting or in hand are cancelled, the processes
+        deciding are killed and the idle ones end (they read the end of their pipe)."""
         self._closed = True
         for _, future in self._queue:
             future.cancel()
         self._queue.clear()
         procs, self._idle, self._busy = self._idle + self._busy, [], []
         for p in procs:
-            if p.future is not None:
-                p.future.cancel()
             self._forget(p)
+            if p.future is not None:  # deciding: the answer would go nowhere, so no need to wait for it
+                p.future.cancel()
+                p.process.kill()
         for p in procs:
             p.process.join(1)
             if p.process.is_alive():
@@ -156,7 +191,8 @@ class DecisionPool:
     def _start(self) -> _Process:
         ours, theirs = self._context.Pipe()
         process = self._context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True, name="paiju-robot")
-        process.start()
+        with sigint_blocked():
+            process.start()
         theirs.close()
         self.started += 1
         p = _Process(process, ours)
@@ -216,7 +252,6 @@ def _serve(conn: Connection, parent: int) -> None:
     """A pool process: answer decisions until the pipe ends (one robot of each class,
     made at its first decision: robots are stateless)."""
     end_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     robots: dict[type[Robot], Robot] = {}
     while True:
         try:
@@ -231,4 +266,7 @@ def _serve(conn: Connection, parent: int) -> None:
             answer: tuple[bool, object, bytes] = (True, action.code, action.cards)
         except Exception as e:  # the robot's fault: the parent logs it and the room plays the default
             answer = (False, f"{type(e).__name__}: {e}", b"")
-        conn.send_bytes(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+        try:
+            conn.send_bytes(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:  # the pool was closed meanwhile
+            return

@@ -5,10 +5,12 @@ in the history, the match record and the leaderboard with the outcome the player
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import signal
+import sqlite3
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -157,3 +159,47 @@ async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tm
         for pid in filter(_running, helpers):  # (holding the server's output pipe open)
             os.kill(pid, signal.SIGKILL)
         stop_server(s)
+
+
+def _spawned(pid: int) -> list[int]:
+    """``pid``'s pool processes (the records' writer, the robots' decision pool)."""
+    kids = []
+    for k in _children(pid):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{k}/cmdline").read_bytes():
+                kids.append(k)
+    return kids
+
+
+async def test_a_ctrl_c_ends_the_server_its_robots_and_its_writer_cleanly(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the pools' processes
+    leave the stopping to the server, which writes what it holds and exits without a trace."""
+    db = tmp_path / "records.sqlite3"
+    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{db}", new_session=True)
+    helpers: list[int] = []
+    try:
+        c = await Client.connect(s.url, "guest")
+        await c.create("mahjong", hands=1, bots=[1, 2, 3], robot="bdi-hudist")
+        await c.play(random.Random(1))
+        await c.close()
+        for _ in range(300):  # a robots' process (at the first decision) and the writer (first hand)
+            helpers = _children(s.proc.pid)
+            if len(_spawned(s.proc.pid)) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(_spawned(s.proc.pid)) >= 2
+        os.killpg(s.proc.pid, signal.SIGINT)
+        out, _ = s.proc.communicate(timeout=30)
+        assert s.proc.returncode == 0 and "Traceback" not in out and "writer process ended" not in out, out
+        for _ in range(200):
+            if not any(map(_running, helpers)):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(map(_running, helpers))
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            assert con.execute("select count(*) from hands").fetchone() == (1,)
+    finally:
+        for pid in filter(_running, helpers):
+            os.kill(pid, signal.SIGKILL)
+        if s.proc.poll() is None:
+            stop_server(s)

@@ -32,13 +32,18 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
 
-def start_server(*extra: str) -> Served:
+def start_server(*extra: str, new_session: bool = False) -> Served:
     """Start `paiju serve --port 0 ...` and wait for the line that names its port. Robots play
     at full speed (``--robot-pace 0``, unless ``extra`` says otherwise): the pace is checked in
-    tests/server/test_table_clocks.py, and would only make these tests slower."""
+    tests/server/test_table_clocks.py, and would only make these tests slower. With
+    ``new_session`` the server leads a process group of its own (as in a terminal, where a
+    Ctrl-C reaches the whole group)."""
     cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--robot-pace", "0", *extra]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = subprocess.PIPE
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True, start_new_session=new_session
+    )
     assert proc.stdout is not None
     deadline = time.monotonic() + 30
     seen = []
