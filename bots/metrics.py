@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 REQUESTS = Counter(
     "paiju_worker_requests",
@@ -25,6 +25,14 @@ THINK = Histogram(
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0),
 )
 
+POOL_PROCESSES = Gauge(
+    "paiju_worker_pool_processes", "Processes of the robots' decision pool (the cpu_heavy robots) alive now"
+)
+POOL_WAITING = Gauge("paiju_worker_pool_waiting", "Decisions waiting for a free process of the robots' decision pool")
+POOL_DEATHS = Counter(
+    "paiju_worker_pool_deaths",
+    "Processes of the robots' decision pool that ended unasked (killed, crashed); the next decision starts another",
+)
 
 # the labelled children, looked up once per label values (labels() locks on every call)
 _REQUESTS = functools.cache(REQUESTS.labels)

@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from protocol import DecisionRequest, decode
 
+from . import metrics
 from .base import Robot
 
 T = TypeVar("T")
@@ -167,6 +168,7 @@ class DecisionPool:
             self._send(self._idle.pop(), message, future)
         else:
             self._queue.append((message, future))
+            metrics.POOL_WAITING.inc()
         return await future
 
     def close(self) -> None:
@@ -175,6 +177,7 @@ class DecisionPool:
         self._closed = True
         for _, future in self._queue:
             future.cancel()
+        metrics.POOL_WAITING.dec(len(self._queue))
         self._queue.clear()
         procs, self._idle, self._busy = self._idle + self._busy, [], []
         for p in procs:
@@ -195,6 +198,7 @@ class DecisionPool:
             process.start()
         theirs.close()
         self.started += 1
+        metrics.POOL_PROCESSES.inc()
         p = _Process(process, ours)
         assert self._loop is not None
         self._loop.add_reader(ours.fileno(), self._answered, p)
@@ -214,6 +218,7 @@ class DecisionPool:
             (self._busy if p in self._busy else self._idle).remove(p)
             self._forget(p)
             p.process.join(1)
+            metrics.POOL_DEATHS.inc()
             if future is not None and not future.done():
                 future.set_exception(RobotProcessDied(f"the robot's process ended (exit code {p.process.exitcode})"))
             self._next()
@@ -232,6 +237,7 @@ class DecisionPool:
         (a new one in place of one that died)."""
         while self._queue and self._queue[0][1].done():
             self._queue.popleft()
+            metrics.POOL_WAITING.dec()
         if not self._queue:
             return
         if not self._idle:
@@ -239,9 +245,11 @@ class DecisionPool:
                 return
             self._idle.append(self._start())
         message, future = self._queue.popleft()
+        metrics.POOL_WAITING.dec()
         self._send(self._idle.pop(), message, future)
 
     def _forget(self, p: _Process) -> None:
+        metrics.POOL_PROCESSES.dec()
         if self._loop is not None:
             with contextlib.suppress(Exception):  # the loop may be closed already
                 self._loop.remove_reader(p.conn.fileno())

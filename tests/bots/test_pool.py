@@ -134,3 +134,28 @@ def test_paiju_bench_pool_measures_each_way() -> None:
     assert all(w["per_second"] > 0 and w["own_cpu_us"] > 0 for w in out["ways"].values())
     bad = subprocess.run([*cmd[:5], "--robot", "no-such-robot"], capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "no-such-robot" in bad.stderr
+
+
+async def test_its_metrics_count_processes_waiting_decisions_and_deaths() -> None:
+    from prometheus_client import REGISTRY
+
+    names = ("paiju_worker_pool_processes", "paiju_worker_pool_waiting", "paiju_worker_pool_deaths_total")
+
+    def moved() -> list[float]:
+        return [(REGISTRY.get_sample_value(n) or 0.0) - b for n, b in zip(names, base, strict=True)]
+
+    base = [REGISTRY.get_sample_value(n) or 0.0 for n in names]
+    pool = DecisionPool(1)
+    try:
+        held = asyncio.create_task(pool.decide(Slow, encode(request(50))))
+        queued = asyncio.create_task(pool.decide(RandomRobot, encode(request(2))))
+        await asyncio.sleep(0.05)
+        assert moved() == [1, 1, 0]  # one process deciding, one decision waiting for it
+        os.kill(pool.pids()[0], signal.SIGKILL)
+        with pytest.raises(RobotProcessDied):
+            await asyncio.wait_for(held, 10)
+        await asyncio.wait_for(queued, 20)
+        assert moved() == [1, 0, 1]  # the one that died replaced
+    finally:
+        pool.close()
+    assert moved() == [0, 0, 1]
