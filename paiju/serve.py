@@ -135,6 +135,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--workers", type=positive_int, default=8, help="robot decisions handled at once in-process (default 8)"
     )
+    p.add_argument(
+        "--robot-processes",
+        type=nonnegative_int,
+        default=0,
+        metavar="N",
+        help="processes for the cpu-heavy robots (bridge's hybrid, Niujiu's automaton-mc, mahjong's bdi), "
+        "started at their first decision (default 0: one per core)",
+    )
     add_database_argument(p)
     g = p.add_argument_group("limits")
     g.add_argument(
@@ -321,8 +329,9 @@ async def close_records(db: Database, rec: Recorder) -> None:
     await db.close()
 
 
-async def main(cfg: Config, workers: int = 8, database: str | None = None) -> int:
+async def main(cfg: Config, workers: int = 8, database: str | None = None, robot_processes: int = 0) -> int:
     from bots import registry
+    from bots.pool import DecisionPool
     from bots.worker import Worker
     from protocol.bus import MemoryBus
     from server.app import Server
@@ -342,7 +351,8 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None) -> in
         robot_label=registry.label,
         describe=registry.describe,
     )
-    worker = Worker(bus, name="embedded", concurrency=workers)
+    decisions = DecisionPool(robot_processes or None)  # no process before the first decision
+    worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
     await server.start()
     heap.settle()
     wtask = asyncio.create_task(worker.run())
@@ -358,6 +368,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None) -> in
     finally:
         wtask.cancel()
         await server.close()
+        decisions.close()
         with contextlib.suppress(asyncio.CancelledError):
             await wtask
         await close_records(db, rec)
@@ -505,7 +516,7 @@ def run(args: argparse.Namespace) -> int:
                 lease=args.lease,
             )
             return _run(coro, args.uvloop)
-        return _run(main(config_from(args), args.workers, args.database), args.uvloop)
+        return _run(main(config_from(args), args.workers, args.database, args.robot_processes), args.uvloop)
     except OSError as e:  # the port is taken, the address is not this machine's, ...
         why = f"port {args.port} is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
         return fail("serve", f"cannot listen on {args.host}:{args.port}: {why}", 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from loadtest.scrape import Scrape, parse
@@ -134,3 +135,30 @@ def test_hot_path_histogram_reads_as_prometheus_clients_own() -> None:
     got = series(generate_latest(mine))
     assert len(got) == 2 * (len(_FAST) + 1 + 2)  # per game: the buckets, +Inf, count and sum
     assert got == series(generate_latest(registry))
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+async def test_the_robots_processes_are_as_many_as_asked(processes: int) -> None:
+    """``paiju serve --robot-processes N``: however many decisions of the cpu-heavy mahjong
+    robots are asked at once (three rooms of three robots), N processes decide."""
+    import random
+
+    from paiju.client import Client
+
+    from .conftest import TEST_OPTIONS, start_server, stop_server
+
+    async def match(i: int) -> None:
+        c = await Client.connect(s.url, f"counted{i}")
+        await c.create("mahjong", hands=1, bots=[1, 2, 3], robot="bdi-hudist")
+        await c.play(random.Random(i))
+        await c.close()
+
+    s = start_server(*TEST_OPTIONS, "--robot-processes", str(processes))
+    try:
+        assert scrape(s).value("paiju_worker_pool_processes") == 0  # none before the first decision
+        await asyncio.gather(*(match(i) for i in range(3)))
+        after = scrape(s)
+        assert after.value("paiju_worker_pool_processes") == processes
+        assert after.total("paiju_worker_requests_total", game="mahjong", outcome="answered") > 9
+    finally:
+        stop_server(s)
