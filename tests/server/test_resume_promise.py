@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from paiju.client import Client, Closed
-from protocol import Event, Result, RoomEvent, RoomState, Welcome
+from protocol import Event, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, serving
 
@@ -52,6 +52,11 @@ async def robot_match(url: str, hands: int) -> tuple[Client, Client]:
     st = await ann.create("tricks", bots=[1], seed=random.randrange(1 << 30), clock_ms=150, hands=hands)
     await eve.watch(st.room)
     return ann, eve
+
+
+def back_in_seat(f: object) -> bool:
+    """The event that says ann (seat 0) is connected again."""
+    return isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 0 and f.arg == SeatKind.HUMAN
 
 
 def check_replay(back: Client, last_seq: int) -> list[int]:
@@ -99,9 +104,12 @@ async def test_resume_replaces_a_registered_connection(small_queue: Served) -> N
             await until(back, lambda c: c.seq >= target)  # noqa: B023 (awaited here, in this iteration)
             await until(ann, lambda c: c.closed, timeout=10)  # the old connection was closed ...
             assert ann.ws.close_code == 1008 and "replaced" in (ann.ws.close_reason or ""), "... as replaced"
+            # the room says the seat is back (SEAT 0 HUMAN) after the replay, which under load
+            # can already hold more than the 30 events waited for above
+            await until(back, lambda c: any(map(back_in_seat, c.log)))
             got = check_replay(back, last_seq)
             old = seqs(ann)
-            resumed = next(f.seq for f in back.log if isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 0)
+            resumed = next(f.seq for f in back.log if back_in_seat(f))
             assert max(old) < resumed, "the old connection received nothing after the resume"
             print(f"trial {trial}: {len(got)} events in order from {last_seq + 1}; the old one stopped at {max(old)}")
         finally:
