@@ -50,23 +50,21 @@ from .base import Robot
 T = TypeVar("T")
 
 
-def process_pool(workers: int | None = None, start_method: str | None = None) -> concurrent.futures.ProcessPoolExecutor:
-    """A ``concurrent.futures`` process pool (``workers``: the CPUs by default) for calls that
-    are not robots' decisions (the records' writer, bridge's par scores), whose processes end
-    with the process that made them; ``start_method`` as multiprocessing's (default: the
-    platform's).
+def process_pool(workers: int = 1) -> concurrent.futures.ProcessPoolExecutor:
+    """A ``concurrent.futures`` pool of ``workers`` spawned processes for calls that are not
+    robots' decisions (the records' writer, bridge's par scores), whose processes end with
+    the process that made them.
 
-    A pool process waits for its next call on a pipe whose writing end it holds too, so it
-    never sees the end of it: when its parent is killed outright (SIGKILL, the OOM killer)
-    it would wait for ever. Linux's parent-death signal ends it instead."""
-    context = multiprocessing.get_context(start_method)
-    # forked and spawned pool processes are this one's children (a fork server's are the fork server's)
-    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else 0
+    Spawned, not forked: a fork would hold a copy of every socket the server has open, and a
+    connection the server closed would stay open in the copy. A pool process waits for its
+    next call on a pipe whose writing end it holds too, so it never sees the end of it: when
+    its parent is killed outright (SIGKILL, the OOM killer) it would wait for ever. Linux's
+    parent-death signal ends it instead."""
     return _Executor(
-        max_workers=workers or os.cpu_count() or 1,
-        mp_context=context,
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
         initializer=end_with_parent,
-        initargs=(parent,),
+        initargs=(os.getpid(),),
     )
 
 
@@ -102,7 +100,7 @@ def end_with_parent(parent: int) -> None:
     it is let through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    if not parent or not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
@@ -130,8 +128,8 @@ class _Process:
 class DecisionPool:
     """At most ``workers`` processes deciding for robots; :meth:`decide` from one event loop."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or os.cpu_count() or 1
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers or os.cpu_count() or 1  # 0: one per core
         self._context = multiprocessing.get_context("spawn")
         self._idle: list[_Process] = []
         self._busy: list[_Process] = []

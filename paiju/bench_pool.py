@@ -105,7 +105,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
 
     # The requests are made by playing the hands in another process, and the warm-up decides
     # other hands: no way's robots may have memos of the measured decisions.
-    with process_pool(1, "spawn") as maker:
+    with process_pool() as maker:
         requests = maker.submit(_requests, args.game, args.robot, range(args.deals)).result()
         warm = maker.submit(_requests, args.game, args.robot, range(10_000, 10_000 + max(1, args.deals // 4))).result()
     loop = asyncio.get_running_loop()
@@ -115,7 +115,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         return cls().decide(decode(data))
 
     ways["inline"] = await _timed(warm, requests, args.concurrency, inline)
-    executor = process_pool(args.workers, "spawn")
+    executor = process_pool(args.workers)
     try:
 
         async def executed(cls: type[Any], data: bytes) -> Any:

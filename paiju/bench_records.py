@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import json
 import random
 import tempfile
@@ -102,7 +101,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             (linger, process) for linger in args.linger for process in ((False, True) if args.process else (False,))
         ]
         for k, (linger, process) in enumerate(runs):
-            rec = Recorder(db, linger=linger, writer=functools.partial(process_pool, 1, "spawn") if process else None)
+            rec = Recorder(db, linger=linger, writer=process_pool if process else None)
             rec.start()
             started = time.time()
 

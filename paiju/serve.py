@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import contextlib
 import errno
-import functools
 import importlib
 import logging
 import os
@@ -317,9 +316,7 @@ async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
         await db.close()
         print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
         return None
-    # the SQL off the event loop, in a process spawned rather than forked: a fork would hold a
-    # copy of every socket the server has open, and a connection it closed would stay open there
-    rec = Recorder(db, writer=functools.partial(process_pool, 1, "spawn"))
+    rec = Recorder(db, writer=process_pool)  # the SQL off the event loop, in a process of its own
     rec.start()
     return db, rec
 
@@ -351,7 +348,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         robot_label=registry.label,
         describe=registry.describe,
     )
-    decisions = DecisionPool(robot_processes or None)  # no process before the first decision
+    decisions = DecisionPool(robot_processes)  # no process before the first decision
     worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
     await server.start()
     heap.settle()

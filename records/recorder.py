@@ -13,7 +13,7 @@ write (at most :data:`LINGER` and a write) loses that hand; with Redis the room'
 holds it.
 
 ``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
-process: ``bots.pool.process_pool(1, "spawn")``) writes in a process of its own, started
+process: ``bots.pool.process_pool``) writes in a process of its own, started
 on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
 cost the event loop nothing but handing the batch over, where they took some tenth of a
 busy server's loop (docs/performance.md). The batches still go one at a time and in order,

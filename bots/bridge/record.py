@@ -35,7 +35,7 @@ def start_par(game: Any) -> None:
     key = _key(game)
     if key not in _STARTED:
         if _pool is None:
-            _pool = process_pool(1, "spawn")  # ended with the server, even killed outright
+            _pool = process_pool()  # ended with the server, even killed outright
         _STARTED[key] = _pool.submit(dd_table, *key)
         while len(_STARTED) > _KEEP:
             _STARTED.popitem(last=False)

@@ -3,7 +3,6 @@ order (a match's hands before its end), and a job that cannot be written costs o
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 
@@ -18,7 +17,6 @@ from records.recorder import Recorder
 from tests.records.test_matches import play
 
 ROBOTS = [SeatHolder(ROBOT, "random@1")] * 2
-WRITER = functools.partial(process_pool, 1, "spawn")  # as paiju serve writes
 
 
 def info(room: str, hands: int) -> MatchInfo:
@@ -38,7 +36,7 @@ async def ids(db: Database) -> dict[str, int]:
 @pytest.mark.parametrize("process", [False, True], ids=["in the loop", "writer process"])
 async def test_jobs_that_arrive_together_are_written_in_order(db: Database, process: bool) -> None:
     # linger: long enough for every job below to join the first one's batch
-    rec = Recorder(db, linger=0.3, writer=WRITER if process else None)
+    rec = Recorder(db, linger=0.3, writer=process_pool if process else None)
     rec.start()
     a, b = info("ra", 2), info("rb", 3)
     hands = [play("tricks", 7, h) for h in range(2)]
@@ -107,7 +105,7 @@ async def test_a_killed_writer_process_is_replaced_and_nothing_is_lost(db: Datab
     import os
     import signal
 
-    rec = Recorder(db, linger=0, writer=WRITER)
+    rec = Recorder(db, linger=0, writer=process_pool)  # as paiju serve writes
     rec.start()
     a = info("ra", 3)
     hands = [play("tricks", 7, h) for h in range(3)]

@@ -4,12 +4,14 @@ metric docs/operations.md names present, and each one moving after a played hand
 from __future__ import annotations
 
 import asyncio
+import random
 import urllib.request
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from loadtest.scrape import Scrape, parse
+from paiju.client import Client
 from protocol import (
     VERSION,
     Action,
@@ -26,7 +28,7 @@ from protocol import (
     encode,
 )
 
-from .conftest import Served
+from .conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 
 def scrape(s: Served) -> Scrape:
@@ -141,11 +143,6 @@ def test_hot_path_histogram_reads_as_prometheus_clients_own() -> None:
 async def test_the_robots_processes_are_as_many_as_asked(processes: int) -> None:
     """``paiju serve --robot-processes N``: however many decisions of the cpu-heavy mahjong
     robots are asked at once (three rooms of three robots), N processes decide."""
-    import random
-
-    from paiju.client import Client
-
-    from .conftest import TEST_OPTIONS, start_server, stop_server
 
     async def match(i: int) -> None:
         c = await Client.connect(s.url, f"counted{i}")
