@@ -8,7 +8,8 @@
   stops; then they LEAVE (their seats go to robots and the room closes, so nothing keeps
   playing after the run).
 - :func:`idle` holds a connection that only pings; :func:`echo` is the bare round trip of
-  ``paiju bench server`` (any WebSocket server that sends each message back).
+  ``paiju bench server`` (any WebSocket server that sends each message back), and
+  :func:`table_echo` a table of players taking turns through loadtest/echo.py's relay.
 
 Latencies are taken with ``time.perf_counter`` on the generator's side: action -> ACK,
 action -> the room's next prompt (any seat of the table that a client plays; a hand's end
@@ -386,6 +387,61 @@ async def echo(url: str, stats: Stats, stopping: asyncio.Event, gate: asyncio.Se
         stats.connections -= 1
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), 2)
+
+
+async def table_echo(
+    url: str,
+    table: str,
+    humans: int,
+    robots: int,
+    stats: Stats,
+    stopping: asyncio.Event,
+    gate: asyncio.Semaphore | None = None,
+) -> None:
+    """The ``humans`` players of one table of the echo server's relay (loadtest/echo.py)
+    take turns, one move in flight a table as in a room: the player whose turn it is sends
+    a PING frame and every player reads it (after the last player's, ``robots`` copies
+    more: the robot seats' moves). A turn counts as a round trip, a robot's too; its
+    latency is the mover's own copy's. The floor that ``paiju bench server`` puts beside
+    the rooms: the same reads and writes on both sides, no game."""
+    query = f"humans={humans}&robots={robots}"
+    conns: list[ClientConnection] = []
+    try:
+        for seat in range(humans):
+            ws = await _connect(f"{url.rstrip('/')}/table/{table}?seat={seat}&{query}", gate)
+            conns.append(ws)
+            await ws.recv()  # seated: the relay will not miss what this seat sends
+            stats.connected()
+    except (*CONNECT_ERRORS, ConnectionClosed) as e:
+        stats.connect_failures += 1
+        stats.error(f"connect: {type(e).__name__}")
+        stats.connections -= len(conns)
+        await asyncio.gather(*(ws.close() for ws in conns), return_exceptions=True)
+        return
+    n = 0
+    try:
+        while not stopping.is_set():
+            for seat, ws in enumerate(conns):
+                n = (n + 1) & 0xFFFF_FFFF
+                data = encode(Ping(n))
+                moves = 1 + (robots if seat == humans - 1 else 0)
+                t = time.perf_counter()
+                await ws.send(data)
+                back = await ws.recv()
+                stats.latency("ack", (time.perf_counter() - t) * 1000)
+                for other in conns:
+                    for _ in range(moves - (other is ws)):
+                        await other.recv()
+                stats.frames_out += 1
+                stats.frames_in += moves * humans
+                stats.bytes_out += len(data)
+                stats.bytes_in += moves * humans * len(back)
+                stats.round_trips += moves
+    except ConnectionClosed:
+        stats.disconnects += 1
+    finally:
+        stats.connections -= len(conns)
+        await asyncio.gather(*(asyncio.wait_for(ws.close(), 2) for ws in conns), return_exceptions=True)
 
 
 async def _connect(url: str, gate: asyncio.Semaphore | None) -> ClientConnection:

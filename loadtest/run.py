@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import Any
 
 from protocol import CreateRoom, Error, RoomState
 
-from .clients import Session, Table, code_name, echo, idle
+from .clients import Session, Table, code_name, echo, idle, table_echo
 from .scrape import Scrape, metrics_url, scrape, server_figures
 from .stats import LATENCIES, Stats, Tick, summary
 
@@ -50,6 +51,8 @@ class Options:
     pace: float | None = None  # actions/s of all our players together (default: as fast as answered)
     echo: bool = False  # the bare round trip instead of games (paiju bench server)
     connections: int = 0  # echo: connections
+    echo_tables: int = 0  # echo: tables of the relay (loadtest/echo.py), robots_per_room robot seats each
+    echo_humans: int = 0  # echo: players at each table of the relay
 
     def tables(self, seats: int) -> tuple[int, int]:
         """``(tables, human players per table)`` for a game of ``seats`` seats."""
@@ -158,8 +161,8 @@ async def run(
             tables, humans = o.tables(seats)
             if tables < 1:
                 raise LoadError("nothing to do: --rooms and --clients must be at least 1")
-    elif o.connections < 1:
-        raise LoadError("echo: --connections must be at least 1")
+    elif o.connections < 1 and o.echo_tables * o.echo_humans < 1:
+        raise LoadError("echo: give connections, or tables with at least one player each")
     stats = Stats()
     stopping = asyncio.Event()
     murl = metrics_url(o.url) if o.metrics is None else o.metrics
@@ -182,7 +185,7 @@ async def run(
         await coro
 
     tasks: list[asyncio.Task[None]] = []
-    n_open = len(tabs) + o.idle + o.connections
+    n_open = len(tabs) + o.idle + o.connections + o.echo_tables
     k = 0
     for t in tabs:
         tasks.append(asyncio.create_task(later(o.ramp * k / n_open, t.run())))
@@ -198,6 +201,11 @@ async def run(
         k += 1
     for _ in range(o.connections):
         tasks.append(asyncio.create_task(later(o.ramp * k / n_open, echo(o.url, stats, stopping, gate))))
+        k += 1
+    run_id = secrets.token_hex(4)  # tables of an earlier run may still be closing on the relay
+    for j in range(o.echo_tables):
+        relay = table_echo(o.url, f"{run_id}-{j}", o.echo_humans, o.robots_per_room, stats, stopping, gate)
+        tasks.append(asyncio.create_task(later(o.ramp * k / n_open, relay)))
         k += 1
 
     origin = [time.perf_counter() + o.ramp]  # when the measured window opens (moved when it does)
@@ -219,7 +227,7 @@ async def run(
     tick_task = asyncio.create_task(ticker())
     before: Scrape | None = None
     after: Scrape | None = None
-    expected = tables * max(humans, 1) + o.idle + o.connections
+    expected = tables * max(humans, 1) + o.idle + o.connections + o.echo_tables * o.echo_humans
     try:
         await asyncio.sleep(o.ramp)
         # the window opens once every client is connected (connects that failed are retried),

@@ -6,7 +6,10 @@ a child process. For every scenario (game x robot seats) the same generator firs
 the echo server with as many connections as the scenario has players (closed loop: one
 message in flight each), then the rooms (closed loop: each player answers its prompt at
 once); the ratio is the server's actions applied per second (its /metrics, robot actions
-included) to the echo's round trips per second. Then, paced at half the actions/s just
+included) to the echo's round trips per second. Between the two, the **floor**: the echo
+server's table relay (loadtest/echo.py) with the scenario's tables, players and robot
+seats, every move read once and written to every player, no game: what a table game's
+server on ``websockets`` pays at least for a move. Then, paced at half the actions/s just
 measured, the p99 of action -> next prompt. Then the memory of idle connections (RSS of
 each server before and with ``--idle`` connections open, held ``--hold`` seconds: drops
 counted), and robot-filled mahjong rooms (every seat a robot, one watcher each) against
@@ -212,11 +215,15 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
         f"  {'scenario':<26}{'echo rt/s':>11}{'paiju act/s':>13}{'ratio':>7}{'per CPU-s':>10}"
         f"{'next p99 ms':>13}{'paced at':>10}{'p99 ms':>8}  CPU % echo/paiju/generator",
     )
+    floors: list[str] = []
     for game in args.games:
         seats = await probe(purl, game)
         for robots in sorted({0, seats // 2}):
             players = args.rooms * (seats - robots)
             e, e_cpu = await measured(echo, Options(eurl, echo=True, connections=players, metrics="", **common))
+            relay = Options(eurl, echo=True, echo_tables=args.rooms, echo_humans=seats - robots, metrics="", **common)
+            relay.robots_per_room = robots
+            f, f_cpu = await measured(echo, relay)
 
             def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
                 return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)
@@ -225,6 +232,7 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
             # per CPU-second of each server: what the same work costs, whatever else the machine runs
             e_eff = e["round_trips_per_s"] * e["duration_s"] / max(e_cpu["server"], 1e-3)
+            f_eff = f["round_trips_per_s"] * f["duration_s"] / max(f_cpu["server"], 1e-3)
             p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
             if base is not None:
                 b, b_cpu = await measured(base, rooms(f"ws://127.0.0.1:{base.port}/ws"))
@@ -237,6 +245,11 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 "connections": players,
                 "echo_round_trips_per_s": e["round_trips_per_s"],
                 "echo_round_trip_p99_ms": e["latency_ms"]["ack"]["p99"],
+                "floor_moves_per_s": f["round_trips_per_s"],
+                "floor_ratio": round(f["round_trips_per_s"] / e["round_trips_per_s"], 3)
+                if e["round_trips_per_s"]
+                else None,
+                "floor_errors": f["error_count"],
                 "paiju_actions_applied_per_s": applied,
                 "paiju_client_actions_per_s": p["actions_per_s"],
                 "ratio": round(applied / e["round_trips_per_s"], 3) if e["round_trips_per_s"] else None,
@@ -248,6 +261,10 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 "echo_cpu": e_cpu,
                 "paiju_cpu": p_cpu,
                 "echo_round_trips_per_cpu_s": round(e_eff, 1),
+                "floor_cpu": f_cpu,
+                "floor_moves_per_cpu_s": round(f_eff, 1),
+                "floor_ratio_per_cpu_s": round(f_eff / e_eff, 3) if e_eff else None,
+                "paiju_of_floor_per_cpu_s": round(p_eff / f_eff, 3) if f_eff else None,
                 "paiju_actions_per_cpu_s": round(p_eff, 1),
                 "ratio_per_cpu_s": round(p_eff / e_eff, 3) if e_eff else None,
                 "paiju_cpu_ms_per_client_action": round(1000 * p_cpu["server"] / max(p["actions"], 1), 3),
@@ -265,6 +282,12 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 f"  {e_cpu['server_percent']:.0f}/{p_cpu['server_percent']:.0f}/"
                 f"{(e_cpu['generator_percent'] + p_cpu['generator_percent']) / 2:.0f}",
             )
+            floors.append(
+                f"  floor {f'{game}, {robots} robots':<20}{f['round_trips_per_s']:>11,.0f} moves/s through the relay, "
+                f"{row['floor_ratio'] or 0:.3f} of the echo ({row['floor_ratio_per_cpu_s'] or 0:.3f} per CPU-second, "
+                f"relay CPU {f_cpu['server_percent']:.0f} %); paiju {row['paiju_of_floor_per_cpu_s'] or 0:.3f} "
+                f"of the floor per CPU-second"
+            )
             if base is not None:
                 say(
                     args,
@@ -272,6 +295,8 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                     f"{row['baseline_cpu_ms_per_client_action']:.3f} server CPU ms each; this checkout "
                     f"{p['actions_per_s']:,.0f} client act/s, {row['paiju_cpu_ms_per_client_action']:.3f} ms each",
                 )
+    for line in floors:
+        say(args, line)
     if args.idle:
         out["idle"] = {}
         for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):

@@ -3,11 +3,14 @@ report, its plot, its thresholds (exit 1) and its refusals (exit 2)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,8 +95,46 @@ def test_bench_server_runs_both_servers_in_one_run() -> None:
         assert s["echo_round_trips_per_s"] > 0 and s["paiju_actions_applied_per_s"] > 0 and s["errors"] == 0
         assert s["ratio"] == round(s["paiju_actions_applied_per_s"] / s["echo_round_trips_per_s"], 3)
         assert s["next_prompt_p99_ms"] > 0 and s["paced_next_prompt_p99_ms"] > 0
+        assert s["floor_moves_per_s"] > 0 and s["floor_errors"] == 0 and s["paiju_of_floor_per_cpu_s"] > 0
     for name in ("echo", "paiju"):
         assert r["idle"][name]["connections"] == 20 and r["idle"][name]["disconnects"] == 0
         assert r["idle"][name]["holders"] == 3  # 8 connections each at most
         assert r["idle"][name]["rss_held_kib"] >= r["idle"][name]["rss_before_kib"] > 0
     assert r["robots"]["rooms_hands_per_s"] > 0 and r["robots"]["arena_hands_per_s"] > 0
+
+
+def test_the_echo_servers_table_relay_sends_every_move_to_every_seat() -> None:
+    """loadtest/echo.py's relay, the bench's floor: what a seat sends reaches every seat of
+    its table (and no other table), the last seat's move K times more for K robot seats."""
+
+    async def main(port: int) -> None:
+        from websockets.asyncio.client import connect
+
+        async def seat(table: str, i: int, humans: int, robots: int) -> Any:
+            ws = await connect(f"ws://127.0.0.1:{port}/table/{table}?seat={i}&humans={humans}&robots={robots}")
+            assert await ws.recv() == b""  # seated
+            return ws
+
+        a = [await seat("a", i, 3, 2) for i in range(3)]
+        b = [await seat("b", 0, 1, 0)]
+        await a[0].send(b"first")
+        assert [await ws.recv() for ws in a] == [b"first"] * 3
+        await a[2].send(b"last")
+        for ws in a:
+            assert [await ws.recv() for _ in range(3)] == [b"last"] * 3
+        await b[0].send(b"other")
+        assert await b[0].recv() == b"other"
+        for ws in a:  # nothing of table b reached table a
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(ws.recv(), 0.2)
+        await asyncio.gather(*(ws.close() for ws in [*a, *b]))
+
+    echo = subprocess.Popen([sys.executable, "-m", "loadtest.echo"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert echo.stdout is not None
+        m = re.search(r":(\d+)/$", echo.stdout.readline().strip())
+        assert m, "the echo server did not say where it serves"
+        asyncio.run(main(int(m.group(1))))
+    finally:
+        echo.terminate()
+        echo.wait(10)
