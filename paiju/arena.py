@@ -45,6 +45,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bridge.add_argument("--samples", type=int, default=None, help="Monte Carlo samples a card of `hybrid` (default 32)")
     bridge.add_argument("--jobs", type=int, default=1, help="processes playing boards side by side (default 1)")
     bridge.add_argument("--pbn", metavar="FILE.pbn", help="write every table played as PBN 2.1")
+    bridge.add_argument(
+        "--oracle",
+        choices=("shape", "lengths", "points", "honours"),
+        default=None,
+        help="a diagnosis, not a robot: `hybrid`'s Monte Carlo deals the hidden hands with their real suit lengths "
+        "and points (shape), lengths only, points only, or real honours (honours), to measure what better sampling "
+        "could save (bots/bridge/oracle.py)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

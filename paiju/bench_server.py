@@ -285,8 +285,9 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             floors.append(
                 f"  floor {f'{game}, {robots} robots':<20}{f['round_trips_per_s']:>11,.0f} moves/s through the relay, "
                 f"{row['floor_ratio'] or 0:.3f} of the echo ({row['floor_ratio_per_cpu_s'] or 0:.3f} per CPU-second, "
-                f"relay CPU {f_cpu['server_percent']:.0f} %); paiju {row['paiju_of_floor_per_cpu_s'] or 0:.3f} "
-                f"of the floor per CPU-second"
+                f"CPU % relay/generator {f_cpu['server_percent']:.0f}/{f_cpu['generator_percent']:.0f}); "
+                f"paiju {row['paiju_of_floor_per_cpu_s'] or 0:.3f} of the floor per CPU-second; "
+                f"server CPU µs a move: echo {_us(e_eff):.0f}, relay {_us(f_eff):.0f}, paiju {_us(p_eff):.0f}"
             )
             if base is not None:
                 say(
@@ -332,6 +333,11 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
     return out
+
+
+def _us(per_cpu_s: float) -> float:
+    """Microseconds of CPU a move, from moves per CPU-second."""
+    return 1e6 / per_cpu_s if per_cpu_s else 0.0
 
 
 async def measured(child: Child, o: Any) -> tuple[dict[str, Any], dict[str, float]]:

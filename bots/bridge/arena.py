@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import games
 from games.bridge.deal import format_deal, is_vulnerable
 from games.bridge.game import Bridge
 from games.bridge.pbn import board_from_game, write_pbn
@@ -35,6 +36,8 @@ from protocol.cards import format_card
 from .. import registry
 from ..arena import _ci, _percentile, play_hand
 from ..base import Robot
+from .oracle import LEVELS, Oracle
+from .robot import HybridRobot
 from .table import NT
 
 SEAT_TAGS = ("North", "East", "South", "West")
@@ -155,6 +158,7 @@ class BridgeReport:
     robots: dict[str, BridgeRobotReport] = field(default_factory=dict)
     games: list[Bridge] = field(default_factory=list)
     interrupted: bool = False
+    oracle: str | None = None  # the diagnosis's peeking sampler for `hybrid` (bots/bridge/oracle.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -163,6 +167,7 @@ class BridgeReport:
             "boards": self.boards,
             "seed": self.seed,
             "samples": self.samples,
+            "oracle": self.oracle,
             "interrupted": self.interrupted,
             "robots": {n: r.as_dict() for n, r in self.robots.items()},
         }
@@ -281,18 +286,22 @@ def play(
     progress: bool = False,
     keep_games: bool = False,
     jobs: int = 1,
+    oracle: str | None = None,
 ) -> BridgeReport:
     """Play ``boards`` deals at two tables each (see the module's docstring) and report per robot.
 
     ``jobs`` processes play boards side by side; the report is the same as with one (each
     board depends only on the seed and its number). Interrupted (Ctrl-C), the report holds
-    the boards finished so far and says so.
+    the boards finished so far and says so. ``oracle`` (a level of :mod:`bots.bridge.oracle`)
+    lets `hybrid`'s Monte Carlo peek at the deal: a diagnosis, not a robot.
     """
     if len(seats) != 4:
         raise ValueError(f"bridge has 4 seats; --seats names {len(seats)} robots")
     for name in seats:
         registry.get("bridge", name)  # KeyError naming the known robots
-    report = _empty_report(seats, seed, samples)
+    if oracle is not None and oracle not in LEVELS:
+        raise ValueError(f"--oracle {oracle}: one of {', '.join(LEVELS)}")
+    report = _empty_report(seats, seed, samples, oracle)
     bar = None
     if progress:
         from tqdm import tqdm  # type: ignore[import-untyped]
@@ -302,10 +311,12 @@ def play(
     try:
         if pool is None:
             parts: Iterator[BridgeReport] = (
-                _one_board(tuple(seats), seed, d, samples, keep_games) for d in range(boards)
+                _one_board(tuple(seats), seed, d, samples, keep_games, oracle) for d in range(boards)
             )
         else:
-            one = functools.partial(_one_board, tuple(seats), seed, samples=samples, keep_games=keep_games)
+            one = functools.partial(
+                _one_board, tuple(seats), seed, samples=samples, keep_games=keep_games, oracle=oracle
+            )
             parts = pool.map(one, range(boards))
         for part in parts:
             _merge(report, part)
@@ -321,18 +332,20 @@ def play(
     return report
 
 
-def _empty_report(seats: Sequence[str], seed: int, samples: int | None) -> BridgeReport:
+def _empty_report(seats: Sequence[str], seed: int, samples: int | None, oracle: str | None) -> BridgeReport:
     from .montecarlo import DEFAULT_SAMPLES
 
-    report = BridgeReport(list(seats), 0, seed, samples or DEFAULT_SAMPLES)
+    report = BridgeReport(list(seats), 0, seed, samples or DEFAULT_SAMPLES, oracle=oracle)
     for n in seats:
         report.robots.setdefault(n, BridgeRobotReport(n))
     return report
 
 
-def _one_board(seats: tuple[str, ...], seed: int, deal: int, samples: int | None, keep_games: bool) -> BridgeReport:
+def _one_board(
+    seats: tuple[str, ...], seed: int, deal: int, samples: int | None, keep_games: bool, oracle: str | None = None
+) -> BridgeReport:
     """One board at its two tables, as a report of its own (module-level: a pool process runs it)."""
-    report = _empty_report(seats, seed, samples)
+    report = _empty_report(seats, seed, samples, oracle)
     tables = [list(seats), [seats[(s + 3) % 4] for s in range(4)]]  # table 2: everyone one seat clockwise
     _play_board(report, report.robots, tables, seed, deal, samples, keep_games)
     report.boards = 1
@@ -371,6 +384,11 @@ def _play_board(
 ) -> None:
     seats = report.seats
     ns_scores = []
+    dealt: tuple[bytes, ...] = ()
+    if report.oracle:  # the diagnosis's oracle knows the deal (the same one play_hand makes)
+        board = games.create("bridge", seed, None, hand=deal)
+        assert isinstance(board, Bridge)
+        dealt = board.dealt
     par_tables = {name: len(r.par) for name, r in reps.items()}
     for t, seating in enumerate(tables):
         robots: list[Robot] = []
@@ -378,6 +396,8 @@ def _play_board(
             r = registry.get("bridge", name)
             if samples and hasattr(r, "samples"):
                 r.samples = samples
+            if report.oracle and isinstance(r, HybridRobot):
+                r.dealer = Oracle(dealt, report.oracle)
             robots.append(_Timed(r, reps[name].times))
         game, bad = play_hand("bridge", None, seed, deal, robots, f"arena-{seed}-{deal}-{t}")
         assert isinstance(game, Bridge)
@@ -438,6 +458,7 @@ def write_tables(report: BridgeReport, path: str) -> None:
 def format_report(report: BridgeReport) -> str:
     lines = [
         f"bridge: {report.boards} boards x 2 tables, seed {report.seed}, {report.samples} samples a Monte Carlo card"
+        + (f"; oracle {report.oracle}: hybrid's samples peek (a diagnosis)" if report.oracle else "")
         + (" (interrupted: the boards finished so far)" if report.interrupted else ""),
         f"{'robot':<8} {'IMP/board':>10} {'95% CI':>18} {'par IMP':>8} {'decl-DD':>8} {'def-DD':>8} "
         f"{'bid p50/p99 ms':>16} {'card p50/p99 ms':>17} {'illegal':>7}",
@@ -500,6 +521,7 @@ def run_cli(args: Any) -> int:
             progress=not args.no_progress,
             keep_games=bool(args.pbn),
             jobs=args.jobs,
+            oracle=args.oracle,
         )
     except (KeyError, ValueError) as e:
         print(f"paiju arena: {e.args[0] if e.args else e}", file=sys.stderr)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.bridge.deal import is_vulnerable
@@ -38,7 +38,7 @@ class Samples:
     tries: int = 0
 
 
-def _deal_once(k: Known, seats: list[int], cards: list[int], rng: random.Random) -> dict[int, list[int]] | None:
+def deal_hidden(k: Known, seats: list[int], cards: list[int], rng: random.Random) -> dict[int, list[int]] | None:
     """One random deal of ``cards`` to ``seats`` (their counts), no card to a seat void in its suit."""
     room = {s: k.counts[s] for s in seats}
     out: dict[int, list[int]] = {s: [] for s in seats}
@@ -75,14 +75,21 @@ def consistent(k: Known, hidden: dict[int, list[int]], promises: bool = True) ->
     return True
 
 
-def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIES) -> Samples:
+# deals the unseen ``cards`` to the hidden ``seats`` once, or None (a dead end: try again)
+Dealer = Callable[[Known, list[int], list[int], random.Random], dict[int, list[int]] | None]
+
+
+def sample_deals(
+    k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIES, dealer: Dealer = deal_hidden
+) -> Samples:
     """``n`` deals of the unseen cards to the hidden hands (see the module's docstring).
 
     When the promises cannot be met within ``max_tries * n`` attempts (an opponent or a
     partner whose calls the tables do not describe: ``random`` bids anything), the promises
     of the hidden seat that failed most often are set aside and the search goes on, and then
     those of every seat; voids and counts always hold. ``relaxed`` counts the samples
-    found with a promise set aside.
+    found with a promise set aside. ``dealer`` deals one attempt (the arena's diagnosis
+    passes :class:`bots.bridge.oracle.Oracle`, which peeks).
     """
     seats = k.hidden_seats()
     cards = k.unseen()
@@ -99,7 +106,7 @@ def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIE
             if attempt == EARLY_TRIES * n and len(out.deals) == found:
                 break  # not one deal keeps these promises: set some aside sooner
             out.tries += 1
-            d = _deal_once(k, seats, cards, rng)
+            d = dealer(k, seats, cards, rng)
             if d is None:
                 continue
             bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
@@ -116,7 +123,7 @@ def sample_deals(k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIE
         promised[worst] = []
         relaxing = True
     while len(out.deals) < n:  # only a void left no deal at all: cannot happen with a consistent view
-        d = _deal_once(k, seats, cards, rng)
+        d = dealer(k, seats, cards, rng)
         if d is not None:
             out.deals.append(d)
     return out
@@ -173,14 +180,14 @@ def side_score(k: Known, tricks_for_side: int) -> int:
     return s if k.declaring else -s
 
 
-def best_card(k: Known, n: int, rng: random.Random) -> tuple[int, dict[int, float]]:
+def best_card(k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden) -> tuple[int, dict[int, float]]:
     """The card with the best average score over ``n`` samples, and the average tricks of each card.
 
     Ties go to the better average tricks, then to the card that is best in the most
     samples, then to the lowest card.
     """
     legal = k.legal()
-    samples = sample_deals(k, n, rng).deals
+    samples = sample_deals(k, n, rng, dealer=dealer).deals
     results = solve_samples(k, samples)
     have = k.side_tricks(k.seat)
     value: dict[int, list[int]] = {c: [] for c in legal}

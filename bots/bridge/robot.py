@@ -26,7 +26,7 @@ from ..base import Robot
 from ..registry import register
 from .bidding import choose
 from .evaluate import hcp, is_balanced, lengths
-from .montecarlo import DEFAULT_SAMPLES, best_card, equivalent, sample_deals, solve_samples
+from .montecarlo import DEFAULT_SAMPLES, Dealer, best_card, deal_hidden, equivalent, sample_deals, solve_samples
 from .rules import cheapest_winner, experience_card, lowest, partner_winning
 from .table import Known
 
@@ -93,6 +93,7 @@ class HybridRobot(BridgeRobot):
         self.samples = samples or int(os.environ.get("PAIJU_BRIDGE_SAMPLES", DEFAULT_SAMPLES))
         self.switch_trick = switch_trick or int(os.environ.get("PAIJU_BRIDGE_SWITCH", SWITCH_TRICK))
         self.declarer_switch = declarer_switch or int(os.environ.get("PAIJU_BRIDGE_DECLARER_SWITCH", DECLARER_SWITCH))
+        self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
         return choose(hand, auction, dealer)[0]
@@ -103,7 +104,7 @@ class HybridRobot(BridgeRobot):
             return legal[0]
         if k.tricks_done + 1 < (self.declarer_switch if k.declaring else self.switch_trick):
             return experience_card(k)
-        return best_card(k, self.samples_at(k.tricks_done), rng)[0]
+        return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
 
     def samples_at(self, tricks_done: int) -> int:
         """The samples a decision gets: :attr:`samples` for the first three tricks, more later.
@@ -124,7 +125,7 @@ class HybridRobot(BridgeRobot):
         k = Known.of(view, request.seat)
         k.seat = leader  # solve from the claimer's lead; the claimer's own cards stay hidden if they are
         left = 13 - k.tricks_done
-        samples = sample_deals(k, self.samples, _rng(request)).deals
+        samples = sample_deals(k, self.samples, _rng(request), dealer=self.dealer).deals
         return all(max(r.values(), default=0) >= left for r in solve_samples(k, samples))
 
 
