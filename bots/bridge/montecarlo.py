@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.bridge.deal import is_vulnerable
 from games.bridge.scoring import Contract, contract_score
@@ -43,9 +43,13 @@ def deal_hidden(k: Known, seats: list[int], cards: list[int], rng: random.Random
     room = {s: k.counts[s] for s in seats}
     out: dict[int, list[int]] = {s: [] for s in seats}
     free: list[int] = []
-    # cards of a suit some hidden seat is void in go first, to the seats that may hold them
+    # cards of a suit some hidden seat is void in, or that a seat is read not to hold, go
+    # first, to the seats that may hold them
     for c in cards:
         able = [s for s in seats if c >> 4 not in k.void[s]]
+        if len(able) > 1:
+            read = [s for s in able if c not in k.without[s]]
+            able = read or able  # read out of every seat that may hold it: a reading was wrong
         if len(able) == len(seats):
             free.append(c)
             continue
@@ -122,8 +126,11 @@ def sample_deals(
             break
         promised[worst] = []
         relaxing = True
+    # the readings of low cards may be wrong (a player who kept a low card): without them a
+    # deal is found whenever the voids allow one
+    plain = replace(k, without=[set(), set(), set(), set()])
     while len(out.deals) < n:  # only a void left no deal at all: cannot happen with a consistent view
-        d = dealer(k, seats, cards, rng)
+        d = dealer(plain, seats, cards, rng)
         if d is not None:
             out.deals.append(d)
     return out

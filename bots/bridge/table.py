@@ -9,7 +9,7 @@ shown out of, the trick in progress, the contract and the auction. The robots' c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.cards import BRIDGE_CARDS
@@ -56,14 +56,18 @@ class Known:
     leader: int  # of the trick in progress
     tricks_done: int
     won: list[int]  # tricks by side: N-S, E-W
+    # cards each seat is read not to hold: lower cards of a suit it followed low in (see `of`)
+    without: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
 
     @classmethod
     def of(cls, view: Mapping[str, Any], seat: int) -> Known:
         contract = view.get("contract")
+        trump = None if contract is None or contract & 0xF == NT else contract & 0xF
         played = bytes(view.get("played") or b"")
         leaders = list(view.get("leaders") or [])
         played_by: list[list[int]] = [[], [], [], []]
         void: list[set[int]] = [set(), set(), set(), set()]
+        without: list[set[int]] = [set(), set(), set(), set()]
         n_done = len(leaders)
         for t in range(n_done + 1):
             cards = played[4 * t : 4 * t + 4]
@@ -75,6 +79,10 @@ class Known:
                 played_by[s].append(c)
                 if c >> 4 != cards[0] >> 4:
                     void[s].add(cards[0] >> 4)
+                elif i and not beats(c, cards[winning(cards[:i], trump)], trump):
+                    # it followed and could not or did not try to win: players follow with their
+                    # lowest card then (the rules, and Monte Carlo's ties), so it held none lower
+                    without[s].update(range(c & 0xF0 | 2, c))
         trick = list(played[4 * n_done :])
         return cls(
             seat=seat,
@@ -94,6 +102,7 @@ class Known:
             leader=int(view["leader"]) if view.get("leader") is not None else -1,
             tricks_done=n_done,
             won=list(view.get("won") or [0, 0]),
+            without=without,
         )
 
     @property
