@@ -240,3 +240,44 @@ def test_cards_either_side_of_a_card_of_the_trick_in_progress_are_not_equivalent
     assert not montecarlo.equivalent(k, king_jack)
     k.trick = []  # as if the queen had gone in a trick done (played_by keeps it)
     assert montecarlo.equivalent(k, king_jack)
+
+
+def _low_follows(game: Bridge) -> list[set[int]]:
+    """The cards below each follow that did not beat the trick's winning card so far, by seat."""
+    trump = None if game.contract is None or game.contract.strain == 4 else game.contract.strain
+    out: list[set[int]] = [set(), set(), set(), set()]
+    for trick, lead in zip(game.tricks, game.leaders, strict=True):
+        for i in range(1, 4):
+            c = trick[i]
+            best = max((x for x in trick[:i] if x >> 4 in (trick[0] >> 4, trump)), key=lambda x: (x >> 4 == trump, x))
+            if c >> 4 == trick[0] >> 4 and not (best >> 4 == c >> 4 and c > best):
+                out[(lead + i) % 4] |= set(range(c & 0xF0 | 2, c))
+    return out
+
+
+def test_a_seat_that_followed_low_is_dealt_no_lower_card_of_the_suit() -> None:
+    """Players follow with their lowest card when they do not win the trick (the rules, and Monte
+    Carlo's ties): such a follow is read as holding no lower card of the suit, and the sampler
+    deals those cards to the other hidden hand (unless it cannot hold them either)."""
+    hybrid = HybridRobot(samples=4)
+    for hand in range(60):
+        game = Bridge(11, hand=hand)
+        play_until(game, [hybrid] * 4, 5)
+        if game.is_over or game.declarer is None:
+            continue
+        k = Known.of(game.view(game.declarer), game.declarer)
+        for s in k.hidden_seats():
+            assert k.without[s] >= _low_follows(game)[s]
+        a, b = k.hidden_seats()
+        forced = {
+            (s, c)
+            for s, o in ((a, b), (b, a))
+            for c in k.without[s] & set(k.unseen())
+            if c not in k.without[o] and c >> 4 not in k.void[o]
+        }
+        if forced:
+            break
+    else:
+        raise AssertionError("no board in sixty with a low follow whose lower cards are still out")
+    for d in montecarlo.sample_deals(k, 64, random.Random(2)).deals:
+        assert not any(c in d[s] for s, c in forced)
