@@ -221,9 +221,8 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
         for robots in sorted({0, seats // 2}):
             players = args.rooms * (seats - robots)
             e, e_cpu = await measured(echo, Options(eurl, echo=True, connections=players, metrics="", **common))
-            relay = Options(eurl, echo=True, echo_tables=args.rooms, echo_humans=seats - robots, metrics="", **common)
-            relay.robots_per_room = robots
-            f, f_cpu = await measured(echo, relay)
+            tables = {"echo_tables": args.rooms, "echo_humans": seats - robots, "robots_per_room": robots}
+            f, f_cpu = await measured(echo, Options(eurl, echo=True, metrics="", **tables, **common))
 
             def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
                 return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)

@@ -12,12 +12,13 @@ of the truth, which no seat knows:
 - ``honours``: every hidden hand gets its real aces, kings, queens and jacks, and its real
   number of small cards in each suit (only which small card is where stays random).
 
-So with ``shape`` Monte Carlo samples as well as any inference from the auction and the
-play could ever let it, and with ``honours`` better still; the double-dummy tricks its
-cards still give away are Monte Carlo's own limits (strategy fusion: each sample is solved
-as if the player would then know every card), not its sampler's. ``paiju arena bridge
---oracle LEVEL`` plays ``hybrid`` so; the robots of rooms never get an oracle (nothing
-outside the arena constructs one, and a room's robot sees only its seat's view).
+``shape`` is more than any inference from the auction and the play could give a seat (a
+better sampler can at best come near it), and ``honours`` more still: the double-dummy
+tricks Monte Carlo's cards give away with them are what even that knowledge leaves to
+guess, plus Monte Carlo's own limits (strategy fusion: each sample is solved as if the
+player would then know every card). ``paiju arena bridge --oracle LEVEL`` plays ``hybrid``
+so; the robots of rooms never get an oracle (nothing outside the arena constructs one, and
+a room's robot sees only its seat's view).
 """
 
 from __future__ import annotations
