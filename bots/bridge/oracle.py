@@ -49,10 +49,10 @@ class Oracle:
         held = {s: [c for c in self.dealt[s] if c not in k.played_by[s]] for s in seats}
         if sorted(c for s in seats for c in held[s]) != sorted(cards):
             raise ValueError("the oracle's deal is not the board being played")
-        out: dict[int, list[int]] = {s: [] for s in seats}
         if self.level == "points":  # the robot's own dealing, kept when the points are right
             d = deal_hidden(k, seats, cards, rng)
             return d if d is not None and all(_points(d[s]) == _points(held[s]) for s in seats) else None
+        out: dict[int, list[int]] = {s: [] for s in seats}
         for suit in range(4):
             pool = [c for c in cards if c >> 4 == suit]
             if self.level == "honours":

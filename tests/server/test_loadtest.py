@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from paiju.bench_server import Child
 
 from .conftest import ROOT, TEST_OPTIONS, Served, serving
 
@@ -129,12 +130,8 @@ def test_the_echo_servers_table_relay_sends_every_move_to_every_seat() -> None:
                 await asyncio.wait_for(ws.recv(), 0.2)
         await asyncio.gather(*(ws.close() for ws in [*a, *b]))
 
-    echo = subprocess.Popen([sys.executable, "-m", "loadtest.echo"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0"], r"echo serving on ws://[^:]+:(\d+)/")
     try:
-        assert echo.stdout is not None
-        m = re.search(r":(\d+)/$", echo.stdout.readline().strip())
-        assert m, "the echo server did not say where it serves"
-        asyncio.run(main(int(m.group(1))))
+        asyncio.run(main(echo.port))
     finally:
-        echo.terminate()
-        echo.wait(10)
+        echo.stop()
