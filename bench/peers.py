@@ -79,6 +79,15 @@ def room_counts(text: str) -> list[int]:
     return counts
 
 
+def server_keys(text: str) -> list[str]:
+    """``paiju,colyseus_per_move`` -> the servers to measure, in the table's order."""
+    keys = text.split(",")
+    unknown = [k for k in keys if k not in SERVERS]
+    if unknown or not keys:
+        raise argparse.ArgumentTypeError(f"{text!r}: the servers are {', '.join(SERVERS)} (comma-separated)")
+    return [k for k in SERVERS if k in keys]
+
+
 def json_target(text: str) -> str:
     """``-`` (stdout) or a file to write."""
     if text == "-":
@@ -89,6 +98,16 @@ def json_target(text: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "paiju against Colyseus 0.16 on the same two-player tricks game (the same deal, checks and hidden "
+        "hands): one Node load generator drives `paiju serve` and a Colyseus server in two modes (a patch "
+        "after every move; the default 50 ms patches), --rooms tables whose players answer every prompt at "
+        "once with a random legal card. For each room count and server: actions/s, server CPU µs an action "
+        "(/proc: the process and its children), actions per server-CPU-second, p50/p99 ms of action -> next "
+        "prompt, WebSocket messages and bytes received an action; medians of --runs interleaved runs; and "
+        "the ratio paiju / Colyseus-with-a-patch-per-move in actions per server-CPU-second. Exit 1 when a "
+        "server played no action or left a table idle."
+    )
     p.epilog = (
         "Needs Node.js 20 or later and npm on PATH; the first run installs the pinned Colyseus packages "
         "with npm ci into bench/colyseus/node_modules. Figures move with whatever else runs on the "
@@ -110,6 +129,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--hands", type=positive_int, default=4, help="hands per match; then a new room (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
+    p.add_argument(
+        "--servers",
+        type=server_keys,
+        default=list(SERVERS),
+        metavar="S,S",
+        help=f"the servers to measure (default all: {','.join(SERVERS)}); the ratio needs the first two",
+    )
     p.add_argument(
         "--json",
         type=json_target,
@@ -157,8 +183,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         db = f"sqlite:///{scratch.name}/peers.sqlite3"
         cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db]
-        children["paiju"] = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
+        if "paiju" in args.servers:
+            children["paiju"] = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
         for key, mode in MODES.items():
+            if key not in args.servers:
+                continue
             children[key] = Child(
                 [node, "server.js", "--port", "0", "--mode", mode],
                 r"colyseus serving on ws://[^:]+:(\d+)/",
@@ -243,7 +272,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     """Every run of every room count and server, interleaved; the medians and ratios."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    total = args.runs * len(args.rooms) * len(SERVERS)
+    total = args.runs * len(args.rooms) * len(args.servers)
     bar = tqdm(
         total=round(total * (args.seconds + args.warmup)),
         unit="s",
@@ -257,7 +286,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     try:
         for n in range(args.runs):
             for rooms in args.rooms:
-                for key in SERVERS:
+                for key in args.servers:
                     bar.set_postfix_str(f"run {n + 1} {key} {rooms} rooms", refresh=True)
                     r = measure(args, node, key, children[key], rooms, bar)
                     r["run"] = n + 1
@@ -276,12 +305,12 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         "runs": runs,
     }
     for rooms in args.rooms:
-        figures = {key: medians([r for r in runs if r["server"] == key and r["rooms"] == rooms]) for key in SERVERS}
-        paiju, move, default = (figures[k]["actions_per_cpu_s"] for k in SERVERS)
+        figures = {k: medians([r for r in runs if r["server"] == k and r["rooms"] == rooms]) for k in args.servers}
+        paiju, move, default = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
         out["rooms"][str(rooms)] = {
             **figures,
-            "ratio": round(paiju / move, 3) if move else None,
-            "ratio_default": round(paiju / default, 3) if default else None,
+            "ratio": round(paiju / move, 3) if paiju and move else None,
+            "ratio_default": round(paiju / default, 3) if paiju and default else None,
         }
     return out
 
@@ -386,6 +415,8 @@ def table(figures: dict[str, Any], rooms: int) -> str:
         f"{'msgs/action':>13}{'bytes/action':>14}",
     ]
     for key, (label, _) in SERVERS.items():
+        if key not in figures:
+            continue
         f = figures[key]
         lat = f"{num(f['p50_ms'], '.1f')}/{num(f['p99_ms'], '.1f')}"
         lines.append(
