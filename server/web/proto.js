@@ -60,7 +60,8 @@ const bin = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b || []));
 
 /** Encode a client frame: encode(C.JOIN, "r1", 2). */
 export function encode(type, ...fields) {
-  return MP.encode([type, ...fields]);
+  // a 64-bit value (a seed) is given as a BigInt: a JavaScript number would round it
+  return MP.encode([type, ...fields], fields.some((f) => typeof f === "bigint") ? { useBigInt64: true } : undefined);
 }
 
 /** Decode a server frame into {type, name, ...fields}; throws on anything else. */
