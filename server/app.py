@@ -41,6 +41,7 @@ from protocol import (
     CreateRoom,
     Error,
     ErrorCode,
+    Feature,
     Frame,
     Hello,
     Identity,
@@ -563,7 +564,9 @@ class Server:
         self.connections[conn] = player
         if account:
             identity.become(player, account, f.session)
-        conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
+        conn.batch = bool(f.features & Feature.BATCH)  # what is flushed from now on
+        granted = f.features & Feature.BATCH
+        conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl), VERSION, granted))
         if account:
             conn.send(Identity(account, True, None))
         if player.room is not None:

@@ -10,7 +10,7 @@ and the hand's RESULT. Only finished hands are kept, so no card that was hidden 
 hand was played is ever served before its end. Sans-I/O: the room core
 gives :meth:`Replays.add` the frames, the HTTP side reads :meth:`Replays.get`.
 
-A hand of a match kept in the records database (issue 20's player pages) is served the same
+A hand of a match kept in the records database is served the same
 way, ``GET /api/matches/ID/HAND.msgpack``: :func:`from_record` deals it again from the match's
 seed and rules and applies its stored actions, so the web client has one replay viewer for
 both (``/?match=ID/HAND``).

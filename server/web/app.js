@@ -7,7 +7,7 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, frames } from "./proto.js";
+import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, handAct, makeModel, optionFace, positions } from "./games.js";
@@ -70,14 +70,14 @@ function connect(resume = false) {
   };
   ws.onmessage = (msg) => {
     if (typeof msg.data === "string") return;
-    let f;
+    let fs;
     try {
-      f = decode(msg.data);
+      fs = decodeMessage(msg.data); // one frame, or a batch (HELLO asks for them)
     } catch (e) {
       logLine(`undecodable frame: ${e.message}`, "error");
       return;
     }
-    handle(f);
+    for (const f of fs) handle(f);
   };
   ws.onclose = (e) => {
     state.connected = false;
