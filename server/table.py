@@ -283,9 +283,9 @@ class Table:
         seed: int,
         hands: int,
         clock_ms: int,
+        robot: str,  # the keyword-only arguments without a default first: mypyc's signatures want it
         bank_ms: int = 0,
         bots: list[int] | tuple[int, ...] = (),
-        robot: str,
         robots: list[str | None] | tuple[str | None, ...] = (),
         private: bool = False,
         quickplay: bool = False,
@@ -459,7 +459,7 @@ class Table:
             return out
         refusal: PaijuError | None = None
         try:
-            self._HANDLERS[type(msg)](self, msg)
+            _HANDLERS[type(msg)](self, msg)
         except PaijuError as e:
             refusal = e
         except Exception:  # a bug must not take the room down: the asker hears of it
@@ -1021,13 +1021,16 @@ class Table:
             self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, self.seat_names(), list(self.totals), view
         )
 
-    _HANDLERS: dict[type, Callable[[Table, Any], None]] = {
-        Join: _join,
-        Leave: _leave,
-        Drop: _drop,
-        Resume: _resume,
-        Act: _act,
-        Decide: _decide,
-        Tick: _tick,
-        Restored: _restored,
-    }
+
+# the handler of each input (a module-level table: mypyc compiles no class attribute that
+# names the class's own methods)
+_HANDLERS: dict[type, Callable[[Table, Any], None]] = {
+    Join: Table._join,
+    Leave: Table._leave,
+    Drop: Table._drop,
+    Resume: Table._resume,
+    Act: Table._act,
+    Decide: Table._decide,
+    Tick: Table._tick,
+    Restored: Table._restored,
+}
