@@ -83,8 +83,8 @@ from .storage import Journal, RoomStore
 log = logging.getLogger("paiju.server")
 
 WEB_DIR = Path(__file__).parent / "web"
-# the web client's own pages (player, match, leaderboard): each address is its index.html
-CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard)/[^/]+")
+# the web client's own pages (player, match, leaderboard, an invite link /r/ROOM): each address is its index.html
+CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard|r)/[^/]+")
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -513,7 +513,7 @@ class Server:
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
-            room.feed(table.Join(p.id, p.name, conn, f.seat))
+            room.feed(table.Join(p.id, p.name, conn, "any" if f.first_free else f.seat))
         elif isinstance(f, Leave):
             if p.room is None or p.room.id != f.room:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")

@@ -26,11 +26,14 @@ export const C = {
   ACTION: 0x07,
   PING: 0x08,
   ACCOUNT: 0x09,
+  SAY: 0x0a,
+  MUTE: 0x0b,
+  REMATCH_ANSWER: 0x0c,
 };
 
 // server -> client: name, fields, and the defaults of trailing fields that may be left out
 export const S = {
-  0x41: ["WELCOME", ["player_id", "token", "version"], { version: 1 }],
+  0x41: ["WELCOME", ["player_id", "token", "version", "features"], { version: 1, features: 0 }],
   0x42: ["ROOM_LIST", ["rooms"], {}],
   0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg"], { seat: null, cards: new Uint8Array(0), arg: 0 }],
@@ -41,6 +44,8 @@ export const S = {
   0x49: ["ACK", ["prompt_id"], {}],
   0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
   0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
+  0x4c: ["CHAT_LINE", ["room", "id", "channel", "seat", "name", "text"], {}],
+  0x4d: ["REMATCH_OFFER", ["room", "state", "ms_left", "accepted", "next_room"], { accepted: [], next_room: null }],
 };
 
 const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
@@ -112,9 +117,13 @@ export const frames = {
   // robots (a robot's name per seat, null for the room's default) only when the seats differ
   createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>
     robots ? encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn, robots) : encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
-  join: (room, seat = null) => encode(C.JOIN, room, seat),
+  // firstFree: the first free seat, else watch (an invite link)
+  join: (room, seat = null, firstFree = false) => (firstFree ? encode(C.JOIN, room, null, true) : encode(C.JOIN, room, seat)),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),
   action: (promptId, code, cards) => encode(C.ACTION, promptId, code, bin(cards)),
   ping: (nonce) => encode(C.PING, nonce),
+  say: (room, text) => encode(C.SAY, room, text),
+  mute: (room, name, on = true) => encode(C.MUTE, room, name, on),
+  rematch: (room, accept) => encode(C.REMATCH_ANSWER, room, accept),
 };
