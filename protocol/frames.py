@@ -100,6 +100,7 @@ class Feature(enum.IntEnum):
     grants); a client that sets none gets the protocol as it was without them."""
 
     BATCH = 1  # a server message may hold several frames, one after the other (SPEC.md §1)
+    REMATCH = 2  # the client answers REMATCH_OFFER: after a match its players are offered a rematch
 
 
 FRAMES: dict[int, type[Frame]] = {}
@@ -283,6 +284,19 @@ class RematchAnswer(Frame):
     accept: bool
 
 
+@frame(0x0D, CLIENT)
+@dataclass(frozen=True)
+class SetSeat(Frame):
+    """The room's creator, before the match starts, gives a free seat to a robot or opens one.
+
+    ``robot`` true: the free seat ``seat`` is a robot's; false: the robot's seat is free for a
+    player. Refused (WRONG_STATE) from anyone else or once the match has started."""
+
+    room: Name
+    seat: Seat
+    robot: bool
+
+
 # ------------------------------------------------------------------ server -> client
 @frame(0x41, SERVER)
 @dataclass(frozen=True)
@@ -440,7 +454,7 @@ class ChatLine(Frame):
     id: U32
     channel: U8  # ChatChannel: 0 the table, 1 the spectators
     seat: Seat | None  # the speaker's seat (nil: a spectator)
-    name: Name
+    speaker: Name  # the speaker's name
     text: ChatText
 
 

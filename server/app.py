@@ -50,14 +50,20 @@ from protocol import (
     ListRooms,
     LobbyError,
     Moved,
+    Mute,
     PaijuError,
     Ping,
     Pong,
     ProtocolError,
     QuickPlay,
     Redirect,
+    RematchAnswer,
+    RematchOffer,
+    RematchState,
     RoomList,
+    Say,
     SeatKind,
+    SetSeat,
     Welcome,
     decode,
 )
@@ -256,6 +262,7 @@ class Server:
             journal=journal,
             follower=follower,
             replays=self.replays,
+            on_rematch=self._rematch,
         )
         self.rooms[t.id] = room
         return room
@@ -513,15 +520,31 @@ class Server:
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
-            room.feed(table.Join(p.id, p.name, conn, "any" if f.first_free else f.seat))
+            room.feed(table.Join(p.id, p.name, conn, "any" if f.first_free else f.seat, rematch=conn.rematch))
         elif isinstance(f, Leave):
-            if p.room is None or p.room.id != f.room:
+            room = p.room if p.room is not None else self.rooms.get(f.room)  # (an ended room offering a rematch)
+            if room is None or room.id != f.room or room.closed:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            p.room.feed(table.Leave(p.id, conn))
+            room.feed(table.Leave(p.id, conn))
         elif isinstance(f, QuickPlay):
             await self._quickplay(conn, p, f)
         elif isinstance(f, AccountFrame):
             await identity.account_frame(self.database, conn, p, f)
+        elif isinstance(f, SetSeat):
+            if p.room is None or p.room.id != f.room:
+                raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            p.room.feed(table.SwapSeat(p.id, conn, f.seat, f.robot))
+        elif isinstance(f, (Say, Mute, RematchAnswer)):
+            # the room's chat and, after its match, its rematch offer (the room checks who may)
+            room = p.room if p.room is not None and p.room.id == f.room else self.rooms.get(f.room)
+            if room is None or room.closed:
+                raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
+            if isinstance(f, Say):
+                room.feed(table.SayLine(p.id, conn, f.text))
+            elif isinstance(f, Mute):
+                room.feed(table.MuteName(p.id, conn, f.name, f.on))
+            else:
+                room.feed(table.AnswerRematch(p.id, conn, f.accept))
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
@@ -565,13 +588,14 @@ class Server:
         if account:
             identity.become(player, account, f.session)
         conn.batch = bool(f.features & Feature.BATCH)  # what is flushed from now on
-        granted = f.features & Feature.BATCH
+        conn.rematch = bool(f.features & Feature.REMATCH)
+        granted = f.features & (Feature.BATCH | Feature.REMATCH)
         conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl), VERSION, granted))
         if account:
             conn.send(Identity(account, True, None))
         if player.room is not None:
             metrics.resumed()
-            player.room.feed(table.Resume(player.id, conn, f.last_seq))
+            player.room.feed(table.Resume(player.id, conn, f.last_seq, rematch=conn.rematch))
         elif player.ended is not None:
             metrics.resumed()
             player.ended.catch_up(player, conn, f.last_seq)
@@ -602,8 +626,58 @@ class Server:
         if room.journal is not None:
             room.journal.append(t.head())
         self.counts["rooms"] += 1
-        room.feed(table.Join(p.id, p.name, conn, "any"))
+        room.feed(table.Join(p.id, p.name, conn, "any", rematch=conn.rematch))
         return room
+
+    def _rematch(self, old: Room, o: table.Rematched) -> None:
+        """Every human at ``old``'s table accepted a rematch: a new match with them, in a new
+        room with the old one's settings and a new seed. Mahjong's and Niujiu's players move
+        one seat on (the deal's first seat changes hands); bridge keeps its partnerships. The
+        seat of one who left, or who went to another room meanwhile, goes to a robot."""
+        t = old.table
+        rotate = 1 if t.game_name in ("mahjong", "niujiu") else 0
+        seated: dict[int, tuple[Player, Connection]] = {}
+        for s, (pid, _name, conn) in o.humans.items():
+            p = self.players.get(pid)
+            if p is not None and p.room is None and p.conn is conn and isinstance(conn, Connection):
+                seated[(s + rotate) % t.n] = (p, conn)
+        if not seated or len(self.rooms) >= self.limits.max_rooms:
+            return
+        robots = [t.robot_of((s - rotate) % t.n) if s not in seated else None for s in range(t.n)]
+        while True:
+            rid = secrets.token_hex(8) if t.private else "r" + secrets.token_hex(3)
+            if rid not in self.rooms and (self.store is None or rid not in self.store.journals):
+                break
+        new = table.Table(
+            rid,
+            t.game_name,
+            t.rules,
+            seed=secrets.randbits(63),
+            hands=t.hands,
+            clock_ms=t.clock_ms,
+            bank_ms=t.bank_ms,
+            bots=[s for s in range(t.n) if s not in seated],
+            robot=t.robot,
+            robots=robots,
+            private=t.private,
+            quickplay=False,
+            limits=self.limits,
+            reply_to=self.bus.server_id,
+            created=time.time(),
+            logged=self.store is not None or self.recorder is not None,
+            **self._clock(),
+        )
+        room = self._open(new, self.store.open(rid) if self.store is not None else None)
+        self.room_address[rid] = self.room_address.get(old.id, "")
+        if room.journal is not None:
+            room.journal.append(new.head())
+        self.counts["rooms"] += 1
+        told = RematchOffer(old.id, RematchState.ACCEPTED, 0, sorted(o.humans), rid)
+        for _pid, _name, conn in o.humans.values():
+            if isinstance(conn, Connection):
+                conn.send(told)
+        for s, (p, conn) in sorted(seated.items()):
+            room.feed(table.Join(p.id, p.name, conn, s, rematch=conn.rematch))
 
     def _count_room(self, addr: str) -> None:
         """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
@@ -711,7 +785,7 @@ class Server:
                 and t.ruleset == ruleset
                 and t.free_seats()
             ):
-                room.feed(table.Join(p.id, p.name, conn, "any", quick=True))
+                room.feed(table.Join(p.id, p.name, conn, "any", quick=True, rematch=conn.rematch))
                 return
         if self.cluster is not None:  # Moved: a waiting room of another node, or a node that takes rooms
             await self.cluster.quickplay(f.game, ruleset)

@@ -41,6 +41,7 @@ from .table import (
     Output,
     Publish,
     Refused,
+    Rematched,
     Resume,
     SealLog,
     Send,
@@ -92,8 +93,10 @@ class Room:
         journal: Journal | None = None,
         follower: Follower | None = None,
         replays: Replays | None = None,
+        on_rematch: Callable[[Room, Rematched], None] | None = None,
     ) -> None:
         self.table = table
+        self.on_rematch = on_rematch
         self.follower = follower
         self.replays = replays
         self.id = table.id
@@ -187,6 +190,9 @@ class Room:
                     del self.players[o.player]
                 elif self.table.phase is Phase.OVER:
                     player.ended = self
+        elif isinstance(o, Rematched):
+            if self.on_rematch is not None:
+                self.on_rematch(self, o)
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table

@@ -53,6 +53,9 @@ const state = {
   pingSent: 0,
   replay: null, // {frames, at} while the page shows a replay (replay.js: ?replay=ROOM/HAND or ?match=ID/HAND)
   quiet: false, // replaying many frames at once: draw the table once, at the end
+  chatIds: new Set(), // the chat lines shown (by id)
+  muted: new Set(), // names whose chat lines this page hides (the room is told too)
+  rematchOpen: false, // a rematch is offered to this page now
   invite: (/^\/r\/([^/]+)$/.exec(location.pathname) || [])[1] || null, // the room of an invite link
   online: null, // connections to this server (its /healthz), for the lobby
 };
@@ -98,6 +101,7 @@ function connect(resume = false) {
 const REDIRECTED = new Set([C.CREATE_ROOM, C.JOIN, C.QUICK_PLAY]);
 
 function send(bytes) {
+  if ((bytes[0] & 0xf0) === 0x90 && bytes[1] === C.CREATE_ROOM) state.creating = true; // the next room is this page's
   // bytes[1] is the frame's type (a fixarray's first element): the lobby's requests are kept
   if ((bytes[0] & 0xf0) === 0x90 && REDIRECTED.has(bytes[1])) state.request = bytes;
   if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(bytes);
@@ -178,6 +182,12 @@ function handle(f) {
     case "IDENTITY":
       records.onIdentity(f);
       break;
+    case "CHAT_LINE":
+      onChat(f);
+      break;
+    case "REMATCH_OFFER":
+      onRematch(f);
+      break;
     case "PONG":
       $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ms`;
       break;
@@ -203,6 +213,8 @@ function watchResume(room) {
 }
 
 function onError(f) {
+  // leaving a room that has just let this page go (its rematch offer ran out): nothing to say
+  if (f.ref_type === C.LEAVE && f.code === ERROR.NOT_IN_ROOM) return;
   const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
   showError(`${f.code} ${name}: ${f.message}`);
   if (records.onError(f)) return;
@@ -229,9 +241,106 @@ function showError(text) {
   setTimeout(() => el.remove(), 8000);
 }
 
+// ------------------------------------------------------------------ chat and rematch
+// Chat lines are text, never markup (textContent): "<b>x</b>" reads as typed. A line heard
+// twice (the room sends its last lines again on joining or resuming) is shown once.
+function onChat(f) {
+  if (!state.room || f.room !== state.room.room || state.chatIds.has(f.id)) return;
+  state.chatIds.add(f.id);
+  if (state.muted.has(f.speaker)) return;
+  const mine = f.speaker === state.name;
+  const spectators = f.channel === 1;
+  const li = h(
+    "li",
+    { class: `chat-line${spectators ? " gallery" : ""}${mine ? " mine" : ""}`, "data-id": f.id, "data-channel": f.channel, "data-name": f.speaker },
+    h("b", { class: "chat-name" }, `${f.speaker}${spectators ? tr(" (watching)", "（观战）") : ""}`),
+    tr(": ", "："),
+    h("span", { class: "chat-text" }, f.text),
+  );
+  if (!mine) {
+    const mute = h("button", { class: "mute", "data-name": f.speaker, title: tr(`mute ${f.speaker}`, `屏蔽 ${f.speaker}`) }, tr("mute", "屏蔽"));
+    mute.addEventListener("click", () => muteName(f.speaker));
+    li.appendChild(mute);
+  }
+  const log = $("#chat-log");
+  log.appendChild(li);
+  while (log.children.length > 100) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function muteName(name) {
+  if (!state.room) return;
+  state.muted.add(name);
+  send(frames.mute(state.room.room, name, true));
+  for (const li of document.querySelectorAll("#chat-log li")) if (li.dataset.name === name) li.remove();
+  logLine(tr(`${name} is muted: their chat lines are hidden.`, `已屏蔽 ${name} 的聊天。`));
+}
+
+function sendChat(e) {
+  e.preventDefault();
+  const input = $("#chat-text");
+  const text = input.value.trim();
+  if (!text || !state.room) return;
+  send(frames.say(state.room.room, text));
+  input.value = "";
+}
+
+// After a match each human is offered a rematch (the page asks for offers in HELLO).
+function onRematch(f) {
+  if (!state.room || f.room !== state.room.room) return;
+  let box = $("#rematch");
+  if (!box) {
+    if (f.state !== 0) return;
+    box = rematchBox();
+    $("#result").insertBefore(box, $("#back-to-lobby"));
+  }
+  box.dataset.state = ["offer", "accepted", "declined", "expired"][f.state] || "";
+  if (f.state === 0) {
+    const n = f.accepted.length;
+    const until = performance.now() + f.ms_left;
+    state.rematchUntil = until;
+    $("#rematch-note").textContent = n ? tr(`${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+  } else if (f.state === 1) {
+    $("#rematch-note").textContent = tr("Rematch! The new match starts…", "再来一局！新比赛即将开始…");
+    for (const b of box.querySelectorAll("button")) b.disabled = true;
+    state.room.over = true;
+  } else {
+    $("#rematch-note").textContent = f.state === 2 ? tr("No rematch: back to the lobby.", "有人不再来：返回大厅。") : tr("The rematch offer ran out: back to the lobby.", "再来一局的邀请已过期：返回大厅。");
+    for (const b of box.querySelectorAll("button")) b.disabled = true;
+    state.rematchOpen = false;
+    setTimeout(() => {
+      if (state.room && state.room.room === f.room) leaveRoom();
+    }, 1500);
+  }
+}
+
+function rematchBox() {
+  state.rematchOpen = true;
+  const answer = (yes) => () => {
+    if (!state.room) return;
+    send(frames.rematch(state.room.room, yes));
+    if (yes) $("#rematch-yes").disabled = true;
+  };
+  return h(
+    "div",
+    { id: "rematch", "data-state": "offer" },
+    h("button", { id: "rematch-yes", class: "primary", onclick: answer(true) }, tr("Rematch", "再来一局")),
+    h("button", { id: "rematch-no", onclick: answer(false) }, tr("No thanks", "不了")),
+    h("span", { id: "rematch-note" }),
+  );
+}
+
 // ------------------------------------------------------------------ the table
 function enterRoom(f) {
-  state.room = { room: f.room, game: f.game, ruleset: f.ruleset, seat: f.seat, seats: f.seats, scores: f.scores, hand: f.hand };
+  if (!state.room || state.room.room !== f.room) {
+    // another room: its own chat (a resume of the same room keeps the lines shown)
+    state.chatIds = new Set();
+    $("#chat-log").replaceChildren();
+  }
+  const created = state.creating || (state.room && state.room.room === f.room && state.room.created);
+  state.creating = false;
+  state.room = { room: f.room, game: f.game, ruleset: f.ruleset, seat: f.seat, seats: f.seats, scores: f.scores, hand: f.hand, created };
+  state.rematchOpen = false;
   state.lastSeq = f.seq;
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
@@ -429,8 +538,9 @@ function renderInvite() {
     return;
   }
   const url = `${location.origin}/r/${encodeURIComponent(r.room)}`;
-  if (box.dataset.url === url && !box.hidden) return;
-  box.dataset.url = url;
+  const key = `${url} ${r.seats.map((_, s) => state.seatKinds[s] || "").join(",")}`;
+  if (box.dataset.key === key && !box.hidden) return;
+  box.dataset.key = key;
   const input = h("input", { id: "invite-url", readonly: "readonly", value: url, size: String(Math.min(48, url.length)) });
   input.addEventListener("focus", () => input.select());
   const copy = h("button", { id: "invite-copy" }, tr("Copy", "复制"));
@@ -443,8 +553,29 @@ function renderInvite() {
       void e; // no clipboard (an insecure page): the link is selected for the user to copy
     }
   });
-  box.replaceChildren(h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy);
+  box.replaceChildren(h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy, seatSwaps());
   box.hidden = false;
+}
+
+// The room's creator, before the start, chooses who fills each seat not yet a player's.
+function seatSwaps() {
+  const r = state.room;
+  if (!r.created) return null;
+  const buttons = [];
+  r.seats.forEach((name, s) => {
+    if (s === r.seat) return;
+    const kind = state.seatKinds[s] || (name === null ? "EMPTY" : /\(robot\)$/.test(name) ? "BOT" : "HUMAN");
+    if (kind !== "EMPTY" && kind !== "BOT") return;
+    const robot = kind === "EMPTY";
+    buttons.push(
+      h(
+        "button",
+        { class: "swap-seat", "data-seat": s, "data-to": robot ? "robot" : "player", onclick: () => send(frames.setSeat(r.room, s, robot)) },
+        robot ? tr(`${seatBase(r.game, s)}: a robot`, `${seatBase(r.game, s)}：机器人`) : tr(`${seatBase(r.game, s)}: a player`, `${seatBase(r.game, s)}：留给玩家`),
+      ),
+    );
+  });
+  return buttons.length ? h("span", { class: "swaps" }, ...buttons) : null;
 }
 
 // ------------------------------------------------------------------ prompts and actions
@@ -673,8 +804,10 @@ function leaveRoom() {
     location.href = "./";
     return;
   }
-  // a finished match has let its players go already (a LEAVE would be refused: not in the room)
-  if (state.room && !state.room.over) send(frames.leave(state.room.room));
+  // a finished match has let its players go already (a LEAVE would be refused: not in the room),
+  // unless it offers a rematch: leaving then gives this seat to a robot if the others play on
+  if (state.room && (!state.room.over || state.rematchOpen)) send(frames.leave(state.room.room));
+  state.rematchOpen = false;
   state.room = null;
   state.model = null;
   state.lastSeq = null;
@@ -946,6 +1079,7 @@ async function init() {
   $("#quick-play").addEventListener("click", () => send(frames.quickPlay($("#create-game").value, $("#create-ruleset").value || null)));
   $("#refresh-rooms").addEventListener("click", () => send(frames.listRooms()));
   $("#join-form").addEventListener("submit", joinById);
+  $("#chat-form").addEventListener("submit", sendChat);
   $("#rooms-game").addEventListener("change", renderRooms);
   $("#leave").addEventListener("click", leaveRoom);
   // a phone's header is one line: the name, account and records' buttons behind a menu button

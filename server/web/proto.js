@@ -13,7 +13,7 @@ if (!MP) {
 export const VERSION = 1;
 export const MAX_FRAME = 65536;
 // HELLO's features (SPEC §1): BATCH, several frames a message, which decodeMessage reads
-export const FEATURES = { BATCH: 1 };
+export const FEATURES = { BATCH: 1, REMATCH: 2 }; // REMATCH: this page answers rematch offers
 
 // client -> server: type and field names in wire order (SPEC §3.1)
 export const C = {
@@ -29,6 +29,7 @@ export const C = {
   SAY: 0x0a,
   MUTE: 0x0b,
   REMATCH_ANSWER: 0x0c,
+  SET_SEAT: 0x0d,
 };
 
 // server -> client: name, fields, and the defaults of trailing fields that may be left out
@@ -44,7 +45,7 @@ export const S = {
   0x49: ["ACK", ["prompt_id"], {}],
   0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
   0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
-  0x4c: ["CHAT_LINE", ["room", "id", "channel", "seat", "name", "text"], {}],
+  0x4c: ["CHAT_LINE", ["room", "id", "channel", "seat", "speaker", "text"], {}],
   0x4d: ["REMATCH_OFFER", ["room", "state", "ms_left", "accepted", "next_room"], { accepted: [], next_room: null }],
 };
 
@@ -111,7 +112,7 @@ function fromArray(arr) {
 // Frames the client sends, with every field in wire order (SPEC §3.1).
 export const frames = {
   hello: (name, token = null, lastSeq = null, session = null) =>
-    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH),
+    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH | FEATURES.REMATCH),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   // robots (a robot's name per seat, null for the room's default) only when the seats differ
@@ -126,4 +127,5 @@ export const frames = {
   say: (room, text) => encode(C.SAY, room, text),
   mute: (room, name, on = true) => encode(C.MUTE, room, name, on),
   rematch: (room, accept) => encode(C.REMATCH_ANSWER, room, accept),
+  setSeat: (room, seat, robot) => encode(C.SET_SEAT, room, seat, robot),
 };
