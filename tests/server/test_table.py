@@ -14,7 +14,7 @@ from protocol import Ack, Error, ErrorCode, Event, Prompt, Result, RoomEvent, Ro
 from server import roomlog
 from server.config import Limits
 from server.lifecycle import Phase
-from server.table import Append, Bind, Close, Publish, Restored, SealLog, Table
+from server.table import Append, Bind, Close, Dealt, Extra, Join, Publish, Restored, SealLog, Send, Table, Tick
 
 from .tablekit import Driver, check_default_actions, check_prompts, check_streams, seats_of
 
@@ -378,7 +378,8 @@ def test_a_table_rebuilt_from_its_log_carries_on() -> None:
     assert [(b.player, b.seat) for b in binds] == [("ann", 0)]
     assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].robot
     assert set(t.pending) == set(t.game.to_act())
-    assert all(isinstance(o, (Append, Publish, Bind)) for o in out)
+    assert all(isinstance(o, (Append, Publish, Bind, Dealt)) for o in out)
+    assert [o.hand for o in out if isinstance(o, Dealt)] == [t.hand]  # its slow records start again
 
 
 def test_the_core_does_no_io() -> None:
@@ -394,3 +395,20 @@ def test_the_core_does_no_io() -> None:
         bad = {m for m in imported if m.split(".")[0] in ("asyncio", "websockets", "redis", "redisbus", "socket")}
         bad |= {m for m in imported if m in ("connection", "room", "app", "storage")}  # relative: the shell
         assert not bad, f"server/{name} imports {bad}"
+
+
+def test_what_is_worked_out_from_a_deal_joins_its_result_when_it_comes_in_time() -> None:
+    t = Table("r1", "tricks", None, seed=1, hands=2, clock_ms=1000, bots=[1], robot="random")
+    out = t.handle(Join("p1", "ann", conn=7), now=0.0)
+    dealt = [o for o in out if isinstance(o, Dealt)]
+    assert [d.hand for d in dealt] == [0] and dealt[0].game is t.game
+    assert t.handle(Extra(0, {"value": 3}), 0.5) == []  # nothing to send: it waits for the hand's end
+    results: list[Result] = []
+    now = 0.5
+    while len(results) < 2:
+        now += 1.1
+        out = t.handle(Tick(), now)  # the clock plays both seats
+        results += [o.frame for o in out if isinstance(o, Send) and isinstance(o.frame, Result) and o.conn == 7]
+        if any(isinstance(o, Dealt) for o in out):
+            assert t.handle(Extra(0, {"value": 9}), now) == []  # hand 0 is over: too late, ignored
+    assert results[0].detail["value"] == 3 and "value" not in results[1].detail
