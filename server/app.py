@@ -33,6 +33,7 @@ from protocol import Account as AccountFrame
 from protocol import (
     CreateRoom,
     ErrorCode,
+    Feature,
     Frame,
     Hello,
     Join,
@@ -42,6 +43,7 @@ from protocol import (
     ProtocolError,
     QuickPlay,
     SeatKind,
+    Welcome,
     decode,
 )
 from protocol.bus import RoomBus
@@ -367,6 +369,8 @@ class Server:
             if isinstance(o, Send):
                 conn = o.conn
                 assert isinstance(conn, Connection)
+                if isinstance(o.frame, Welcome):  # what is flushed from now on
+                    conn.batch = bool(o.frame.features & Feature.BATCH)
                 conn.send(o.frame)
             elif isinstance(o, Feed):
                 room = self.lobby.rooms.get(o.room)

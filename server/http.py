@@ -13,6 +13,7 @@ import http
 import inspect
 import json
 import mimetypes
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ CONTENT_TYPES = {
     ".wasm": "application/wasm",
 }
 TEXT = "text/plain; charset=utf-8"
+# the web client's own pages (player, match, leaderboard): each address is its index.html
+CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard)/[^/]+")
 
 Handler = Callable[[ServerConnection, str, str], "Response | Awaitable[Response]"]
 
@@ -122,7 +125,7 @@ class Site:
         return respond(connection, http.HTTPStatus.NOT_FOUND, b"no such finished hand\n", TEXT)
 
     def _static(self, connection: ServerConnection, path: str, query: str) -> Response:
-        f = self.static_file(path)
+        f = self.static_file("/" if CLIENT_PAGES.fullmatch(path) else path)
         if f is None:
             return respond(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", TEXT)
         ctype = CONTENT_TYPES.get(f.suffix.lower()) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"

@@ -47,6 +47,7 @@ from protocol import (
     CreateRoom,
     Error,
     ErrorCode,
+    Feature,
     Frame,
     Hello,
     Identity,
@@ -666,7 +667,7 @@ class Lobby(Generic[R]):
         if account:
             become(player, account, f.session)
         token = tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl, now=self.epoch + self.now)
-        self._out.append(Send(conn, Welcome(player.id, token)))
+        self._out.append(Send(conn, Welcome(player.id, token, VERSION, f.features & Feature.BATCH)))
         if account:
             self._out.append(Send(conn, Identity(account, True, None)))
         if player.room is not None:
