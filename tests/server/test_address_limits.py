@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import CreateRoom, Error, ErrorCode, Hello, QuickPlay
 
 from .conftest import Served, serving

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import games
-from paiju.client import Client
+from client import Client
 
 from .conftest import Served
 from .tablekit import check_default_actions

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 import games
+from client import Client, ServerError
 from games.testing import card_bytes, random_action
-from paiju.client import Client, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN
 

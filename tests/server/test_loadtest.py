@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from paiju.bench_server import Child
+from bench.launch import ROOT, Child
 
-from .conftest import ROOT, TEST_OPTIONS, Served, serving
+from .conftest import TEST_OPTIONS, Served, serving
 
 
 @pytest.fixture(scope="module")

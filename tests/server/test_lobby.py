@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import ErrorCode, Event, RoomEvent, SeatKind
 
 from .conftest import Served

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from client import Client, ServerError
 from games.bridge.pbn import read_pbn, result_pbn
-from paiju.client import Client, ServerError
 from protocol import ErrorCode, Event, Result, RoomEvent, decode, encode
 from protocol.bridge import VULNERABILITY
 from protocol.bridge import Event as BridgeEvent

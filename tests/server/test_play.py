@@ -9,7 +9,7 @@ import random
 import pytest
 
 import games
-from paiju.client import Client
+from client import Client
 from protocol import Event, Prompt, Result, RoomEvent
 
 from .conftest import Served

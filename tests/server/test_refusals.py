@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import ErrorCode, QuickPlay
 
 from .conftest import Served, serving
