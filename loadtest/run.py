@@ -98,6 +98,9 @@ class Report:
             "frames_per_s": round((s.frames_in + s.frames_out) / secs, 1),
             "frames_in_per_s": round(s.frames_in / secs, 1),
             "frames_out_per_s": round(s.frames_out / secs, 1),
+            # the generator's own cost (this process, every client): it must stay well under the server's
+            "generator_cpu_percent": round(100 * s.cpu / secs, 1) if secs else 0.0,
+            "generator_cpu_us_per_frame": round(1e6 * s.cpu / max(s.frames_in + s.frames_out, 1), 1),
             "latency_ms": {k: summary(s.lat[k]) for k in LATENCIES},
             "errors": dict(sorted(s.errors.items())),
             "error_count": sum(s.errors.values()),
