@@ -97,6 +97,7 @@ class Client:
         self.frames: asyncio.Queue[Frame | None] = asyncio.Queue()
         self.log: list[Frame] = []  # every frame received, when record=True
         self.record = False
+        self.messages = 0  # WebSocket messages received
         self.closed = False
         self._waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
         self._reader = asyncio.create_task(self._read(ws))
@@ -109,6 +110,15 @@ class Client:
     @name.setter
     def name(self, name: str) -> None:
         self.state.name = name
+
+    @property
+    def batch(self) -> bool:
+        """HELLO asks for batches (Feature.BATCH): fewer, larger messages."""
+        return self.state.batch
+
+    @batch.setter
+    def batch(self, batch: bool) -> None:
+        self.state.batch = batch
 
     @property
     def player_id(self) -> str:
@@ -150,16 +160,19 @@ class Client:
         hello: bool = True,
         session: str | None = None,
         urls: list[str] | None = None,
+        batch: bool = True,
         **kwargs: Any,
     ) -> Client:
         """Open ``url`` (ws://host:port/ws) and, unless ``hello=False``, say HELLO (resuming
         with ``token`` and ``last_seq`` when given; as an account with its ``session``).
-        ``urls``: the service's other nodes, for :meth:`reconnect`."""
+        ``urls``: the service's other nodes, for :meth:`reconnect`; ``batch``: ask for
+        several frames a message (SPEC.md §1), which the client reads all the same."""
         ws = await connect(url, compression=None, max_size=None, **kwargs)
         c = cls(ws, name, url)
         c.urls += [u for u in urls or [] if u != url]
         c.connect_options = kwargs
         c.record = record
+        c.batch = batch
         if hello:
             await c.hello(token=token, last_seq=last_seq, session=session)
         return c
@@ -170,7 +183,7 @@ class Client:
         if last_seq is not None:
             self.state.seq = last_seq
         self.state.session = session
-        return await self._say(Hello(VERSION, self.name, token, last_seq, session))
+        return await self._say(Hello(VERSION, self.name, token, last_seq, session, self.state.features))
 
     async def _say(self, hello: Hello) -> Welcome:
         w = await self.request(hello, lambda f: isinstance(f, Welcome))
@@ -239,13 +252,15 @@ class Client:
             async for msg in ws:
                 if isinstance(msg, str):
                     continue
-                f = self.state.receive(msg)
-                if self.record:
-                    self.log.append(f)
-                for pred, fut in list(self._waiters):
-                    if not fut.done() and pred(f):
-                        fut.set_result(f)
-                self.frames.put_nowait(f)
+                self.messages += 1
+                # a batch (a single frame is one too), or exactly one frame when none was asked for
+                for f in self.state.receive(msg):
+                    if self.record:
+                        self.log.append(f)
+                    for pred, fut in list(self._waiters):
+                        if not fut.done() and pred(f):
+                            fut.set_result(f)
+                    self.frames.put_nowait(f)
         except ConnectionClosed:
             pass
         finally:

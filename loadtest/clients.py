@@ -75,17 +75,26 @@ class Session:
     """One connection of one simulated player; ``frames()`` yields what the server sends,
     reconnecting (and resuming) transparently after a drop until ``stopping`` is set."""
 
-    def __init__(self, url: str, name: str, stats: Stats, stopping: asyncio.Event) -> None:
+    def __init__(self, url: str, name: str, stats: Stats, stopping: asyncio.Event, batch: bool = True) -> None:
         self.url = url
         self.name = name
         self.stats = stats
         self.stopping = stopping
         self.ws: ClientConnection | None = None
-        self.state = SessionState(name)  # token, last event, room: the resume
+        self.state = SessionState(name, batch=batch)  # token, last event, room: the resume
         self.pings: dict[int, float] = {}
         self._nonces = itertools.count(1)
         self.cut = False  # we dropped it on purpose (--drops)
         self.gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight (see run.py)
+
+    @property
+    def batch(self) -> bool:
+        """HELLO asks for several frames a message (Feature.BATCH)."""
+        return self.state.batch
+
+    @batch.setter
+    def batch(self, batch: bool) -> None:
+        self.state.batch = batch
 
     async def open(self) -> None:
         """Connect and say HELLO (resuming when a token is known); retries until stopping."""
@@ -146,19 +155,21 @@ class Session:
                 async for msg in self.ws:
                     if isinstance(msg, str):
                         continue
-                    self.stats.frames_in += 1
+                    self.stats.messages_in += 1
                     self.stats.bytes_in += len(msg)
                     try:
-                        f = state.receive(msg)
+                        got = state.receive(msg)
                     except ProtocolError as e:
                         self.stats.error(f"undecodable: {code_name(e.code)}")
                         continue
-                    if isinstance(f, Pong):
-                        t = self.pings.pop(f.nonce, None)
-                        if t is not None:
-                            self.stats.latency("ping", (time.perf_counter() - t) * 1000)
-                        continue
-                    yield f
+                    self.stats.frames_in += len(got)
+                    for f in got:
+                        if isinstance(f, Pong):
+                            t = self.pings.pop(f.nonce, None)
+                            if t is not None:
+                                self.stats.latency("ping", (time.perf_counter() - t) * 1000)
+                            continue
+                        yield f
             except ConnectionClosed:
                 pass
             self._gone()

@@ -20,6 +20,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "nonreaders": "clients that send but never read, then vanish: counts, RSS and idle CPU back to baseline",
     "records": "the CPU a finished hand's record costs: one transaction a job against batches",
     "pool": "a robot's decision in another process: the CPU it costs the serving process, executor against pipes",
+    "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
 }
 
 

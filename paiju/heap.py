@@ -3,8 +3,8 @@ young less often.
 
 CPython's cyclic collector walks every object it tracks in a full (generation 2)
 collection, and while it runs every room of the process waits. Two things made those
-pauses the p99 of action -> next prompt under load (docs/performance.md, "Pauses of the
-garbage collector"):
+pauses the p99 of action -> next prompt under load (docs/performance.md, "What the
+server does to get there"):
 
 - a process of paiju imports some 93,000 tracked objects (SQLAlchemy, the Prometheus
   client, the games, the robots) that live as long as it does, and a full collection of

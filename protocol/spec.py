@@ -75,6 +75,7 @@ def blocks() -> dict[str, str]:
     errors = importlib.import_module("protocol.errors")
     out["room-events"] = _enum(actions.RoomEvent, True) + "\n" + _enum(actions.SeatKind, False)
     out["errors"] = _enum(errors.ErrorCode, False)
+    out["features"] = _enum(importlib.import_module("protocol.frames").Feature, False)
     for g in GAMES:
         m = importlib.import_module(f"protocol.{g}")
         tables = [

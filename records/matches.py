@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import games
 from games import Action, Game, Rules
@@ -294,7 +294,7 @@ async def history(db: Database, name: str, *, limit: int = 20, before: int | Non
                 await conn.execute(select(me.c.id, me.c.name, me.c.kind, me.c.created).where(me.c.name_key == key))
             ).first()
             if found is None:
-                raise NotFound(f"no player {name!r}")
+                return await _guest_history(conn, name, limit=limit, before=before)
             player = {"name": found.name, "kind": found.kind, "created": found.created}
             return {"player": player, "matches": [], "next": None}
     out: list[dict[str, Any]] = []
@@ -307,6 +307,37 @@ async def history(db: Database, name: str, *, limit: int = 20, before: int | Non
     more = len(out) > limit
     out = out[:limit]
     player = {"name": acc.me_name, "kind": acc.me_kind, "created": acc.me_created}
+    return {"player": player, "matches": out, "next": out[-1]["id"] if more else None}
+
+
+async def _guest_history(conn: AsyncConnection, name: str, *, limit: int, before: int | None) -> dict[str, Any]:
+    """A guest's matches, as :func:`history` gives a player's: the seats a guest of this exact
+    name held (guests have no account; two guests who chose the same name share the list)."""
+    mine = (MatchSeat.kind == GUEST) & (MatchSeat.name == name)
+    ids = select(MatchSeat.match_id).where(mine)
+    if before is not None:
+        ids = ids.where(MatchSeat.match_id < before)
+    page = ids.distinct().order_by(MatchSeat.match_id.desc()).limit(limit + 1).subquery()
+    rows = (
+        await conn.execute(
+            select(*_HEAD, *_SEAT)
+            .join(page, page.c.match_id == Match.id)
+            .join(MatchSeat, MatchSeat.match_id == Match.id)
+            .order_by(Match.id.desc(), MatchSeat.seat)
+        )
+    ).all()
+    if not rows:
+        raise NotFound(f"no player {name!r}")
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        if not out or out[-1]["id"] != r.id:
+            out.append(_head(r) | {"seats": [], "seats_held": []})
+        out[-1]["seats"].append(_seat(r))
+        if r.kind == GUEST and r.name == name:
+            out[-1]["seats_held"].append(r.seat)
+    more = len(out) > limit
+    out = out[:limit]
+    player = {"name": name, "kind": GUEST, "created": None}
     return {"player": player, "matches": out, "next": out[-1]["id"] if more else None}
 
 

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_PARTY = {"protocol", "games", "server", "bots", "redisbus", "client", "paiju", "records", "loadtest", "bench"}
 # what each package may import besides the standard library and itself (paiju, the command
-# line, and bench, the benchmarks, wire everything together and may import anything)
+# line, wires everything together, and bench measures all of it: they may import anything)
 ALLOWED = {
     "protocol": {"msgpack"},
     "games": {"protocol"},

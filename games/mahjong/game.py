@@ -404,7 +404,7 @@ class Mahjong(Game[MahjongRules]):
         return [Event(echo(Act.HU), seat, bytes([tile]), arg=self.result["from"]), *self._reveal()]
 
     def _fan(self, seat: int) -> tuple[str, int]:
-        """The winning hand's type (the rarest that applies, seed 003's order) and its fan."""
+        """The winning hand's type (the rarest that applies, design.md §7.4's order) and its fan."""
         r = self.rules
         hand = Counter(self.hands[seat])
         melds = self.melds[seat]

@@ -7,10 +7,10 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, frames } from "./proto.js";
+import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
-import { h, makeModel, optionFace, positions } from "./games.js";
+import { h, handAct, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
@@ -69,14 +69,14 @@ function connect(resume = false) {
   };
   ws.onmessage = (msg) => {
     if (typeof msg.data === "string") return;
-    let f;
+    let fs;
     try {
-      f = decode(msg.data);
+      fs = decodeMessage(msg.data); // one frame, or a batch (HELLO asks for them)
     } catch (e) {
       logLine(`undecodable frame: ${e.message}`, "error");
       return;
     }
-    handle(f);
+    for (const f of fs) handle(f);
   };
   ws.onclose = (e) => {
     state.connected = false;
@@ -233,6 +233,7 @@ function enterRoom(f) {
   $("#result").removeAttribute("data-hand");
   $("#log").replaceChildren();
   showScreen("table");
+  if (!state.replay && location.pathname !== "/") history.replaceState({}, "", "/"); // a table has no address of its own
   if (state.replay) logLine(`Replay of room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}), hand ${f.hand + 1}.`);
   else logLine(`${f.seat === null ? "Watching" : "Seated as " + seatLabel(f.seat, true)} in room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}).`);
   renderTable();
@@ -264,6 +265,7 @@ function onEvent(f) {
   // the prompt's seat has acted (or its clock ran out): that prompt is over
   if (state.prompt && f.seat === state.prompt.seat && (f.code === ROOM.TIMEOUT || (f.code >= ECHO && f.code < ECHO + ACTION_CODES))) clearPrompt();
   if (f.code === ROOM.HAND_END || f.code === ROOM.MATCH_END) clearPrompt();
+  if (f.code === ROOM.MATCH_END) state.room.over = true;
   logEvent(f);
   renderTable();
 }
@@ -293,6 +295,7 @@ function onResult(f) {
   if (!state.room || f.room !== state.room.room) return;
   clearPrompt();
   state.room.scores = f.totals;
+  if (f.final) state.room.over = true; // the room lets its players go: no LEAVE is owed
   const g = state.room.game;
   const n = f.scores.length;
   if (g === "bridge") state.boards.push(bridgeBoard(f, (s) => seatBase(g, s)));
@@ -387,7 +390,7 @@ function renderTable() {
     // a hand card that answers the open prompt by itself (an option of pick 1 holding it)
     direct: (seat, b) => {
       if (!p || p.seat !== seat) return null;
-      const i = p.options.findIndex((o) => o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
+      const i = p.options.findIndex((o) => handAct(r.game, o.code) && o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
       if (i < 0) return null;
       const code = p.options[i].code;
       return () => act(code, new Uint8Array([b]));
@@ -585,7 +588,8 @@ function leaveRoom() {
     location.href = "./";
     return;
   }
-  if (state.room) send(frames.leave(state.room.room));
+  // a finished match has let its players go already (a LEAVE would be refused: not in the room)
+  if (state.room && !state.room.over) send(frames.leave(state.room.room));
   state.room = null;
   state.model = null;
   state.lastSeq = null;
@@ -671,7 +675,7 @@ async function createRoom() {
       robot,
       robots,
       priv: $("#create-private").checked,
-      seed: seed ? Number(seed) : null,
+      seed: /^\d+$/.test(seed) ? BigInt(seed) : null, // 64 bits: a Number would round it
       pbn,
     }),
   );
@@ -743,7 +747,8 @@ async function init() {
     localStorage.setItem("paiju.name", state.name);
     reconnect(); // a new name takes effect on a new session
   });
-  records.initRecords({ send, rename, showScreen, showError, reconnect });
+  const lobby = () => showScreen(state.room ? "table" : "lobby");
+  records.initRecords({ send, rename, showScreen, showError, reconnect, lobby, myName: () => state.name });
   const replay = replaySource(params);
   if (replay) {
     startReplay(replay, { state, handle, renderTable, showScreen, setStatus, showError });
@@ -751,6 +756,7 @@ async function init() {
   }
   showScreen("lobby");
   clearPrompt();
+  records.route(); // an address of the records' pages: /players/NAME, /matches/ID, /leaderboard/GAME
   setInterval(tickClock, 100);
   setInterval(() => {
     if (!state.connected) return;

@@ -1,4 +1,4 @@
-"""PBN into a bridge room and out of it (issue 4): CREATE_ROOM with a PBN file's text plays
+"""PBN into a bridge room and out of it: CREATE_ROOM with a PBN file's text plays
 its deals (hand h plays deal h mod their number), and every bridge RESULT carries the board
 as PBN (``detail["pbn"]``) that reads back to the same deal, auction and score."""
 
