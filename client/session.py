@@ -112,15 +112,6 @@ class Client:
         self.state.name = name
 
     @property
-    def batch(self) -> bool:
-        """HELLO asks for batches (Feature.BATCH): fewer, larger messages."""
-        return self.state.batch
-
-    @batch.setter
-    def batch(self, batch: bool) -> None:
-        self.state.batch = batch
-
-    @property
     def player_id(self) -> str:
         return self.state.player_id
 
@@ -172,7 +163,7 @@ class Client:
         c.urls += [u for u in urls or [] if u != url]
         c.connect_options = kwargs
         c.record = record
-        c.batch = batch
+        c.state.batch = batch  # HELLO asks for batches (Feature.BATCH): fewer, larger messages
         if hello:
             await c.hello(token=token, last_seq=last_seq, session=session)
         return c

@@ -87,15 +87,6 @@ class Session:
         self.cut = False  # we dropped it on purpose (--drops)
         self.gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight (see run.py)
 
-    @property
-    def batch(self) -> bool:
-        """HELLO asks for several frames a message (Feature.BATCH)."""
-        return self.state.batch
-
-    @batch.setter
-    def batch(self, batch: bool) -> None:
-        self.state.batch = batch
-
     async def open(self) -> None:
         """Connect and say HELLO (resuming when a token is known); retries until stopping."""
         delay = 0.05

@@ -181,7 +181,7 @@ async def run(
     for t in tabs:
         t.robot, t.interval = o.robot, interval
         for s in t.sessions:
-            s.batch = o.batch
+            s.state.batch = o.batch
 
     async def later(delay: float, coro: Any) -> None:
         try:
