@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from paiju.args import fail, nonnegative_float, positive_float, positive_int
-from paiju.bench_server import SERVE_OPTIONS, Child, cpu_of, end
+
+from .launch import Child, cpu_of, end, serve
+from .server import SERVE_OPTIONS
 
 HERE = Path(__file__).resolve().parent
 COLYSEUS = HERE / "colyseus"
@@ -191,9 +193,8 @@ def run(args: argparse.Namespace) -> int:
     children: dict[str, Child] = {}
     try:
         db = f"sqlite:///{scratch.name}/peers.sqlite3"
-        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db]
         if "paiju" in args.servers:
-            children["paiju"] = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
+            children["paiju"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db)
         for key, mode in MODES.items():
             if key not in args.servers:
                 continue
@@ -398,7 +399,7 @@ def measure(
         with contextlib.suppress(subprocess.TimeoutExpired):
             gen.wait(15)
     finally:
-        end(gen)  # type: ignore[arg-type]
+        end(gen)
     if report is None or len(marks) != 2:
         err = gen.stderr.read().strip() if gen.stderr else ""
         raise RuntimeError(f"the load generator against {key} stopped early: {err or 'no output'}")

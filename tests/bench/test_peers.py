@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bench import peers
-from paiju.bench_server import Child
+from bench.launch import Child
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
@@ -37,7 +37,7 @@ def test_the_colyseus_room_deals_checks_and_hides_like_paiju(node: str) -> None:
     seat's cards, tricks to the higher card, scores, paiju's refusal codes, no hidden card in
     the state (it fails on a room that skips a check or leaks a card: tried by hand)."""
     server = Child(
-        [node, "server.js", "--port", "0", "--mode", "per-move"], r"serving on ws://[^:]+:(\d+)/", peers.COLYSEUS
+        [node, "server.js", "--port", "0", "--mode", "per-move"], r"serving on ws://[^:]+:(\d+)/", cwd=peers.COLYSEUS
     )
     try:
         done = subprocess.run(

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import ErrorCode, Identity, Result
 from records import matches
 from tests.records.conftest import Postgres
@@ -209,7 +209,7 @@ async def test_a_ctrl_c_ends_the_server_its_robots_and_its_writer_cleanly(tmp_pa
             await asyncio.sleep(0.05)
         assert len(_spawned(s.proc.pid)) >= 2
         os.killpg(s.proc.pid, signal.SIGINT)
-        out, _ = s.proc.communicate(timeout=30)
+        out = s.wait(timeout=30)
         assert s.proc.returncode == 0 and "Traceback" not in out and "writer process ended" not in out, out
         for _ in range(200):
             if not any(map(_running, helpers)):

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, start_server, stop_server
