@@ -66,7 +66,7 @@ from records import Database
 from records import api as records_api
 from records.recorder import Recorder
 
-from . import identity, metrics, replays, table, tokens
+from . import discovery, identity, metrics, replays, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
 from .connection import Connection
 from .directory import Directory
@@ -269,6 +269,12 @@ class Server:
         path, _, query = request.path.partition("?")
         if not path.startswith("/api/"):
             return self.http(connection, request)
+        if path == "/api/games":  # discovery (server/discovery.py, SPEC.md §10.1)
+            games_list = discovery.catalogue(
+                self.limits, robots=self.robot_menus(), clocks=self.config.clocks, banks=self.config.banks
+            )
+            answer = json.dumps(games_list, ensure_ascii=False).encode()
+            return _response(connection, http.HTTPStatus.OK, answer, "application/json")
         if self.database is None:
             body = b'{"error": {"code": "no_records", "message": "this server keeps no records (no database)"}}'
             return _response(connection, http.HTTPStatus.NOT_FOUND, body, "application/json")
