@@ -15,7 +15,7 @@ import json
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import games
 from protocol import MAX_FRAME, VERSION, RoomEvent, SeatKind
@@ -46,7 +46,7 @@ def _table(enum: type[IntEnum], hexa: bool = False) -> str:
 
 def _defaults(cls: type) -> str:
     out = []
-    for f in dataclasses.fields(cls):
+    for f in dataclasses.fields(cast(Any, cls)):
         if f.default is not dataclasses.MISSING:
             out.append(f"{f.name}: {_js(f.default)}")
         elif f.default_factory is not dataclasses.MISSING:
@@ -73,7 +73,7 @@ def render() -> str:
     lines += ["export const S = {"]
     for t, cls in FRAMES.items():
         if cls.SENDER == "server":
-            fields = ", ".join(json.dumps(f.name) for f in dataclasses.fields(cls))
+            fields = ", ".join(json.dumps(f.name) for f in dataclasses.fields(cast(Any, cls)))
             lines.append(f"  0x{t:02x}: [{json.dumps(_snake(cls.__name__))}, [{fields}], {_defaults(cls)}],")
     lines += ["};", ""]
     lines.append(f"export const ROOM_INFO = [{', '.join(json.dumps(f.name) for f in dataclasses.fields(RoomInfo))}];")
