@@ -61,8 +61,8 @@ def _subparser(parser: argparse.ArgumentParser, words: list[str]) -> tuple[argpa
 
 
 def check(command: str, whole: bool = True) -> str | None:
-    """Why ``command`` does not parse (None: it does). A command that is not ``whole`` (named
-    in passing) or that has placeholders needs only its subcommands and options to exist."""
+    """Why ``command`` does not parse (None: it does). A command with placeholders, or a code
+    span that names an option in passing, needs only its subcommands and options to exist."""
     words = shlex.split(command)[1:]
     root = build_parser()
     if not words or words[0] in ("--help", "-h", "--version"):
@@ -70,7 +70,9 @@ def check(command: str, whole: bool = True) -> str | None:
     sub, rest = _subparser(root, words)
     if sub is root:
         return f"no subcommand {words[0]!r}"
-    if whole and not any(PLACEHOLDER.search(w) for w in rest):
+    # a code span that ends with an option names that option in passing ("`paiju serve --redis`")
+    passing = not whole and rest and rest[-1].startswith("--")
+    if not passing and not any(PLACEHOLDER.search(w) for w in rest):
         try:
             root.parse_args(words)
         except SystemExit as e:
