@@ -43,6 +43,7 @@ from protocol import (
     Error,
     ErrorCode,
     Event,
+    Feature,
     Frame,
     Hello,
     Identity,
@@ -61,6 +62,7 @@ from protocol import (
     RoomState,
     Welcome,
     decode,
+    decode_all,
     encode,
 )
 from protocol import Account as AccountFrame
@@ -102,6 +104,8 @@ class Client:
         self.frames: asyncio.Queue[Frame | None] = asyncio.Queue()
         self.log: list[Frame] = []  # every frame received, when record=True
         self.record = False
+        self.batch = True  # ask for batches in HELLO (Feature.BATCH): fewer, larger messages
+        self.messages = 0  # WebSocket messages received
         self.closed = False
         self._waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
         self._reader = asyncio.create_task(self._read(ws))
@@ -119,16 +123,19 @@ class Client:
         hello: bool = True,
         session: str | None = None,
         urls: list[str] | None = None,
+        batch: bool = True,
         **kwargs: Any,
     ) -> Client:
         """Open ``url`` (ws://host:port/ws) and, unless ``hello=False``, say HELLO (resuming
         with ``token`` and ``last_seq`` when given; as an account with its ``session``).
-        ``urls``: the service's other nodes, for :meth:`reconnect`."""
+        ``urls``: the service's other nodes, for :meth:`reconnect`; ``batch``: ask for
+        several frames a message (SPEC.md §1), which the client reads all the same."""
         ws = await connect(url, compression=None, max_size=None, **kwargs)
         c = cls(ws, name, url)
         c.urls += [u for u in urls or [] if u != url]
         c.connect_options = kwargs
         c.record = record
+        c.batch = batch
         if hello:
             await c.hello(token=token, last_seq=last_seq, session=session)
         return c
@@ -136,7 +143,7 @@ class Client:
     async def hello(self, token: str | None = None, last_seq: int | None = None, session: str | None = None) -> Welcome:
         if last_seq is not None:
             self.seq = last_seq
-        hello = Hello(VERSION, self.name, token, last_seq, session)
+        hello = Hello(VERSION, self.name, token, last_seq, session, Feature.BATCH if self.batch else 0)
         w = await self.request(hello, lambda f: isinstance(f, Welcome))
         assert isinstance(w, Welcome)
         self.player_id, self.token = w.player_id, w.token
@@ -205,14 +212,16 @@ class Client:
             async for msg in ws:
                 if isinstance(msg, str):
                     continue
-                f = decode(msg)
-                self._track(f)
-                if self.record:
-                    self.log.append(f)
-                for pred, fut in list(self._waiters):
-                    if not fut.done() and pred(f):
-                        fut.set_result(f)
-                self.frames.put_nowait(f)
+                self.messages += 1
+                # a batch (a single frame is one too), or exactly one frame when none was asked for
+                for f in decode_all(msg) if self.batch else (decode(msg),):
+                    self._track(f)
+                    if self.record:
+                        self.log.append(f)
+                    for pred, fut in list(self._waiters):
+                        if not fut.done() and pred(f):
+                            fut.set_result(f)
+                    self.frames.put_nowait(f)
         except ConnectionClosed:
             pass
         finally:

@@ -36,6 +36,7 @@ from protocol import (
     Error,
     ErrorCode,
     Event,
+    Feature,
     Frame,
     Hello,
     Join,
@@ -49,6 +50,7 @@ from protocol import (
     RoomState,
     Welcome,
     decode,
+    decode_all,
     encode,
 )
 
@@ -77,8 +79,9 @@ class Session:
     """One connection of one simulated player; ``frames()`` yields what the server sends,
     reconnecting (and resuming) transparently after a drop until ``stopping`` is set."""
 
-    def __init__(self, url: str, name: str, stats: Stats, stopping: asyncio.Event) -> None:
+    def __init__(self, url: str, name: str, stats: Stats, stopping: asyncio.Event, batch: bool = True) -> None:
         self.url = url
+        self.batch = batch  # ask for several frames a message (HELLO's Feature.BATCH)
         self.name = name
         self.stats = stats
         self.stopping = stopping
@@ -108,7 +111,8 @@ class Session:
             self.ws = ws
             self.stats.connected()
             resuming = self.token is not None
-            await self.send(Hello(VERSION, self.name, self.token, self.seq if resuming else None))
+            features = Feature.BATCH if self.batch else 0
+            await self.send(Hello(VERSION, self.name, self.token, self.seq if resuming else None, None, features))
             if resuming:
                 self.stats.resumes += 1
             return
@@ -149,27 +153,29 @@ class Session:
                 async for msg in self.ws:
                     if isinstance(msg, str):
                         continue
-                    self.stats.frames_in += 1
+                    self.stats.messages_in += 1
                     self.stats.bytes_in += len(msg)
                     try:
-                        f = decode(msg)
+                        got = decode_all(msg) if self.batch else [decode(msg)]
                     except ProtocolError as e:
                         self.stats.error(f"undecodable: {code_name(e.code)}")
                         continue
-                    if isinstance(f, Event):
-                        self.seq = max(self.seq, f.seq)
-                        if f.code == RoomEvent.MATCH_END:
-                            self.room = None
-                    elif isinstance(f, RoomState):
-                        self.seq, self.room = f.seq, f.room
-                    elif isinstance(f, Welcome):
-                        self.token = f.token
-                    elif isinstance(f, Pong):
-                        t = self.pings.pop(f.nonce, None)
-                        if t is not None:
-                            self.stats.latency("ping", (time.perf_counter() - t) * 1000)
-                        continue
-                    yield f
+                    self.stats.frames_in += len(got)
+                    for f in got:
+                        if isinstance(f, Event):
+                            self.seq = max(self.seq, f.seq)
+                            if f.code == RoomEvent.MATCH_END:
+                                self.room = None
+                        elif isinstance(f, RoomState):
+                            self.seq, self.room = f.seq, f.room
+                        elif isinstance(f, Welcome):
+                            self.token = f.token
+                        elif isinstance(f, Pong):
+                            t = self.pings.pop(f.nonce, None)
+                            if t is not None:
+                                self.stats.latency("ping", (time.perf_counter() - t) * 1000)
+                            continue
+                        yield f
             except ConnectionClosed:
                 pass
             self._gone()

@@ -53,6 +53,7 @@ class Options:
     connections: int = 0  # echo: connections
     echo_tables: int = 0  # echo: tables of the relay (loadtest/echo.py), robots_per_room robot seats each
     echo_humans: int = 0  # echo: players at each table of the relay
+    batch: bool = True  # the players ask for batches (HELLO's Feature.BATCH): one message a burst
 
     def tables(self, seats: int) -> tuple[int, int]:
         """``(tables, human players per table)`` for a game of ``seats`` seats."""
@@ -97,6 +98,8 @@ class Report:
             "matches": s.matches,
             "frames_per_s": round((s.frames_in + s.frames_out) / secs, 1),
             "frames_in_per_s": round(s.frames_in / secs, 1),
+            "messages_in_per_s": round(s.messages_in / secs, 1),
+            "batch": o.batch,
             "frames_out_per_s": round(s.frames_out / secs, 1),
             "latency_ms": {k: summary(s.lat[k]) for k in LATENCIES},
             "errors": dict(sorted(s.errors.items())),
@@ -174,6 +177,8 @@ async def run(
     ]
     for t in tabs:
         t.robot, t.interval = o.robot, interval
+        for s in t.sessions:
+            s.batch = o.batch
 
     async def later(delay: float, coro: Any) -> None:
         try:

@@ -69,6 +69,7 @@ class Stats:
     hands: int = 0  # RESULT frames, counted once per table
     matches: int = 0
     frames_in: int = 0
+    messages_in: int = 0  # WebSocket messages (a batch holds several frames)
     frames_out: int = 0
     bytes_in: int = 0
     bytes_out: int = 0

@@ -46,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bridge.add_argument("--jobs", type=int, default=1, help="processes playing boards side by side (default 1)")
     bridge.add_argument("--pbn", metavar="FILE.pbn", help="write every table played as PBN 2.1")
     bridge.add_argument(
+        "--bidding-only",
+        action="store_true",
+        help="the robots bid and `basic` plays every card: fast figures of the auctions alone (par, |IMPs against "
+        "par|, games and slams bid, all scored at the contract's double-dummy result)",
+    )
+    bridge.add_argument(
         "--oracle",
         choices=("shape", "lengths", "points", "honours"),
         default=None,

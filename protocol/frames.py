@@ -13,6 +13,7 @@ Ping(nonce=7)
 from __future__ import annotations
 
 import dataclasses
+import enum
 import operator
 import types
 import typing
@@ -71,6 +72,15 @@ View = Mapping[str, Any]
 game declares its own in protocol/<game>.py: protocol.views)."""
 
 CLIENT, SERVER, BUS = "client", "server", "bus"
+
+
+@enum.unique
+class Feature(enum.IntEnum):
+    """Bits of HELLO's ``features`` (what the client asks for) and WELCOME's (what the server
+    grants); a client that sets none gets the protocol as it was without them."""
+
+    BATCH = 1  # a server message may hold several frames, one after the other (SPEC.md §1)
+
 
 FRAMES: dict[int, type[Frame]] = {}
 
@@ -139,6 +149,7 @@ class Hello(Frame):
     token: Text | None = None  # resume token from an earlier WELCOME
     last_seq: U32 | None = None  # last event sequence number seen in the room being resumed
     session: Text | None = None  # an account's session token (from IDENTITY): plays as that account
+    features: U32 = 0  # the Feature bits the client asks for
 
 
 @frame(0x02, CLIENT)
@@ -230,6 +241,7 @@ class Welcome(Frame):
     player_id: Name
     token: Text
     version: U16 = VERSION
+    features: U32 = 0  # the Feature bits of HELLO that the server grants
 
 
 @frame(0x42, SERVER)
@@ -593,36 +605,99 @@ def _reject(data: Any) -> Any:
 def decode(data: bytes) -> Frame:
     """Decode one frame; raises ProtocolError (and nothing else) for any bad input."""
     try:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise ProtocolError(ErrorCode.MALFORMED, "a frame is bytes")
-        if len(data) > MAX_FRAME:
-            raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+        _check_size(data)
         try:
             obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_reject)
         except msgpack.ExtraData:
             raise ProtocolError(ErrorCode.TRAILING_BYTES, "bytes after the frame") from None
         except Exception as e:
             raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
-        if type(obj) is not list or not obj:
-            raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
-        t = obj[0]
-        if type(t) is not int or t not in FRAMES:
-            raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
-        cls = FRAMES[t]
-        lay = _LAYOUTS.get(cls) or _layout(cls)
-        n = len(obj) - 1
-        if lay.required <= n <= len(lay.fast):
-            try:
-                return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
-            except _Invalid:
-                pass
-        return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+        return _frame_of(obj)
     except ProtocolError:
         raise
     except RecursionError:
         raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply") from None
     except Exception as e:  # a bug in the checks below must still honour the contract
         raise ProtocolError(ErrorCode.MALFORMED, f"undecodable: {type(e).__name__}") from None
+
+
+def decode_all(data: bytes) -> list[Frame]:
+    """Decode one message of a connection granted :attr:`Feature.BATCH`: one or more frames,
+    one after the other (a single frame is a batch of one); ProtocolError for any bad input.
+
+    >>> decode_all(batch([encode(Ping(1)), encode(Ping(2))]))
+    [Ping(nonce=1), Ping(nonce=2)]
+    """
+    try:
+        _check_size(data)
+        u = msgpack.Unpacker(raw=False, strict_map_key=True, ext_hook=_reject, max_buffer_size=len(data) or 1)
+        u.feed(data)
+        objs = []
+        end = 0  # where the last whole frame ends (tell() moves on over a partial one too)
+        try:
+            for obj in u:
+                objs.append(obj)
+                end = u.tell()
+        except Exception as e:
+            raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
+        if not objs or end != len(data):
+            raise ProtocolError(ErrorCode.MALFORMED, "not msgpack: a frame is cut short")
+        return [_frame_of(obj) for obj in objs]
+    except ProtocolError:
+        raise
+    except RecursionError:
+        raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply") from None
+    except Exception as e:
+        raise ProtocolError(ErrorCode.MALFORMED, f"undecodable: {type(e).__name__}") from None
+
+
+def batch(frames: list[bytes], limit: int = MAX_FRAME) -> list[bytes]:
+    """Encoded frames joined into as few messages as keep each within ``limit`` bytes (a
+    frame longer than that travels alone), in order: what a connection granted
+    :attr:`Feature.BATCH` is sent.
+
+    >>> [m.hex(" ") for m in batch([encode(Ping(1)), encode(Ping(2)), encode(Ping(3))], limit=6)]
+    ['92 08 01 92 08 02', '92 08 03']
+    """
+    if len(frames) == 1:
+        return frames
+    out: list[bytes] = []
+    group: list[bytes] = []
+    size = 0
+    for f in frames:
+        if size + len(f) > limit and group:
+            out.append(b"".join(group))
+            group, size = [], 0
+        group.append(f)
+        size += len(f)
+    if group:
+        out.append(b"".join(group) if len(group) > 1 else group[0])
+    return out
+
+
+def _check_size(data: Any) -> None:
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ProtocolError(ErrorCode.MALFORMED, "a frame is bytes")
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+
+
+def _frame_of(obj: Any) -> Frame:
+    """The frame that the unpacked msgpack value ``obj`` is (ProtocolError: none)."""
+    if type(obj) is not list or not obj:
+        raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
+    t = obj[0]
+    if type(t) is not int or t not in FRAMES:
+        raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
+    cls = FRAMES[t]
+    lay = _LAYOUTS.get(cls) or _layout(cls)
+    n = len(obj) - 1
+    if lay.required <= n <= len(lay.fast):
+        try:
+            return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
+        except _Invalid:
+            pass
+    return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
 
 
 _HINTS: dict[type, list[tuple[str, Any]]] = {}

@@ -122,6 +122,7 @@ def blocks() -> dict[str, str]:
     out["errors"] = _enum(errors.ErrorCode, False)
     out["requests"] = _requests()
     out["discovery"] = _discovery()
+    out["features"] = _enum(importlib.import_module("protocol.frames").Feature, False)
     for g in GAMES:
         m = importlib.import_module(f"protocol.{g}")
         tables = [

@@ -18,6 +18,7 @@ import http
 import json
 import logging
 import mimetypes
+import re
 import secrets
 import time
 from collections import Counter, deque
@@ -40,6 +41,7 @@ from protocol import (
     CreateRoom,
     Error,
     ErrorCode,
+    Feature,
     Frame,
     Hello,
     Identity,
@@ -81,6 +83,8 @@ from .storage import Journal, RoomStore
 log = logging.getLogger("paiju.server")
 
 WEB_DIR = Path(__file__).parent / "web"
+# the web client's own pages (player, match, leaderboard): each address is its index.html
+CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard)/[^/]+")
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -306,7 +310,7 @@ class Server:
             return _response(connection, http.HTTPStatus.OK, *metrics.exposition())
         if path.startswith("/replay/"):
             return self.replay(connection, path)
-        f = self.static_file(path)
+        f = self.static_file("/" if CLIENT_PAGES.fullmatch(path) else path)
         if f is None:
             return _response(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         ctype = CONTENT_TYPES.get(f.suffix.lower()) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"
@@ -566,7 +570,9 @@ class Server:
         self.connections[conn] = player
         if account:
             identity.become(player, account, f.session)
-        conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl)))
+        conn.batch = bool(f.features & Feature.BATCH)  # what is flushed from now on
+        granted = f.features & Feature.BATCH
+        conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl), VERSION, granted))
         if account:
             conn.send(Identity(account, True, None))
         if player.room is not None:

@@ -217,7 +217,8 @@ class Refused:
 
 @dataclass(frozen=True)
 class Archive:
-    """A hand is over: its events as a spectator received them and its RESULT, for replays."""
+    """A hand is over: its events with every card face up and its RESULT, for replays (served
+    only now that the hand is over, when every seat's cards are open to all)."""
 
     hand: int
     seats: list[str | None]  # the seats' names when it was dealt
@@ -334,7 +335,7 @@ class Table:
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
-        self._hand_frames: list[EventFrame] | None = None  # the hand in play, as a spectator sees it
+        self._hand_frames: list[EventFrame] | None = None  # the hand in play, every card face up
         self._hand_head: tuple[list[str | None], list[int]] = ([], [])
         self.now = now
         self._out: list[Output] = []
@@ -998,7 +999,7 @@ class Table:
                 if result is not None:
                     self._send(conn, result)
         if self._hand_frames is not None:
-            self._hand_frames.append(public)
+            self._hand_frames.append(EventFrame(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
         if self.spectators:
             frame = public
             for conn in self.spectators.values():

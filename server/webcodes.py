@@ -21,7 +21,7 @@ import games
 from protocol import MAX_FRAME, VERSION, RoomEvent, SeatKind
 from protocol.actions import ECHO
 from protocol.errors import ErrorCode
-from protocol.frames import FRAMES, RoomInfo
+from protocol.frames import FRAMES, Feature, RoomInfo
 
 WIRE_JS = Path(__file__).with_name("web") / "wire.js"
 
@@ -64,6 +64,7 @@ def render() -> str:
         f"export const MAX_FRAME = {MAX_FRAME};",
         f"export const ECHO = 0x{ECHO:02x}; // event code ECHO + c: a seat took action c",
         "export const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7",
+        f"export const FEATURES = {{ {', '.join(f'{e.name}: {int(e)}' for e in Feature)} }}; // HELLO's features bits",
         "",
         "// client -> server: frame types by name (SPEC §3.1)",
         "export const C = {",

@@ -3,11 +3,11 @@ double dummy on DDS) and the baseline ``basic``; :mod:`bots.bridge.arena` scores
 
 >>> from bots import registry
 >>> registry.names("bridge")
-['basic', 'hybrid', 'random']
+['basic', 'hybrid', 'hybrid-v1', 'random']
 """
 
 from .bidding import choose, read_auction, system
 from .evaluate import hcp, strength
-from .robot import BasicRobot, HybridRobot
+from .robot import BasicRobot, HybridRobot, HybridV1Robot
 
-__all__ = ["BasicRobot", "HybridRobot", "choose", "hcp", "read_auction", "strength", "system"]
+__all__ = ["BasicRobot", "HybridRobot", "HybridV1Robot", "choose", "hcp", "read_auction", "strength", "system"]

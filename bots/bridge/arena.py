@@ -36,6 +36,7 @@ from protocol.cards import format_card
 from .. import registry
 from ..arena import _ci, _percentile, play_hand
 from ..base import Robot
+from .bidding import GAME_LEVEL
 from .oracle import LEVELS, Oracle
 from .robot import HybridRobot
 from .table import NT
@@ -44,18 +45,21 @@ SEAT_TAGS = ("North", "East", "South", "West")
 
 
 class _Timed(Robot):
-    """A robot wrapped to time its decisions by phase."""
+    """A robot wrapped to time its decisions by phase (with ``cards``, another robot plays its cards)."""
 
     game = "bridge"
 
-    def __init__(self, inner: Robot, times: dict[str, list[float]]) -> None:
+    def __init__(self, inner: Robot, times: dict[str, list[float]], cards: Robot | None = None) -> None:
         self.inner = inner
         self.name = inner.name  # type: ignore[misc]
         self.times = times
+        self.cards = cards
 
     def decide(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
         start, cpu = time.perf_counter(), time.process_time()
         try:
+            if self.cards is not None and request.view["phase"] != "auction":
+                return self.cards.decide(request)
             return self.inner.decide(request)
         finally:
             phase = "bid" if request.view["phase"] == "auction" else "card"
@@ -85,6 +89,10 @@ class BridgeRobotReport:
     imps: list[float] = field(default_factory=list)  # per board, for the robot's pair
     par: list[int] = field(default_factory=list)  # per table: IMPs of the contract at DD against par
     par_boards: list[float] = field(default_factory=list)  # per board: the mean of its tables' par figures
+    par_abs: list[int] = field(default_factory=list)  # per table its pair sat at: |IMPs of the table's score - par|
+    par_abs_dd: list[int] = field(default_factory=list)  # ... of the contract scored at its double-dummy result
+    # contracts double dummy makes for the side that owns the deal (par's side), and how many it bid
+    reach: Counter[str] = field(default_factory=Counter)
     declarer: PlayFigures = field(default_factory=PlayFigures)
     defence: PlayFigures = field(default_factory=PlayFigures)
     declarer_loss: PlayFigures = field(default_factory=PlayFigures)  # DD tricks its own cards gave away
@@ -111,6 +119,18 @@ class BridgeRobotReport:
         return statistics.fmean(self.par) if self.par else 0.0
 
     @property
+    def par_abs_mean(self) -> float:
+        return statistics.fmean(self.par_abs) if self.par_abs else 0.0
+
+    @property
+    def par_abs_dd_mean(self) -> float:
+        return statistics.fmean(self.par_abs_dd) if self.par_abs_dd else 0.0
+
+    def reached(self, kind: str) -> tuple[int, int]:
+        """``(bid, made double dummy)`` for ``kind`` ``game``, ``slam`` or ``grand`` (see :func:`reach`)."""
+        return self.reach[kind + " bid"], self.reach[kind]
+
+    @property
     def par_ci(self) -> tuple[float, float] | None:
         """95% interval of the par figure, over boards (a board's two tables share the deal)."""
         return _ci(self.par_boards)
@@ -127,6 +147,14 @@ class BridgeRobotReport:
             "par_imps": self.par_imps,
             "par_tables": len(self.par),
             "par_ci": list(self.par_ci) if self.par_ci else None,
+            "par_abs_imps": self.par_abs_mean,
+            "par_abs_imps_dd": self.par_abs_dd_mean,
+            "dd_games": self.reach["game"],
+            "dd_games_bid": self.reach["game bid"],
+            "dd_slams": self.reach["slam"],
+            "dd_slams_bid": self.reach["slam bid"],
+            "dd_grands": self.reach["grand"],
+            "dd_grands_bid": self.reach["grand bid"],
             "declarer_vs_dd": self.declarer.mean,
             "declarer_boards": len(self.declarer.diffs),
             "declarer_distribution": self.declarer.distribution(),
@@ -159,6 +187,7 @@ class BridgeReport:
     games: list[Bridge] = field(default_factory=list)
     interrupted: bool = False
     oracle: str | None = None  # the diagnosis's peeking sampler for `hybrid` (bots/bridge/oracle.py)
+    bidding_only: bool = False  # the robots bid, `basic` plays every card: the figures of the auction only
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -168,6 +197,7 @@ class BridgeReport:
             "seed": self.seed,
             "samples": self.samples,
             "oracle": self.oracle,
+            "bidding_only": self.bidding_only,
             "interrupted": self.interrupted,
             "robots": {n: r.as_dict() for n, r in self.robots.items()},
         }
@@ -195,6 +225,35 @@ def _dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[i
         for strain in range(5)
     ]
     return par_ns, tricks
+
+
+def reach(game: Bridge) -> tuple[int | None, set[str], set[str]]:
+    """The side that owns the deal (par's sign: 0 North-South, 1 East-West, None at par 0), what
+    double dummy makes for it (``game``: some strain makes game; ``slam``: twelve tricks;
+    ``grand``: thirteen) and which of those levels its contract reached (a game is bid
+    when the side's contract is at game level or higher, whether it makes or not)."""
+    par_ns, tricks = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    if par_ns == 0:
+        return None, set(), set()
+    side = 0 if par_ns > 0 else 1
+    best = [max(tricks[strain][side], tricks[strain][side + 2]) for strain in range(5)]
+    makes = set()
+    if any(best[strain] >= 6 + GAME_LEVEL[strain] for strain in range(5)):
+        makes.add("game")
+    if max(best) >= 12:
+        makes.add("slam")
+    if max(best) >= 13:
+        makes.add("grand")
+    bid = set()
+    c = game.contract
+    if c is not None and game.declarer is not None and game.declarer % 2 == side:
+        if c.level >= GAME_LEVEL[c.strain]:
+            bid.add("game")
+        if c.level >= 6:
+            bid.add("slam")
+        if c.level == 7:
+            bid.add("grand")
+    return side, makes, bid & makes
 
 
 @dataclass
@@ -287,13 +346,17 @@ def play(
     keep_games: bool = False,
     jobs: int = 1,
     oracle: str | None = None,
+    bidding_only: bool = False,
 ) -> BridgeReport:
     """Play ``boards`` deals at two tables each (see the module's docstring) and report per robot.
 
     ``jobs`` processes play boards side by side; the report is the same as with one (each
     board depends only on the seed and its number). Interrupted (Ctrl-C), the report holds
     the boards finished so far and says so. ``oracle`` (a level of :mod:`bots.bridge.oracle`)
-    lets `hybrid`'s Monte Carlo peek at the deal: a diagnosis, not a robot.
+    lets `hybrid`'s Monte Carlo peek at the deal: a diagnosis, not a robot. ``bidding_only``:
+    the robots bid and ``basic`` plays every card (fast); the par and reach figures, which
+    score the contract at its double-dummy result, are the bidding's, and the play's figures
+    are left out.
     """
     if len(seats) != 4:
         raise ValueError(f"bridge has 4 seats; --seats names {len(seats)} robots")
@@ -301,7 +364,7 @@ def play(
         registry.get("bridge", name)  # KeyError naming the known robots
     if oracle is not None and oracle not in LEVELS:
         raise ValueError(f"--oracle {oracle}: one of {', '.join(LEVELS)}")
-    report = _empty_report(seats, seed, samples, oracle)
+    report = _empty_report(seats, seed, samples, oracle, bidding_only)
     bar = None
     if progress:
         from tqdm import tqdm  # type: ignore[import-untyped]
@@ -311,11 +374,17 @@ def play(
     try:
         if pool is None:
             parts: Iterator[BridgeReport] = (
-                _one_board(tuple(seats), seed, d, samples, keep_games, oracle) for d in range(boards)
+                _one_board(tuple(seats), seed, d, samples, keep_games, oracle, bidding_only) for d in range(boards)
             )
         else:
             one = functools.partial(
-                _one_board, tuple(seats), seed, samples=samples, keep_games=keep_games, oracle=oracle
+                _one_board,
+                tuple(seats),
+                seed,
+                samples=samples,
+                keep_games=keep_games,
+                oracle=oracle,
+                bidding_only=bidding_only,
             )
             parts = pool.map(one, range(boards))
         for part in parts:
@@ -332,20 +401,28 @@ def play(
     return report
 
 
-def _empty_report(seats: Sequence[str], seed: int, samples: int | None, oracle: str | None) -> BridgeReport:
+def _empty_report(
+    seats: Sequence[str], seed: int, samples: int | None, oracle: str | None, bidding_only: bool = False
+) -> BridgeReport:
     from .montecarlo import DEFAULT_SAMPLES
 
-    report = BridgeReport(list(seats), 0, seed, samples or DEFAULT_SAMPLES, oracle=oracle)
+    report = BridgeReport(list(seats), 0, seed, samples or DEFAULT_SAMPLES, oracle=oracle, bidding_only=bidding_only)
     for n in seats:
         report.robots.setdefault(n, BridgeRobotReport(n))
     return report
 
 
 def _one_board(
-    seats: tuple[str, ...], seed: int, deal: int, samples: int | None, keep_games: bool, oracle: str | None = None
+    seats: tuple[str, ...],
+    seed: int,
+    deal: int,
+    samples: int | None,
+    keep_games: bool,
+    oracle: str | None = None,
+    bidding_only: bool = False,
 ) -> BridgeReport:
     """One board at its two tables, as a report of its own (module-level: a pool process runs it)."""
-    report = _empty_report(seats, seed, samples, oracle)
+    report = _empty_report(seats, seed, samples, oracle, bidding_only)
     tables = [list(seats), [seats[(s + 3) % 4] for s in range(4)]]  # table 2: everyone one seat clockwise
     _play_board(report, report.robots, tables, seed, deal, samples, keep_games)
     report.boards = 1
@@ -360,6 +437,9 @@ def _merge(into: BridgeReport, part: BridgeReport) -> None:
         t.imps += r.imps
         t.par += r.par
         t.par_boards += r.par_boards
+        t.par_abs += r.par_abs
+        t.par_abs_dd += r.par_abs_dd
+        t.reach += r.reach
         t.declarer.diffs += r.declarer.diffs
         t.defence.diffs += r.defence.diffs
         t.declarer_loss.diffs += r.declarer_loss.diffs
@@ -398,7 +478,8 @@ def _play_board(
                 r.samples = samples
             if report.oracle and isinstance(r, HybridRobot):
                 r.dealer = Oracle(dealt, report.oracle)
-            robots.append(_Timed(r, reps[name].times))
+            cards = registry.get("bridge", "basic") if report.bidding_only else None
+            robots.append(_Timed(r, reps[name].times, cards))
         game, bad = play_hand("bridge", None, seed, deal, robots, f"arena-{seed}-{deal}-{t}")
         assert isinstance(game, Bridge)
         if keep_games:
@@ -412,7 +493,13 @@ def _play_board(
         for side in (0, 1):
             if s_is_pair(seating, side):
                 reps[seating[side]].par.append(vs_par if side == 0 else -vs_par)
-        if game.declarer is not None and dd is not None:
+        for name in {seating[side] for side in (0, 1) if s_is_pair(seating, side)}:
+            reps[name].par_abs.append(abs(imps(ns - par_ns)))
+            reps[name].par_abs_dd.append(abs(vs_par))
+        owner, makes, bid = reach(game)
+        if owner is not None and s_is_pair(seating, owner):
+            reps[seating[owner]].reach.update([*makes, *(f"{kind} bid" for kind in bid)])
+        if game.declarer is not None and dd is not None and not report.bidding_only:
             decl = seating[game.declarer]
             if s_is_pair(seating, game.declarer):
                 reps[decl].declarer.diffs.append(game.declarer_tricks - dd)
@@ -459,6 +546,7 @@ def format_report(report: BridgeReport) -> str:
     lines = [
         f"bridge: {report.boards} boards x 2 tables, seed {report.seed}, {report.samples} samples a Monte Carlo card"
         + (f"; oracle {report.oracle}: hybrid's samples peek (a diagnosis)" if report.oracle else "")
+        + ("; bidding only: `basic` plays the cards (IMPs, play figures not the robots)" if report.bidding_only else "")
         + (" (interrupted: the boards finished so far)" if report.interrupted else ""),
         f"{'robot':<8} {'IMP/board':>10} {'95% CI':>18} {'par IMP':>8} {'decl-DD':>8} {'def-DD':>8} "
         f"{'bid p50/p99 ms':>16} {'card p50/p99 ms':>17} {'illegal':>7}",
@@ -478,6 +566,19 @@ def format_report(report: BridgeReport) -> str:
             lines.append(
                 f"{name}: par IMP {r.par_imps:+.2f} over {len(r.par)} tables, "
                 f"95% CI over boards [{pci[0]:+.2f}, {pci[1]:+.2f}]"
+            )
+    for name, r in report.robots.items():
+        if r.par_abs:
+            shares = ", ".join(
+                f"{kind}s {b} of {m}" + (f" ({100 * b / m:.0f}%)" if m else "")
+                for kind in ("game", "slam", "grand")
+                for b, m in [r.reached(kind)]
+            )
+            played = "" if report.bidding_only else f"the table's score {r.par_abs_mean:.2f}, "
+            lines.append(
+                f"{name}: |IMPs against par| a table over {len(r.par_abs)} tables: {played}"
+                f"the contract at double dummy {r.par_abs_dd_mean:.2f}; "
+                f"double-dummy contracts of its side bid: {shares}"
             )
     for name, r in report.robots.items():
         _, b50, b99 = r.latency("bid_cpu")
@@ -522,6 +623,7 @@ def run_cli(args: Any) -> int:
             keep_games=bool(args.pbn),
             jobs=args.jobs,
             oracle=args.oracle,
+            bidding_only=args.bidding_only,
         )
     except (KeyError, ValueError) as e:
         print(f"paiju arena: {e.args[0] if e.args else e}", file=sys.stderr)

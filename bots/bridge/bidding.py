@@ -38,6 +38,8 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
 from .evaluate import features
 
 TABLES = ("openings", "responses", "rebids", "competition", "placement")
+CURRENT = "tables"  # the system `hybrid` bids: bots/bridge/tables/*.txt
+FROZEN_V1 = "tables/v1"  # the frozen system of `hybrid-v1`, the baseline the current one is measured against
 SUIT_LETTERS = "CDHS"
 NT = 4
 _BID = re.compile(r"^([1-7])(C|D|H|S|NT|[a-z])$")
@@ -355,9 +357,11 @@ def parse_table(name: str, text: str) -> list[Row]:
 
 
 @cache
-def system() -> tuple[Row, ...]:
-    """Every row of the bidding system, in the order they are tried."""
-    pkg = resources.files("bots.bridge") / "tables"
+def system(tables: str = CURRENT) -> tuple[Row, ...]:
+    """Every row of the bidding system in the folder ``tables`` (of ``bots/bridge``), in the order they are tried."""
+    pkg = resources.files("bots.bridge")
+    for part in tables.split("/"):
+        pkg = pkg / part
     rows: list[Row] = []
     for name in TABLES:
         rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"))
@@ -365,11 +369,11 @@ def system() -> tuple[Row, ...]:
 
 
 # ---------------------------------------------------------------------------- the engine
-def choose(cards: Sequence[int], calls: Sequence[int], dealer: int) -> tuple[int, Row | None]:
+def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str = CURRENT) -> tuple[int, Row | None]:
     """The call for the hand ``cards`` after ``calls`` (the auction from ``dealer``), and the row that gives it."""
     hand = Hand.of(cards)
-    ctx = context(calls, summaries_before(tuple(calls)))
-    for row in system():
+    ctx = context(calls, summaries_before(tuple(calls), tables))
+    for row in system(tables):
         b = row.match(ctx.rel)
         if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
             continue
@@ -379,10 +383,10 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int) -> tuple[int
     return PASS, None
 
 
-def _readings(ctx: Context, call: int) -> list[tuple[Row, Binding]]:
+def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row, Binding]]:
     """The rows (with their binding) that produce ``call`` in ``ctx``: the call's promise."""
     out = []
-    for row in system():
+    for row in system(tables):
         b = row.match(ctx.rel)
         if b is None:
             continue
@@ -450,28 +454,28 @@ class Promise:
 
 
 @cache
-def read_auction(calls: tuple[int, ...], dealer: int = 0) -> tuple[Promise, ...]:
+def read_auction(calls: tuple[int, ...], dealer: int = 0, tables: str = CURRENT) -> tuple[Promise, ...]:
     """The promise of every call of the auction, in order (seats from ``dealer``)."""
     out: list[Promise] = []
     summaries = [Summary() for _ in range(4)]
     for i, call in enumerate(calls):
         seat = (dealer + i) % 4
         ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)])
-        p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call)))
+        p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables)))
         out.append(p)
         summaries[seat].narrow(p.summary())
     return tuple(out)
 
 
-def summaries_before(calls: tuple[int, ...]) -> list[Summary]:
+def summaries_before(calls: tuple[int, ...], tables: str = CURRENT) -> list[Summary]:
     """What each seat has promised, by offset from the seat to call next (0 itself, 2 partner)."""
     n = len(calls)
     by_offset = [Summary() for _ in range(4)]
-    for p in read_auction(calls, 0):
+    for p in read_auction(calls, 0, tables):
         by_offset[(p.seat - n) % 4].narrow(p.summary())
     return by_offset
 
 
-def promises_of(calls: Sequence[int], dealer: int, seat: int) -> list[Promise]:
-    """The promises ``seat`` made in the auction ``calls``."""
-    return [p for p in read_auction(tuple(calls), dealer) if p.seat == seat]
+def promises_of(calls: Sequence[int], dealer: int, seat: int, tables: str = CURRENT) -> list[Promise]:
+    """The promises ``seat`` made in the auction ``calls`` (read with the system ``tables``)."""
+    return [p for p in read_auction(tuple(calls), dealer, tables) if p.seat == seat]

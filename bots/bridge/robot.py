@@ -24,7 +24,7 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 
 from ..base import Robot
 from ..registry import register
-from .bidding import choose
+from .bidding import CURRENT, FROZEN_V1, choose
 from .evaluate import hcp, is_balanced, lengths
 from .montecarlo import DEFAULT_SAMPLES, Dealer, best_card, deal_hidden, equivalent, sample_deals, solve_samples
 from .rules import cheapest_winner, experience_card, lowest, partner_winning
@@ -53,6 +53,7 @@ class BridgeRobot(Robot):
     """The shared shell: claims, auction, play."""
 
     game = "bridge"
+    tables = CURRENT  # the bidding system the robot bids and reads the auction with
 
     def decide(self, request: DecisionRequest) -> Action:
         view = request.view
@@ -63,6 +64,7 @@ class BridgeRobot(Robot):
             seat = request.seat
             return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
         k = Known.of(view, request.seat)
+        k.tables = self.tables
         legal = k.legal()
         card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
         return Action(Act.PLAY, bytes([card]))
@@ -96,7 +98,7 @@ class HybridRobot(BridgeRobot):
         self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
-        return choose(hand, auction, dealer)[0]
+        return choose(hand, auction, dealer, self.tables)[0]
 
     def card(self, k: Known, rng: random.Random) -> int:
         legal = k.legal()
@@ -123,10 +125,24 @@ class HybridRobot(BridgeRobot):
         view = request.view
         leader = int(view["leader"])
         k = Known.of(view, request.seat)
+        k.tables = self.tables
         k.seat = leader  # solve from the claimer's lead; the claimer's own cards stay hidden if they are
         left = 13 - k.tricks_done
         samples = sample_deals(k, self.samples, _rng(request), dealer=self.dealer).deals
         return all(max(r.values(), default=0) >= left for r in solve_samples(k, samples))
+
+
+@register
+class HybridV1Robot(HybridRobot):
+    """``hybrid`` as it was before the bidding's holes were closed: the baseline it is measured against.
+
+    The same code path with the frozen tables ``bots/bridge/tables/v1`` and the card play of
+    then (opening leads by the rules, no signals).
+    """
+
+    name = "hybrid-v1"
+    description = "hybrid frozen as the baseline: the tables of v1, opening leads by the rules, no signals"
+    tables = FROZEN_V1
 
 
 @register

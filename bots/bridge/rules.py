@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bidding import promises_of
+from .bidding import CURRENT, promises_of
 from .table import Known, beats, winning
 
 HONOUR_J = 11
@@ -60,10 +60,10 @@ def lead_from(suit_cards: list[int]) -> int:
     return suit_cards[min(3, len(suit_cards) - 1)]
 
 
-def bid_suits(auction: Sequence[int], dealer: int, seat: int) -> set[int]:
+def bid_suits(auction: Sequence[int], dealer: int, seat: int, tables: str = CURRENT) -> set[int]:
     """The suits ``seat`` promised four or more of in the auction (read back from the tables)."""
     out: set[int] = set()
-    for p in promises_of(auction, dealer, seat):
+    for p in promises_of(auction, dealer, seat, tables):
         summ = p.summary()
         out |= {s for s in range(4) if summ.len_lo[s] >= 4}
     return out
@@ -74,8 +74,10 @@ def opening_lead(k: Known) -> int:
     trump = k.trump
     partner = k.partner_of(k.seat)
     assert k.declarer is not None
-    theirs = bid_suits(k.auction, k.dealer, k.declarer) | bid_suits(k.auction, k.dealer, k.partner_of(k.declarer))
-    ours = bid_suits(k.auction, k.dealer, partner) - theirs
+    theirs = bid_suits(k.auction, k.dealer, k.declarer, k.tables) | bid_suits(
+        k.auction, k.dealer, k.partner_of(k.declarer), k.tables
+    )
+    ours = bid_suits(k.auction, k.dealer, partner, k.tables) - theirs
     for s in sorted(ours, key=lambda s: -len(hand.get(s, []))):
         if s in hand:
             return lead_from(hand[s])

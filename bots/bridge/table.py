@@ -14,7 +14,7 @@ from typing import Any
 
 from protocol.cards import BRIDGE_CARDS
 
-from .bidding import Promise, promises_of
+from .bidding import CURRENT, Promise, promises_of
 
 NT = 4
 
@@ -58,6 +58,7 @@ class Known:
     won: list[int]  # tricks by side: N-S, E-W
     # cards each seat is read not to hold: lower cards of a suit it followed low in (see `of`)
     without: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    tables: str = CURRENT  # the bidding system the auction is read with (bots.bridge.bidding.system)
 
     @classmethod
     def of(cls, view: Mapping[str, Any], seat: int) -> Known:
@@ -132,7 +133,7 @@ class Known:
         return sorted(BRIDGE_CARDS - seen)
 
     def promises(self, seat: int) -> list[Promise]:
-        return promises_of(self.auction, self.dealer, seat)
+        return promises_of(self.auction, self.dealer, seat, self.tables)
 
     def original(self, seat: int, remaining: Sequence[int]) -> list[int]:
         """The thirteen cards ``seat`` was dealt, given the cards it still holds."""

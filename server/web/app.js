@@ -7,10 +7,10 @@
 // pick < its number of cards is a .option[data-multi] whose button.pick cards are toggled
 // and sent with its button.confirm; #result[data-hand][data-final] appears at a hand's end.
 
-import { C, ERRORS, decode, frames } from "./proto.js";
+import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
-import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
-import { h, makeModel, optionFace, positions } from "./games.js";
+import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
+import { h, handAct, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
@@ -18,6 +18,7 @@ import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
 
 // codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
 const ERROR = byName(ERRORS);
+const BRIDGE_BID = byName(GAMES.bridge.act).BID;
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -69,14 +70,14 @@ function connect(resume = false) {
   };
   ws.onmessage = (msg) => {
     if (typeof msg.data === "string") return;
-    let f;
+    let fs;
     try {
-      f = decode(msg.data);
+      fs = decodeMessage(msg.data); // one frame, or a batch (HELLO asks for them)
     } catch (e) {
       logLine(`undecodable frame: ${e.message}`, "error");
       return;
     }
-    handle(f);
+    for (const f of fs) handle(f);
   };
   ws.onclose = (e) => {
     state.connected = false;
@@ -233,6 +234,7 @@ function enterRoom(f) {
   $("#result").removeAttribute("data-hand");
   $("#log").replaceChildren();
   showScreen("table");
+  if (!state.replay && location.pathname !== "/") history.replaceState({}, "", "/"); // a table has no address of its own
   if (state.replay) logLine(`Replay of room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}), hand ${f.hand + 1}.`);
   else logLine(`${f.seat === null ? "Watching" : "Seated as " + seatLabel(f.seat, true)} in room ${f.room} (${gameInfo(f.game).title}, ${f.ruleset}).`);
   renderTable();
@@ -264,6 +266,7 @@ function onEvent(f) {
   // the prompt's seat has acted (or its clock ran out): that prompt is over
   if (state.prompt && f.seat === state.prompt.seat && (f.code === ROOM.TIMEOUT || (f.code >= ECHO && f.code < ECHO + ACTION_CODES))) clearPrompt();
   if (f.code === ROOM.HAND_END || f.code === ROOM.MATCH_END) clearPrompt();
+  if (f.code === ROOM.MATCH_END) state.room.over = true;
   logEvent(f);
   renderTable();
 }
@@ -293,6 +296,7 @@ function onResult(f) {
   if (!state.room || f.room !== state.room.room) return;
   clearPrompt();
   state.room.scores = f.totals;
+  if (f.final) state.room.over = true; // the room lets its players go: no LEAVE is owed
   const g = state.room.game;
   const n = f.scores.length;
   if (g === "bridge") state.boards.push(bridgeBoard(f, (s) => seatBase(g, s)));
@@ -387,13 +391,14 @@ function renderTable() {
     // a hand card that answers the open prompt by itself (an option of pick 1 holding it)
     direct: (seat, b) => {
       if (!p || p.seat !== seat) return null;
-      const i = p.options.findIndex((o) => o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
+      const i = p.options.findIndex((o) => handAct(r.game, o.code) && o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
       if (i < 0) return null;
       const code = p.options[i].code;
       return () => act(code, new Uint8Array([b]));
     },
   };
   $("#board").replaceChildren(state.model.render(ctx));
+  if (p) keepHandInView();
 }
 
 // ------------------------------------------------------------------ prompts and actions
@@ -450,6 +455,28 @@ function renderPrompt() {
           o.cards.length ? optionFace(g, o.code, o.cards) : null,
         ),
       );
+    } else if (o.pick === 1 && g === "bridge" && o.code === BRIDGE_BID) {
+      // the bidding box: a row a level, a column a strain (♣ ♦ ♥ ♠ NT); levels with no legal bid left out
+      opt.classList.add("bidding-box");
+      const legal = new Set(o.cards);
+      for (let level = 1; level <= 7; level++) {
+        if (![0, 1, 2, 3, 4].some((st) => legal.has((level << 4) | st))) continue;
+        for (let st = 0; st < 5; st++) {
+          const b = (level << 4) | st;
+          if (!legal.has(b)) {
+            opt.appendChild(h("span", { class: "bid-off" }, callEl(b)));
+            continue;
+          }
+          const one = new Uint8Array([b]);
+          opt.appendChild(
+            h(
+              "button",
+              { class: "choice", "data-option-index": i, "data-choice-index": choiceIndex++, "data-code": o.code, "data-cards": hex(one), onclick: () => act(o.code, one) },
+              callEl(b),
+            ),
+          );
+        }
+      }
     } else if (o.pick === 1) {
       opt.appendChild(h("span", { class: "act-name" }, `${name}:`));
       for (const b of [...new Set(o.cards)]) {
@@ -486,7 +513,22 @@ function renderPrompt() {
     list.push(opt);
   });
   $("#prompt-options").replaceChildren(...list);
+  $("#prompt").dataset.game = g;
   setPromptState("open");
+  keepHandInView();
+}
+
+// On a phone the open prompt is pinned to the bottom of the screen: the page scrolls so that the
+// player's own hand sits just above it, never under it.
+const PHONE = window.matchMedia("(max-width: 760px)");
+function keepHandInView() {
+  if (!PHONE.matches) return;
+  const box = $("#prompt");
+  document.documentElement.style.setProperty("--prompt-h", `${box.offsetHeight}px`);
+  const mine = document.querySelector(".board .seat.me");
+  if (!mine) return;
+  const r = mine.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight - box.offsetHeight) mine.scrollIntoView({ block: "end" });
 }
 
 function togglePick(i, j, el) {
@@ -585,7 +627,8 @@ function leaveRoom() {
     location.href = "./";
     return;
   }
-  if (state.room) send(frames.leave(state.room.room));
+  // a finished match has let its players go already (a LEAVE would be refused: not in the room)
+  if (state.room && !state.room.over) send(frames.leave(state.room.room));
   state.room = null;
   state.model = null;
   state.lastSeq = null;
@@ -671,7 +714,7 @@ async function createRoom() {
       robot,
       robots,
       priv: $("#create-private").checked,
-      seed: seed ? Number(seed) : null,
+      seed: /^\d+$/.test(seed) ? BigInt(seed) : null, // 64 bits: a Number would round it
       pbn,
     }),
   );
@@ -737,13 +780,19 @@ async function init() {
   $("#refresh-rooms").addEventListener("click", () => send(frames.listRooms()));
   $("#rooms-game").addEventListener("change", renderRooms);
   $("#leave").addEventListener("click", leaveRoom);
+  // a phone's header is one line: the name, account and records' buttons behind a menu button
+  $("#menu").addEventListener("click", () => {
+    const head = document.querySelector("header");
+    head.dataset.open = head.dataset.open === "1" ? "0" : "1";
+  });
   $("#player-name").value = state.name;
   $("#player-name").addEventListener("change", (e) => {
     state.name = e.target.value.trim().slice(0, 64) || state.name;
     localStorage.setItem("paiju.name", state.name);
     reconnect(); // a new name takes effect on a new session
   });
-  records.initRecords({ send, rename, showScreen, showError, reconnect });
+  const lobby = () => showScreen(state.room ? "table" : "lobby");
+  records.initRecords({ send, rename, showScreen, showError, reconnect, lobby, myName: () => state.name });
   const replay = replaySource(params);
   if (replay) {
     startReplay(replay, { state, handle, renderTable, showScreen, setStatus, showError });
@@ -751,6 +800,7 @@ async function init() {
   }
   showScreen("lobby");
   clearPrompt();
+  records.route(); // an address of the records' pages: /players/NAME, /matches/ID, /leaderboard/GAME
   setInterval(tickClock, 100);
   setInterval(() => {
     if (!state.connected) return;

@@ -34,6 +34,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 const arr = (b) => Array.from(b || []);
+const faceUp = (b) => b.length > 0 && !Array.from(b).includes(HIDDEN);
 function removeCards(list, cards) {
   for (const c of cards) {
     const i = list.indexOf(c);
@@ -70,10 +71,33 @@ class Model {
   reset(hand, dealer) {
     this.hand = hand;
     this.dealer = dealer;
+    // each seat's cards while this page knows them: its own, and every seat's in the replay of
+    // a finished hand (whose events carry every card face up); null: not known
+    this.held = Array.from({ length: this.n }, () => null);
     this.mine = [];
     this.counts = Array(this.n).fill(0);
     this.last = Array(this.n).fill(null); // the last thing each seat did, as text
     this.turn = null;
+  }
+
+  /** The receiver's own cards (a spectator has none). */
+  get mine() {
+    if (this.me === null || this.me === undefined) return [];
+    return (this.held[this.me] ??= []);
+  }
+
+  set mine(cards) {
+    if (this.me !== null && this.me !== undefined) this.held[this.me] = cards;
+  }
+
+  /** Seat ``s`` gave up ``cards`` (played, discarded, melded): gone from its known hand. */
+  take(s, cards) {
+    if (s !== null && s !== undefined && this.held[s]) removeCards(this.held[s], cards);
+  }
+
+  /** Seat ``s`` drew ``cards``. */
+  give(s, cards) {
+    if (s !== null && s !== undefined && this.held[s]) this.held[s].push(...cards);
   }
 
   fromView(view) {
@@ -90,7 +114,7 @@ class Model {
     } else if (ev.code === HAND_END) {
       this.turn = null;
     } else if (ev.code === DEAL) {
-      if (ev.seat === this.me) this.mine = arr(ev.cards);
+      if (ev.seat !== null && (ev.seat === this.me || faceUp(ev.cards))) this.held[ev.seat] = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
     } else if (ev.code >= ECHO && ev.code < ECHO + ACTION_CODES && ev.seat !== null) {
       const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
@@ -132,6 +156,15 @@ class Model {
     return row;
   }
 
+  /** Another seat's hand: face up when its cards are known (a replay), else its backs. */
+  otherRow(s) {
+    const known = this.held[s];
+    if (known && known.length && faceUp(known)) {
+      return h("div", { class: "hand open-hand", "data-hand-seat": s }, cardsEl(this.game, handOrder(this.game, known), { small: true }));
+    }
+    return this.hiddenRow(this.counts[s]);
+  }
+
   hiddenRow(n) {
     if (!n) return null;
     return h("div", { class: "hand hidden-hand" }, cardsEl(this.game, backs(n), { small: true }), h("span", { class: "count" }, `${n}`));
@@ -140,7 +173,7 @@ class Model {
   render(ctx) {
     const seats = [];
     for (let s = 0; s < this.n; s++) {
-      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.otherRow(s);
       seats.push(this.seatPanel(s, ctx, h("div", {}, body, this.last[s] ? h("div", { class: "last" }, this.last[s]) : null)));
     }
     return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, this.center(ctx)));
@@ -189,7 +222,7 @@ class TricksModel extends Model {
     if (ev.code === HAND_START) {
       this.leader = ev.seat ?? 0;
     } else if (ev.code === TRICKS.echo.PLAY) {
-      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.take(ev.seat, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       for (const c of ev.cards) this.trick.push([ev.seat, c]);
       this.turn = (ev.seat + 1) % this.n;
@@ -206,7 +239,7 @@ class TricksModel extends Model {
   render(ctx) {
     const seats = [];
     for (let s = 0; s < this.n; s++) {
-      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.otherRow(s);
       seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `tricks won: ${this.won[s]}`))));
     }
     return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, trickArea(this, ctx, this.trick, this.lastTrick)));
@@ -454,7 +487,7 @@ class NiujiuModel extends Model {
       this.head = ev.seat;
       this.leader = ev.seat;
     } else if (code === NIUJIU.echo.LEAD || code === NIUJIU.echo.EAT) {
-      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.take(ev.seat, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       this.trick.push([ev.seat, code - ECHO, arr(ev.cards), 0, ev.arg]);
       this.best = ev.seat;
@@ -462,10 +495,8 @@ class NiujiuModel extends Model {
       this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
       this.turn = (ev.seat + 1) % this.n;
     } else if (code === NIUJIU.events.COVERED) {
-      if (ev.seat === this.me) {
-        removeCards(this.mine, ev.cards);
-        this.myCovered.push(...ev.cards);
-      }
+      this.take(ev.seat, ev.cards);
+      if (ev.seat === this.me) this.myCovered.push(...ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       this.covered[ev.seat] += ev.cards.length;
       this.trick.push([ev.seat, NIUJIU.act.COVER, [], ev.cards.length]);
@@ -485,7 +516,7 @@ class NiujiuModel extends Model {
     } else if (code === NIUJIU.events.REVEAL) {
       this.revealed[ev.seat] = arr(ev.cards);
       this.counts[ev.seat] = 0;
-      if (ev.seat === this.me) this.mine = [];
+      this.held[ev.seat] = [];
       this.turn = null;
     }
   }
@@ -495,7 +526,7 @@ class NiujiuModel extends Model {
     for (let s = 0; s < this.n; s++) {
       const parts = [];
       if (s === this.me) parts.push(this.handRow(this.mine, ctx));
-      else if (this.counts[s]) parts.push(this.hiddenRow(this.counts[s]));
+      else if (this.counts[s]) parts.push(this.otherRow(s));
       if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, "revealed ", cardsEl("niujiu", this.revealed[s], { small: true })));
       const occ = h(
         "div",
@@ -590,14 +621,14 @@ class MahjongModel extends Model {
     if (code === DRAW || code === REPLACEMENT) {
       // a draw or a kong's replacement: arg = tiles left in the wall
       this.counts[s] += tiles.length;
-      if (s === this.me) this.mine.push(...tiles);
+      this.give(s, tiles);
       this.drawn = s === this.me ? tiles[0] : null;
       this.wall = ev.arg;
       this.turn = s;
       this.lastDiscard = null;
       this.last[s] = code === DRAW ? "draws" : "draws a replacement";
     } else if (code === DISCARD || code === READY) {
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 1;
       this.discards[s].push(...tiles);
       this.lastDiscard = [s, tiles[0]];
@@ -609,19 +640,19 @@ class MahjongModel extends Model {
       const claimed = this.lastDiscard ? this.lastDiscard[1] : tiles[0];
       const fromHand = [...tiles];
       fromHand.splice(fromHand.indexOf(claimed), 1);
-      if (s === this.me) removeCards(this.mine, fromHand);
+      this.take(s, fromHand);
       this.counts[s] -= fromHand.length;
       this.takeDiscard(ev.arg, claimed);
       this.melds[s].push({ kind: CLAIMED_MELD[code], tiles, from: ev.arg });
       this.turn = s;
     } else if (code === KONG && tiles.length === 4) {
       // a concealed kong: its tiles reach only the seat itself (0x00 for everyone else)
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 4;
       this.melds[s].push({ kind: MELD.KONG_CONCEALED, tiles, from: s });
       this.turn = s;
     } else if (code === KONG && tiles.length === 1) {
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 1;
       const pong = this.melds[s].find((m) => m.kind === MELD.PONG && m.tiles[0] === tiles[0]);
       if (pong) {
@@ -673,7 +704,7 @@ class MahjongModel extends Model {
       } else if (this.revealed[s].length) {
         parts.push(h("div", { class: "hand revealed" }, cardsEl("mahjong", this.revealed[s], { small: true })));
       } else {
-        parts.push(this.hiddenRow(this.counts[s]));
+        parts.push(this.otherRow(s));
       }
       if (this.melds[s].length) {
         parts.push(
@@ -727,6 +758,17 @@ export function makeModel(game, me, nseats, view) {
     return g;
   }
   return m;
+}
+
+// The actions whose option holds cards of the seat's own hand, one of which is the whole
+// answer: only these make a card of the hand clickable (a bridge bid's byte is a call, and the
+// 3 of spades has the byte of a 3♠ bid: a card never answers by its byte alone).
+const HAND_ACTS = { tricks: ["PLAY"], bridge: ["PLAY"], niujiu: ["LEAD", "EAT"], mahjong: ["DISCARD"] };
+
+/** Whether action ``code`` of ``game`` is one that a click on a hand's card answers. */
+export function handAct(game, code) {
+  const names = HAND_ACTS[game];
+  return Boolean(names) && names.includes(gameInfo(game).act[code]);
 }
 
 /** How an option's bytes read on a button (bridge bids are calls, not cards). */

@@ -10,21 +10,32 @@ if (!MP) {
   throw new Error("vendor/msgpack.min.js is missing: reinstall paiju (or run `python -m server.webvendor`)");
 }
 
-import { C, ERRORS, MAX_FRAME, ROOM_INFO, S, VERSION } from "./wire.js";
+import { C, ERRORS, FEATURES, MAX_FRAME, ROOM_INFO, S, VERSION } from "./wire.js";
 
-// the frame tables (SPEC §3), generated from the Python declarations into wire.js
-export { C, ERRORS, MAX_FRAME, S, VERSION };
+// the frame tables (SPEC §3) and HELLO's features (SPEC §1: BATCH, several frames a message,
+// which decodeMessage reads), generated from the Python declarations into wire.js
+export { C, ERRORS, FEATURES, MAX_FRAME, S, VERSION };
 
 const bin = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b || []));
 
 /** Encode a client frame: encode(C.JOIN, "r1", 2). */
 export function encode(type, ...fields) {
-  return MP.encode([type, ...fields]);
+  // a 64-bit value (a seed) is given as a BigInt: a JavaScript number would round it
+  return MP.encode([type, ...fields], fields.some((f) => typeof f === "bigint") ? { useBigInt64: true } : undefined);
 }
 
 /** Decode a server frame into {type, name, ...fields}; throws on anything else. */
 export function decode(data) {
   return fromArray(MP.decode(data instanceof Uint8Array ? data : new Uint8Array(data)));
+}
+
+/** Decode one message of the server: one frame, or a batch of frames one after the other
+ * (SPEC §1: the msgpack objects concatenated); an array of frames, in order. */
+export function decodeMessage(data) {
+  const frames = [];
+  for (const arr of MP.decodeMulti(data instanceof Uint8Array ? data : new Uint8Array(data))) frames.push(fromArray(arr));
+  if (frames.length === 0) throw new Error("an empty message");
+  return frames;
 }
 
 /** Decode a msgpack array of server frames (a replay: /replay/ROOM/HAND.msgpack). */
@@ -54,7 +65,8 @@ function fromArray(arr) {
 
 // Frames the client sends, with every field in wire order (SPEC §3.1).
 export const frames = {
-  hello: (name, token = null, lastSeq = null, session = null) => encode(C.HELLO, VERSION, name, token, lastSeq, session),
+  hello: (name, token = null, lastSeq = null, session = null) =>
+    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   // robots (a robot's name per seat, null for the room's default) only when the seats differ

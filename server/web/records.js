@@ -3,6 +3,10 @@
 // match (GET /api/matches/ID: each hand's scores and deal, each opening in replay.js's viewer) and
 // the leaderboards (GET /api/leaderboard/GAME). The session token lives in localStorage, so a
 // login survives a browser restart; app.js sends it in HELLO.
+//
+// Each page has an address that works on reload and with Back (the server answers these paths
+// with index.html): /players/NAME (a player's or a guest's matches), /matches/ID (a stored
+// match) and /leaderboard/GAME.
 
 import { C, ERRORS, frames } from "./proto.js";
 import { GAMES, byName, gameInfo } from "./codes.js";
@@ -14,7 +18,7 @@ const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
 const SESSION = "paiju.session";
 const ERROR = byName(ERRORS);
 
-let hooks = null; // {send, rename, showScreen, showError, reconnect}
+let hooks = null; // {send, rename, showScreen, showError, reconnect, myName, lobby}
 const me = { name: null, registered: false };
 
 /** The session token to send in HELLO (null: play as a guest). */
@@ -91,8 +95,25 @@ async function api(path) {
 const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
 const rating = (x) => (x === null || x === undefined ? "" : x.toFixed(2));
 
+/** Go to one of the records' pages (``path``: /players/NAME, /matches/ID, /leaderboard/GAME, or /
+ * for the lobby), as a new entry of the browser's history. */
+export function navigate(path) {
+  if (location.pathname + location.search !== path) history.pushState({}, "", path);
+  if (!route()) hooks.lobby();
+}
+
+/** Show the page the address names; false if it names none of the records' pages. */
+export function route() {
+  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 2 && parts[0] === "players") showPlayer(parts[1]);
+  else if (parts.length === 2 && parts[0] === "matches" && /^\d+$/.test(parts[1])) showMatch(parts[1]);
+  else if (parts.length === 2 && parts[0] === "leaderboard") showLeaderboard(parts[1]);
+  else return false;
+  return true;
+}
+
 /** The player's page: their matches, newest first, each opening its replay. */
-export async function showPlayer(name = me.name, before = null) {
+async function showPlayer(name, before = null) {
   hooks.showScreen("records");
   const box = $("#records-body");
   box.dataset.view = "player";
@@ -104,7 +125,9 @@ export async function showPlayer(name = me.name, before = null) {
   try {
     page = await api(`/api/players/${encodeURIComponent(name)}/matches?limit=20${before ? `&before=${before}` : ""}`);
   } catch (e) {
-    box.replaceChildren(h("p", { class: "error-text" }, e.message));
+    // a name with no match stored yet (a guest before the end of its first match)
+    if (e.message.startsWith("not_found")) box.replaceChildren(h("h2", {}, `${name}: matches`), h("p", {}, "No match yet."));
+    else box.replaceChildren(h("p", { class: "error-text" }, e.message));
     return;
   }
   const rows = page.matches.map((m) => {
@@ -119,7 +142,7 @@ export async function showPlayer(name = me.name, before = null) {
       h("td", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` (${s.total})` : ""}`).join(", ")),
       h("td", {}, m.status),
       h("td", { class: "rating-change" }, change),
-      h("td", {}, h("button", { class: "open-replay", onclick: () => showReplay(m.id) }, "replay")),
+      h("td", {}, h("a", { class: "open-replay", href: `/matches/${m.id}`, onclick: follow }, "replay")),
     );
   });
   box.replaceChildren(
@@ -131,9 +154,16 @@ export async function showPlayer(name = me.name, before = null) {
   );
 }
 
+// a link inside the page: a new history entry, no reload
+function follow(e) {
+  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; // a new tab: the browser's
+  e.preventDefault();
+  navigate(e.currentTarget.getAttribute("href"));
+}
+
 /** A stored match, hand by hand: the scores and the hands as dealt; each hand opens in the
  * replay viewer (replay.js: the table, step by step, as for a hand just played). */
-export async function showReplay(id) {
+async function showMatch(id) {
   hooks.showScreen("records");
   const box = $("#records-body");
   box.dataset.view = "replay";
@@ -157,18 +187,18 @@ export async function showReplay(id) {
   );
   box.replaceChildren(
     h("h2", {}, `match ${m.id}: ${info.title} (${m.ruleset}), ${m.status}`),
-    h("p", {}, `seed ${m.seed} · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
+    h("p", {}, "seed ", h("span", { id: "match-seed" }, m.seed), ` · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
     m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
     ...hands,
   );
 }
 
 /** The leaderboard of a game (robots included). */
-export async function showLeaderboard(game = Object.keys(GAMES)[0]) {
+async function showLeaderboard(game) {
   hooks.showScreen("records");
   const box = $("#records-body");
   box.dataset.view = "leaderboard";
-  const pick = h("select", { id: "leaderboard-game", onchange: (e) => showLeaderboard(e.target.value) }, ...Object.keys(GAMES).map((g) => h("option", { value: g, selected: g === game }, gameInfo(g).title)));
+  const pick = h("select", { id: "leaderboard-game", onchange: (e) => navigate(`/leaderboard/${e.target.value}`) }, ...Object.keys(GAMES).map((g) => h("option", { value: g, selected: g === game }, gameInfo(g).title)));
   let board;
   try {
     board = await api(`/api/leaderboard/${encodeURIComponent(game)}?limit=100`);
@@ -181,7 +211,7 @@ export async function showLeaderboard(game = Object.keys(GAMES)[0]) {
       "tr",
       { "data-player": p.name },
       h("td", {}, String(p.rank)),
-      h("td", {}, h("a", { href: "#", onclick: (e) => (e.preventDefault(), showPlayer(p.name)) }, p.name)),
+      h("td", {}, h("a", { href: `/players/${encodeURIComponent(p.name)}`, onclick: follow }, p.name)),
       h("td", {}, p.kind),
       h("td", { class: "rating" }, rating(p.rating)),
       h("td", {}, `${p.mu.toFixed(1)} ± ${(3 * p.sigma).toFixed(1)}`),
@@ -198,9 +228,11 @@ export async function showLeaderboard(game = Object.keys(GAMES)[0]) {
 export function initRecords(h0) {
   hooks = h0;
   renderAccount();
-  $("#show-mine").addEventListener("click", () => showPlayer());
-  $("#show-leaderboard").addEventListener("click", () => showLeaderboard());
-  $("#records-back").addEventListener("click", () => hooks.showScreen("lobby"));
+  // a guest's matches are kept under its name too
+  $("#show-mine").addEventListener("click", () => navigate(`/players/${encodeURIComponent(me.name || hooks.myName())}`));
+  $("#show-leaderboard").addEventListener("click", () => navigate(`/leaderboard/${Object.keys(GAMES)[0]}`));
+  $("#records-back").addEventListener("click", () => navigate("/"));
+  window.addEventListener("popstate", () => route() || hooks.lobby());
 }
 
 export { me as identity };

@@ -5,6 +5,7 @@ export const VERSION = 1;
 export const MAX_FRAME = 65536;
 export const ECHO = 0x20; // event code ECHO + c: a seat took action c
 export const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7
+export const FEATURES = { BATCH: 1 }; // HELLO's features bits
 
 // client -> server: frame types by name (SPEC §3.1)
 export const C = {
@@ -21,7 +22,7 @@ export const C = {
 
 // server -> client: name, fields in wire order, defaults of the fields that may be left out
 export const S = {
-  0x41: ["WELCOME", ["player_id", "token", "version"], { version: 1 }],
+  0x41: ["WELCOME", ["player_id", "token", "version", "features"], { version: 1, features: 0 }],
   0x42: ["ROOM_LIST", ["rooms"], {}],
   0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg"], { seat: null, cards: new Uint8Array(0), arg: 0 }],

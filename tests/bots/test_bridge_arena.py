@@ -112,3 +112,32 @@ def test_bad_seats_are_refused() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 2 and "no robot 'nobody' for bridge" in proc.stderr
+
+
+def test_games_and_slams_of_the_side_that_owns_the_deal() -> None:
+    # North-South make 7NT double dummy: game, small and grand slam are theirs to bid
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
+
+    def reached(*auction: str) -> tuple[int | None, set[str], set[str]]:
+        g = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+        for call in auction:
+            g.call(g.to_act()[0], call)
+        return arena.reach(g)
+
+    assert reached("3NT", "P", "P", "P") == (0, {"game", "slam", "grand"}, {"game"})
+    assert reached("6NT", "P", "P", "P") == (0, {"game", "slam", "grand"}, {"game", "slam"})
+    assert reached("2C", "P", "P", "P") == (0, {"game", "slam", "grand"}, set())
+    # a contract of the other side is no bid of the owner's
+    assert reached("P", "4S", "P", "P", "P")[2] == set()
+
+
+def test_bidding_only_and_the_measures_of_self_play() -> None:
+    report = arena.play(["hybrid"] * 4, boards=4, seed=2, bidding_only=True)
+    r = report.robots["hybrid"]
+    assert report.bidding_only and len(r.par_abs_dd) == 8  # one figure a table in self-play
+    assert all(x >= 0 for x in r.par_abs_dd) and r.declarer_loss.diffs == []  # no play figures
+    games_bid, games_made = r.reached("game")
+    assert 0 <= games_bid <= games_made and r.reached("slam")[1] <= games_made
+    d = report.as_dict()["robots"]["hybrid"]
+    assert {"par_abs_imps", "par_abs_imps_dd", "dd_games", "dd_games_bid", "dd_slams_bid"} <= set(d)
+    assert "|IMPs against par|" in arena.format_report(report)

@@ -181,3 +181,14 @@ def test_no_hand_of_eleven_points_or_more_passes_as_dealer() -> None:
             assert choose(hand, [], 0)[0] != PASS, hand
             opened += 1
     assert opened > 1500
+
+
+def test_the_baseline_tables_are_frozen() -> None:
+    # `hybrid-v1` is the yardstick of `hybrid`: its tables must not move as the system grows
+    import hashlib
+    from importlib import resources
+
+    folder = resources.files("bots.bridge") / "tables" / "v1"
+    text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in bidding.TABLES)
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == "59aa85c6df8e7db1"
+    assert len(bidding.system(bidding.FROZEN_V1)) > 200
