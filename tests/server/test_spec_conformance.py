@@ -464,7 +464,7 @@ async def test_every_listed_error_is_the_code_the_server_answers(main: Served, t
     missing = listed - set(seen) - set(ELSEWHERE)
     assert not missing, f"listed in SPEC.md §7.1, not provoked: {sorted(missing)}"
     bridge = [r for r in results if "contract" in r.detail]
-    assert bridge and all("pbn" in r.detail and "par" in r.detail for r in bridge)  # the records a room adds
+    assert bridge and all("pbn" in r.detail for r in bridge)  # every room adds it (par: when solved in time)
     print(f"{len(seen)} listed errors provoked, {len(results)} RESULTs checked")
 
 
