@@ -16,10 +16,12 @@ import contextlib
 import ctypes
 import ctypes.util
 import gc
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from pathlib import Path
 
 import msgpack
@@ -51,11 +53,11 @@ from protocol.frames import CLIENT, FRAMES
 from records import Database, matches
 from records.recorder import Recorder
 
-from . import errors, identity, metrics, table
+from . import discovery, errors, identity, metrics, table
 from .config import Config, rank_robots
 from .connection import Connection
 from .directory import Directory
-from .http import WEB_DIR, Site
+from .http import WEB_DIR, Site, respond
 from .keepalive import Keepalive
 from .lifecycle import Phase
 from .lobby import (
@@ -137,6 +139,7 @@ class Server:
             observer=metrics.TABLES,
         )
         self.site = Site(self.health, self.replays, database, web_dir)
+        self.site.route("/api/games", self._games)  # discovery (server/discovery.py, SPEC.md §10.1)
         self.started = time.time()
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
@@ -236,6 +239,14 @@ class Server:
             "games": games.names(),
             "robots": self.robot_menus(),
         }
+
+    def _games(self, connection: ServerConnection, path: str, query: str) -> Response:
+        catalogue = discovery.catalogue(
+            self.limits, robots=self.robot_menus(), clocks=self.config.clocks, banks=self.config.banks
+        )
+        return respond(
+            connection, HTTPStatus.OK, json.dumps(catalogue, ensure_ascii=False).encode(), "application/json"
+        )
 
     def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
         """Each game's robots with their descriptions, strongest (the default) first."""

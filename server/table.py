@@ -564,10 +564,11 @@ class Table:
             st = self.seats[seat]
             if st.kind != SeatKind.EMPTY:
                 raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
-            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, m.conn
+            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, None
             st.robot, st.timeouts = False, 0
             self._out.append(Bind(m.player, m.name, seat))
-            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
+            st.conn = m.conn
             self._send(m.conn, self._state(seat))
         if self.phase is Phase.WAITING and not self.free_seats():
             self._start()  # the last seat filled (robots only: with the first watcher)
