@@ -483,7 +483,10 @@ function seatLabel(s, short = false) {
 function playerName(s) {
   const name = state.room && state.room.seats[s];
   const you = state.room && s === state.room.seat ? tr(" (you)", "（你）") : "";
-  return `${holderName(name) ?? (isBot(s) ? tr("robot", "机器人") : tr("empty", "空位"))}${you}`;
+  // a seat taken after this page's ROOM_STATE has no name here (SEAT events carry none)
+  const kind = state.seatKinds[s];
+  const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
+  return `${holderName(name) ?? unnamed}${you}`;
 }
 
 function isBot(s) {
