@@ -180,7 +180,10 @@ def _plain_entry(e: Entry) -> list[Any]:
 
 def unpack(data: bytes) -> list[Any]:
     """One entry as the plain msgpack array it is stored as (LogError if it is not one)."""
-    v = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    try:
+        v = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException) as e:  # not msgpack, truncated, trailing bytes
+        raise LogError(f"not a log entry: {data[:40]!r} ({type(e).__name__})") from None
     if not isinstance(v, list) or not v or not isinstance(v[0], str):
         raise LogError(f"not a log entry: {data[:40]!r}")
     return v
