@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol import Account as AccountFrame
-from protocol import ErrorCode, Hello, Identity, LobbyError
+from protocol import Account, ErrorCode, Hello, Identity, LobbyError
 from records import accounts
 from records.accounts import AccountError
 
@@ -79,7 +78,7 @@ def become(player: Player, account: str, session: str | None) -> None:
     player.name = account
 
 
-async def account_frame(db: Database | None, conn: Connection, player: Player, f: AccountFrame) -> None:
+async def account_frame(db: Database | None, conn: Connection, player: Player, f: Account) -> None:
     """Register, log in or log out: IDENTITY, or LobbyError naming why not."""
     if db is None:
         raise _no_accounts()

@@ -23,8 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol import Ack, Error, Result, encode
-from protocol import Event as EventFrame
+from protocol import Ack, Error, Event, Result, encode
 from protocol.bus import RoomBus
 
 from .connection import Connection
@@ -51,11 +50,11 @@ from .table import (
 
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
-_MAY_WAIT = frozenset({EventFrame, Result, Ack})
+_MAY_WAIT = frozenset({Event, Result, Ack})
 
 
-class Follower(Protocol):
-    """Reads the room's log entries as they come (server/recording.py: into the records)."""
+class LogReader(Protocol):
+    """Reads the room's log entries as they come (server/recording.py's Follower: into the records)."""
 
     def feed(self, entry: Entry) -> None: ...
 
@@ -90,7 +89,7 @@ class Room:
         players: dict[str, Player],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
-        follower: Follower | None = None,
+        follower: LogReader | None = None,
         replays: Replays | None = None,
     ) -> None:
         self.table = table

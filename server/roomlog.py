@@ -25,7 +25,7 @@ every act of a seat whose prompt drew on its bank, so a rebuilt room keeps what 
 left (a seat with no ``bank`` entry since its hand's ``hand`` entry has its whole bank).
 
 The log holds every private card (covered cards, hands, draws): it is for the server only
-and never goes to a client (clients get ``Event.seen_by(seat)`` of the ``ev`` entries).
+and never goes to a client (clients get ``GameEvent.seen_by(seat)`` of the ``ev`` entries).
 
 >>> import games
 >>> g = games.create("tricks", 5)
@@ -47,8 +47,7 @@ from typing import Any
 import msgpack
 
 import games
-from games import Action, Game, GameError, Rules
-from games import Event as GameEvent
+from games import Action, Game, GameError, GameEvent, Rules
 from protocol import Result, RoomEvent, decode, encode
 
 from .lifecycle import Phase

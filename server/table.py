@@ -59,8 +59,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import games
-from games import Action, ActionSet, GameError, Rules
-from games import Event as GameEvent
+from games import Action, ActionSet, GameError, GameEvent, Rules
 from protocol import (
     Ack,
     DecisionRequest,
