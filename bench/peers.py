@@ -8,7 +8,9 @@ and prompts by ``client.send``) in two modes: a patch broadcast after every move
 0 and ``broadcastPatch()``), and Colyseus's default of a patch every 50 ms. One load generator
 (bench/colyseus/loadgen.js, one Node process) drives each server in turn with the same logic:
 ``--rooms`` tables of two players who answer every prompt at once with a random legal card,
-and take a new room after each match of ``--hands`` hands.
+and take a new room after each match of ``--hands`` hands. paiju's players ask for batches in
+HELLO (protocol/SPEC.md §1), as paiju's client library and web client do (``--no-batch``: one
+frame a message).
 
 Each measure is a window of ``--seconds`` after ``--warmup``; the server's CPU time (user +
 system of its process and its children, from /proc) is read as the window opens and closes.
@@ -141,6 +143,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=positive_int, default=4, help="hands per match; then a new room (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
     p.add_argument(
+        "--no-batch",
+        dest="batch",
+        action="store_false",
+        help="paiju's players do not ask for batches in HELLO: one frame a WebSocket message",
+    )
+    p.add_argument(
         "--servers",
         type=server_keys,
         default=list(SERVERS),
@@ -186,7 +194,9 @@ def run(args: argparse.Namespace) -> int:
     )
     say(
         f"  rooms {','.join(map(str, args.rooms))}, {args.runs} interleaved run(s) of {args.seconds:g} s "
-        f"after {args.warmup:g} s, {args.hands} hands a match; load average {os.getloadavg()[0]:.2f} "
+        f"after {args.warmup:g} s, {args.hands} hands a match, paiju's players "
+        f"{'asking for batches' if args.batch else 'taking one frame a message'}; "
+        f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
     )
     scratch = tempfile.TemporaryDirectory(prefix="paiju-peers-")
@@ -317,6 +327,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         "warm": args.warm,
         "runs_per_figure": args.runs,
         "hands_per_match": args.hands,
+        "paiju_batches": args.batch,
         "load_average": {"start": load[0], "max": max(load), "end": load[-1]},
         "rooms": {},
         "runs": runs,
@@ -375,7 +386,7 @@ def measure(
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")
     cmd = [node, "loadgen.js", "--target", target, "--url", url, "--rooms", str(rooms)]
     cmd += ["--seconds", f"{seconds:g}", "--warmup", f"{warmup:g}", "--hands", str(args.hands)]
-    cmd += ["--seed", str(args.seed)]
+    cmd += ["--seed", str(args.seed), "--batch", "1" if args.batch else "0"]
     gen = subprocess.Popen(cmd, cwd=COLYSEUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert gen.stdout is not None
     marks: list[tuple[float, float, float]] = []  # (server CPU, generator CPU, wall) at open and close

@@ -255,6 +255,80 @@ def test_the_checks_fail_on_a_cycle_and_on_a_forbidden_import(tmp_path: Path) ->
     assert cycles(module_graph(root, "pkg")) == []
 
 
+# The sans-I/O cores: the room's table, the lobby and its login throttle. Neither they nor
+# any server module they import (transitively) may do I/O or count metrics (the shells
+# observe them: server/metrics.py is passed in as an observer), and the cores read no clock.
+PURE_CORES = ("server.table", "server.lobby", "server.throttle")
+IO = {
+    "asyncio",
+    "websockets",
+    "redis",
+    "redisbus",
+    "sqlalchemy",
+    "asyncpg",
+    "alembic",
+    "records",
+    "socket",
+    "selectors",
+    "ssl",
+    "subprocess",
+    "threading",
+    "concurrent",
+    "multiprocessing",
+    "http",
+    "urllib",
+    "prometheus_client",
+}
+CLOCKS = {"time", "datetime"}
+
+
+def impurities(root: Path, cores: tuple[str, ...], package: str = "server") -> dict[str, list[str]]:
+    """For each module the ``cores`` reach (themselves included): its I/O imports, the metrics
+    module if it reaches it, and for the cores themselves a clock."""
+    graph = module_graph(root, package)
+    paths = modules(root, package)
+    reached: set[str] = set()
+    todo = list(cores)
+    while todo:
+        m = todo.pop()
+        if m not in reached:
+            reached.add(m)
+            todo.extend(graph[m])
+    bad = {}
+    for m in sorted(reached):
+        found = (imports(paths[m]) & IO) | ({f"{package}.metrics"} & graph[m])
+        if m in cores:
+            found |= imports(paths[m]) & CLOCKS
+        if found:
+            bad[m] = sorted(found)
+    return bad
+
+
+def test_the_cores_do_no_io_count_no_metrics_and_read_no_clock() -> None:
+    bad = impurities(ROOT, PURE_CORES)
+    assert not bad, f"the sans-I/O cores (or what they import) do I/O, count metrics or read a clock: {bad}"
+
+
+def test_the_purity_check_fails_on_io_metrics_and_clocks(tmp_path: Path) -> None:
+    root = _package(
+        tmp_path,
+        {
+            "server/__init__.py": "",
+            "server/table.py": "from . import helper\nimport time\n",
+            "server/helper.py": "from . import metrics\nimport asyncio\n",
+            "server/metrics.py": "import prometheus_client\n",
+            "server/lobby.py": "from websockets import serve\n",
+            "server/throttle.py": "",
+        },
+    )
+    assert impurities(root, PURE_CORES) == {
+        "server.helper": ["asyncio", "server.metrics"],
+        "server.lobby": ["websockets"],
+        "server.metrics": ["prometheus_client"],
+        "server.table": ["time"],
+    }
+
+
 def test_the_benchmark_check_fails_on_each_kind(tmp_path: Path) -> None:
     root = _package(
         tmp_path,

@@ -91,6 +91,26 @@ async def test_register_login_logout_and_names(server: Served) -> None:
     await c.close()
 
 
+async def test_failed_logins_are_throttled_the_same_for_every_name(server: Served) -> None:
+    """Three failures of a name are free; the fourth attempt waits a second (then two, four,
+    ... until a lock): refused at once with RATE_LIMITED, whether the name is an account's or
+    not, and costing no password check. server/throttle.py has the rules, tested in the core."""
+    c = await Client.connect(server.url, "zed")
+    await c.account("register", "Carol", "correct horse")
+    await c.account("logout")
+    for name in ("carol", "nobody-here"):
+        for _ in range(3):
+            with pytest.raises(ServerError) as e:
+                await c.account("login", name, "wrong horse")
+            assert e.value.code == ErrorCode.BAD_LOGIN
+        with pytest.raises(ServerError) as e:
+            await c.account("login", name, "correct horse")
+        assert e.value.code == ErrorCode.RATE_LIMITED and "too many failed logins" in e.value.error.message
+    await asyncio.sleep(1.1)  # the delay has passed: the right password goes through
+    assert (await c.account("login", "carol", "correct horse")).registered
+    await c.close()
+
+
 async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
     server = any_server
     c = await Client.connect(server.url, "guest")
