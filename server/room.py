@@ -23,8 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from protocol import Ack, Error, Frame, Result, encode
-from protocol import Event as EventFrame
+from protocol import Ack, Error, Event, Frame, Result, encode
 from protocol.bus import RoomBus
 
 from .connection import Connection
@@ -54,11 +53,11 @@ from .table import (
 
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
-_MAY_WAIT = frozenset({EventFrame, Result, Ack})
+_MAY_WAIT = frozenset({Event, Result, Ack})
 
 
-class Follower(Protocol):
-    """Reads the room's log entries as they come (server/recording.py: into the records)."""
+class LogReader(Protocol):
+    """Reads the room's log entries as they come (server/recording.py's Follower: into the records)."""
 
     def feed(self, entry: Entry) -> None: ...
 
@@ -91,7 +90,7 @@ class Room:
         tell: Callable[[Bound | Unbound], None],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
-        follower: Follower | None = None,
+        follower: LogReader | None = None,
         replays: Replays | None = None,
         extras: Extras | None = None,
     ) -> None:
