@@ -7,7 +7,7 @@
 """
 
 from .base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
-from .registry import add_record, create, get, names, prepare, records, register
+from .registry import add_record, create, get, names, prepare, records, register, shape
 from .request import decision_request
 
 __all__ = [
@@ -27,4 +27,5 @@ __all__ = [
     "prepare",
     "records",
     "register",
+    "shape",
 ]

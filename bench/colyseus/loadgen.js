@@ -24,7 +24,7 @@
 "use strict";
 
 const WebSocket = require("ws");
-const { encode, decode } = require("@msgpack/msgpack");
+const { encode, decodeMulti } = require("@msgpack/msgpack");
 const Colyseus = require("colyseus.js");
 
 function option(name, fallback) {
@@ -144,10 +144,12 @@ class PaijuPlayer {
     const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 20 });
     this.ws = ws;
     ws.binaryType = "nodebuffer";
-    ws.on("open", () => this.send([F.HELLO, VERSION, `peer${this.table.index}-${this.seat}`]));
+    // HELLO asks for batches (features BATCH = 1): a message holds the frames of one burst,
+    // one after the other (protocol/SPEC.md §1)
+    ws.on("open", () => this.send([F.HELLO, VERSION, `peer${this.table.index}-${this.seat}`, null, null, null, 1]));
     ws.on("message", (data) => {
       received(data.length);
-      this.frame(decode(data));
+      for (const f of decodeMulti(data)) this.frame(f);
     });
     ws.on("error", (e) => error(`socket: ${e.code || e.message}`));
     ws.on("close", () => {
