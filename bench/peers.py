@@ -8,13 +8,17 @@ and prompts by ``client.send``) in two modes: a patch broadcast after every move
 0 and ``broadcastPatch()``), and Colyseus's default of a patch every 50 ms. One load generator
 (bench/colyseus/loadgen.js, one Node process) drives each server in turn with the same logic:
 ``--rooms`` tables of two players who answer every prompt at once with a random legal card,
-and take a new room after each match of ``--hands`` hands.
+and take a new room after each match of ``--hands`` hands. paiju's players ask for batches in
+HELLO (protocol/SPEC.md §1), as paiju's client library and web client do (``--no-batch``: one
+frame a message).
 
 Each measure is a window of ``--seconds`` after ``--warmup``; the server's CPU time (user +
 system of its process and its children, from /proc) is read as the window opens and closes.
-The runs are interleaved (run 1 of every room count and server, then run 2, ...) and each
-figure is the median of the ``--runs`` runs. The headline is actions per server-CPU-second,
-and the ratio paiju / Colyseus-with-a-patch-per-move in it.
+Each server first plays a pass of ``--warm`` seconds that is not counted (what it does once:
+paiju's records writer process starts, Node compiles). The runs are interleaved (run 1 of
+every room count and server, then run 2, ...) and each figure is the median of the ``--runs``
+runs. The headline is actions per server-CPU-second, and the ratio paiju /
+Colyseus-with-a-patch-per-move in it.
 
 The generator and the servers share the machine, and so does whatever else runs on it (the
 load average is printed): compare the figures of one run, and measure on a quiet machine.
@@ -40,7 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from paiju.args import fail, nonnegative_float, positive_float, positive_int
-from paiju.bench_server import SERVE_OPTIONS, Child, cpu_of, end
+
+from .launch import Child, cpu_of, end, serve
+from .server import SERVE_OPTIONS
 
 HERE = Path(__file__).resolve().parent
 COLYSEUS = HERE / "colyseus"
@@ -66,6 +72,7 @@ PAIJU_LIMITS = (
     "10000",
 )
 SETTLE_S = 1.0  # between two measures: the rooms of the last one close
+WARM_S = 3.0  # each server's first pass, not counted
 
 
 def room_counts(text: str) -> list[int]:
@@ -79,6 +86,15 @@ def room_counts(text: str) -> list[int]:
     return counts
 
 
+def server_keys(text: str) -> list[str]:
+    """``paiju,colyseus_per_move`` -> the servers to measure, in the table's order."""
+    keys = text.split(",")
+    unknown = [k for k in keys if k not in SERVERS]
+    if unknown or not keys:
+        raise argparse.ArgumentTypeError(f"{text!r}: the servers are {', '.join(SERVERS)} (comma-separated)")
+    return [k for k in SERVERS if k in keys]
+
+
 def json_target(text: str) -> str:
     """``-`` (stdout) or a file to write."""
     if text == "-":
@@ -89,6 +105,16 @@ def json_target(text: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "paiju against Colyseus 0.16 on the same two-player tricks game (the same deal, checks and hidden "
+        "hands): one Node load generator drives `paiju serve` and a Colyseus server in two modes (a patch "
+        "after every move; the default 50 ms patches), --rooms tables whose players answer every prompt at "
+        "once with a random legal card. For each room count and server: actions/s, server CPU µs an action "
+        "(/proc: the process and its children), actions per server-CPU-second, p50/p99 ms of action -> next "
+        "prompt, WebSocket messages and bytes received an action; medians of --runs interleaved runs; and "
+        "the ratio paiju / Colyseus-with-a-patch-per-move in actions per server-CPU-second. Exit 1 when a "
+        "server played no action or left a table idle."
+    )
     p.epilog = (
         "Needs Node.js 20 or later and npm on PATH; the first run installs the pinned Colyseus packages "
         "with npm ci into bench/colyseus/node_modules. Figures move with whatever else runs on the "
@@ -108,8 +134,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--warmup", type=nonnegative_float, default=2.0, help="seconds of play before each window opens (default 2)"
     )
+    p.add_argument(
+        "--warm",
+        type=nonnegative_float,
+        default=WARM_S,
+        help=f"seconds of each server's first pass, not counted (default {WARM_S:g}; 0: none)",
+    )
     p.add_argument("--hands", type=positive_int, default=4, help="hands per match; then a new room (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
+    p.add_argument(
+        "--no-batch",
+        dest="batch",
+        action="store_false",
+        help="paiju's players do not ask for batches in HELLO: one frame a WebSocket message",
+    )
+    p.add_argument(
+        "--servers",
+        type=server_keys,
+        default=list(SERVERS),
+        metavar="S,S",
+        help=f"the servers to measure (default all: {','.join(SERVERS)}); the ratio needs the first two",
+    )
     p.add_argument(
         "--json",
         type=json_target,
@@ -149,16 +194,20 @@ def run(args: argparse.Namespace) -> int:
     )
     say(
         f"  rooms {','.join(map(str, args.rooms))}, {args.runs} interleaved run(s) of {args.seconds:g} s "
-        f"after {args.warmup:g} s, {args.hands} hands a match; load average {os.getloadavg()[0]:.2f} "
+        f"after {args.warmup:g} s, {args.hands} hands a match, paiju's players "
+        f"{'asking for batches' if args.batch else 'taking one frame a message'}; "
+        f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
     )
     scratch = tempfile.TemporaryDirectory(prefix="paiju-peers-")
     children: dict[str, Child] = {}
     try:
         db = f"sqlite:///{scratch.name}/peers.sqlite3"
-        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db]
-        children["paiju"] = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
+        if "paiju" in args.servers:
+            children["paiju"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db)
         for key, mode in MODES.items():
+            if key not in args.servers:
+                continue
             children[key] = Child(
                 [node, "server.js", "--port", "0", "--mode", mode],
                 r"colyseus serving on ws://[^:]+:(\d+)/",
@@ -243,7 +292,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     """Every run of every room count and server, interleaved; the medians and ratios."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    total = args.runs * len(args.rooms) * len(SERVERS)
+    total = args.runs * len(args.rooms) * len(args.servers)
     bar = tqdm(
         total=round(total * (args.seconds + args.warmup)),
         unit="s",
@@ -255,9 +304,15 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     runs: list[dict[str, Any]] = []
     load = [os.getloadavg()[0]]
     try:
+        # a pass of each server first, not counted: what a server does once (paiju's records
+        # writer process starts with the first records, Node compiles the hot code) stays out
+        for key in args.servers if args.warm else ():
+            bar.set_postfix_str(f"warming {key}", refresh=True)
+            measure(args, node, key, children[key], min(args.rooms), None, seconds=args.warm, warmup=1.0)
+            time.sleep(SETTLE_S)
         for n in range(args.runs):
             for rooms in args.rooms:
-                for key in SERVERS:
+                for key in args.servers:
                     bar.set_postfix_str(f"run {n + 1} {key} {rooms} rooms", refresh=True)
                     r = measure(args, node, key, children[key], rooms, bar)
                     r["run"] = n + 1
@@ -269,19 +324,21 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     out: dict[str, Any] = {
         "seconds": args.seconds,
         "warmup": args.warmup,
+        "warm": args.warm,
         "runs_per_figure": args.runs,
         "hands_per_match": args.hands,
+        "paiju_batches": args.batch,
         "load_average": {"start": load[0], "max": max(load), "end": load[-1]},
         "rooms": {},
         "runs": runs,
     }
     for rooms in args.rooms:
-        figures = {key: medians([r for r in runs if r["server"] == key and r["rooms"] == rooms]) for key in SERVERS}
-        paiju, move, default = (figures[k]["actions_per_cpu_s"] for k in SERVERS)
+        figures = {k: medians([r for r in runs if r["server"] == k and r["rooms"] == rooms]) for k in args.servers}
+        paiju, move, default = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
         out["rooms"][str(rooms)] = {
             **figures,
-            "ratio": round(paiju / move, 3) if move else None,
-            "ratio_default": round(paiju / default, 3) if default else None,
+            "ratio": round(paiju / move, 3) if paiju and move else None,
+            "ratio_default": round(paiju / default, 3) if paiju and default else None,
         }
     return out
 
@@ -311,13 +368,25 @@ def medians(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def measure(args: argparse.Namespace, node: str, key: str, server: Child, rooms: int, bar: Any) -> dict[str, Any]:
-    """One window of the generator against one server: its figures."""
+def measure(
+    args: argparse.Namespace,
+    node: str,
+    key: str,
+    server: Child,
+    rooms: int,
+    bar: Any,
+    seconds: float | None = None,
+    warmup: float | None = None,
+) -> dict[str, Any]:
+    """One window of the generator against one server (``--seconds`` after ``--warmup``
+    unless given): its figures. ``bar``, when not None, moves a second a second."""
+    seconds = args.seconds if seconds is None else seconds
+    warmup = args.warmup if warmup is None else warmup
     target = SERVERS[key][1]
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")
     cmd = [node, "loadgen.js", "--target", target, "--url", url, "--rooms", str(rooms)]
-    cmd += ["--seconds", f"{args.seconds:g}", "--warmup", f"{args.warmup:g}", "--hands", str(args.hands)]
-    cmd += ["--seed", str(args.seed)]
+    cmd += ["--seconds", f"{seconds:g}", "--warmup", f"{warmup:g}", "--hands", str(args.hands)]
+    cmd += ["--seed", str(args.seed), "--batch", "1" if args.batch else "0"]
     gen = subprocess.Popen(cmd, cwd=COLYSEUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert gen.stdout is not None
     marks: list[tuple[float, float, float]] = []  # (server CPU, generator CPU, wall) at open and close
@@ -328,19 +397,20 @@ def measure(args: argparse.Namespace, node: str, key: str, server: Child, rooms:
             msg = json.loads(line)
             if msg["event"] in ("start", "end"):
                 marks.append((server.cpu_seconds(), cpu_of(gen.pid), time.perf_counter()))
-            if msg["event"] == "start":
-                bar.update(round(args.warmup))
-            elif msg["event"] == "tick":
+            if msg["event"] == "start" and bar is not None:
+                bar.update(round(warmup))
+            elif msg["event"] == "tick" and bar is not None:
                 ticked += 1
                 bar.update(1)
             elif msg["event"] == "end":
                 report = msg
-                bar.update(max(0, round(args.seconds) - ticked))
+                if bar is not None:
+                    bar.update(max(0, round(seconds) - ticked))
                 break
         with contextlib.suppress(subprocess.TimeoutExpired):
             gen.wait(15)
     finally:
-        end(gen)  # type: ignore[arg-type]
+        end(gen)
     if report is None or len(marks) != 2:
         err = gen.stderr.read().strip() if gen.stderr else ""
         raise RuntimeError(f"the load generator against {key} stopped early: {err or 'no output'}")
@@ -386,6 +456,8 @@ def table(figures: dict[str, Any], rooms: int) -> str:
         f"{'msgs/action':>13}{'bytes/action':>14}",
     ]
     for key, (label, _) in SERVERS.items():
+        if key not in figures:
+            continue
         f = figures[key]
         lat = f"{num(f['p50_ms'], '.1f')}/{num(f['p99_ms'], '.1f')}"
         lines.append(
@@ -393,8 +465,9 @@ def table(figures: dict[str, Any], rooms: int) -> str:
             f"{num(f['actions_per_cpu_s'], ',.0f'):>15}{lat:>15}{num(f['messages_per_action'], '.2f'):>13}"
             f"{num(f['bytes_per_action'], '.0f'):>14}"
         )
-    lines.append(
-        f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "
-        f"(against the 50 ms default: {num(figures['ratio_default'], '.2f')})"
-    )
+    if figures["ratio"] is not None or figures["ratio_default"] is not None:
+        lines.append(
+            f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "
+            f"(against the 50 ms default: {num(figures['ratio_default'], '.2f')})"
+        )
     return "\n".join(lines)

@@ -7,7 +7,7 @@
 """
 
 from .base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
-from .registry import add_record, create, get, names, prepare, records, register, shape
+from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "decision_request",
     "get",
     "names",
-    "prepare",
     "records",
     "register",
     "shape",

@@ -121,6 +121,9 @@ class Game(ABC, Generic[R]):
     name: ClassVar[str]
     RULESETS: ClassVar[dict[str, Any]]  # ruleset name -> Rules instance; the first is the default
     VIEW: ClassVar[Any]  # the TypedDict of what view() returns, declared in protocol/<game>.py
+    TITLE: ClassVar[str]  # the game's name for people ("Mahjong 麻将")
+    RULESET_NOTES: ClassVar[dict[str, str]]  # ruleset name -> a one-line description (GET /api/games)
+    DETAIL: ClassVar[Any]  # the TypedDict of the outcome's detail (RESULT's), declared beside VIEW
     rules: R
 
     def __init__(self, seed: int, rules: R | str | None = None, *, hand: int = 0, dealer: int | None = None):

@@ -17,7 +17,6 @@ MODULES = {
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
 _RECORDS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
-_PREPARES: dict[str, list[Callable[[Any], None]]] = {}
 _SHAPES: dict[tuple[str, str | None], tuple[int, Rules]] = {}
 
 
@@ -26,25 +25,14 @@ def register(cls: type[Game[Any]]) -> type[Game[Any]]:
     return cls
 
 
-def add_record(
-    name: str, record: Callable[[Any], dict[str, Any]], prepare: Callable[[Any], None] | None = None
-) -> None:
+def add_record(name: str, record: Callable[[Any], dict[str, Any]]) -> None:
     """Have :func:`records` give ``record(game)`` to the outcome of game ``name`` (a
     game's package registers what is written from a game, such as bridge's PBN file, so that
     the game itself need not import its writers). The records of one game merge; adding the
-    same one again changes nothing. ``prepare(game)``, if given, runs when a hand is dealt
-    (:func:`prepare`), so that a record slow to make (bridge's double-dummy par) can start
-    in the background and be ready when the hand ends."""
+    same one again changes nothing. A record must be quick: the server's rooms make it on
+    their event loop (what is slow, such as bridge's par, is worked out elsewhere: server/room.py)."""
     if record not in _RECORDS.setdefault(name, []):
         _RECORDS[name].append(record)
-    if prepare is not None and prepare not in _PREPARES.setdefault(name, []):
-        _PREPARES[name].append(prepare)
-
-
-def prepare(game: Game[Any]) -> None:
-    """A hand of ``game`` is dealt: start what its records will need (see :func:`add_record`)."""
-    for p in _PREPARES.get(game.name, ()):
-        p(game)
 
 
 def records(game: Game[Any]) -> dict[str, Any]:

@@ -14,7 +14,8 @@ encode as protocol frames. At sampled steps: every legal option is accepted (on 
 copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
 not offered) is refused with a code and changes nothing. At the end: the game
 terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
-every game), the outcome is whole, and replaying the log from
+every game), the outcome is whole, its detail matches the game's declaration
+(``Game.DETAIL``, as RESULT's ``detail``), and replaying the log from
 the seed gives the same events, views and outcome.
 """
 
@@ -279,6 +280,10 @@ def check_game(
         out = game.outcome()
         if len(out.scores) != game.num_seats or len(out.hands) != game.num_seats:
             raise ConformanceError(f"{where}: outcome {out} is not one entry per seat")
+        try:
+            views.check(cls.DETAIL, dict(out.detail), seats=game.num_seats, where="the outcome's detail")
+        except ViewError as e:
+            raise ConformanceError(f"{where}: {e} (its declaration: {cls.DETAIL.__module__}.Detail)") from None
         try:
             again = cls.replay(seed, ruleset, game.log, hand=hand)
         except GameError as e:

@@ -30,7 +30,7 @@ from games import Action, Game, Rules
 
 from . import ratings
 from .database import Database
-from .models import GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
+from .models import ABANDONED, GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
 
 
 @dataclass(frozen=True)
@@ -171,8 +171,24 @@ async def close_match(
     await s.execute(
         update(Match)
         .where(Match.id == match_id)
-        .values(status=OVER if complete else "abandoned", rated=rated, ended=time.time(), totals=list(totals))
+        .values(status=OVER if complete else ABANDONED, rated=rated, ended=time.time(), totals=list(totals))
     )
+
+
+async def abandon_playing(db: Database, room: str | None = None) -> int:
+    """Close as ``abandoned`` the matches still ``playing`` (those of room ``room``; None: all)
+    whose room is gone for good (a server killed outright, a room not rebuilt), keeping their
+    hands; their totals are the sum of those hands' scores. The number closed."""
+    async with db.session.begin() as s:
+        q = select(Match).where(Match.status == PLAYING)
+        if room is not None:
+            q = q.where(Match.room_id == room)
+        found = (await s.scalars(q)).all()
+        for m in found:
+            scores = (await s.scalars(select(Hand.scores).where(Hand.match_id == m.id))).all()
+            totals = [sum(col) for col in zip(*scores, strict=True)] if scores else None
+            m.status, m.rated, m.ended, m.totals = ABANDONED, False, time.time(), totals
+        return len(found)
 
 
 async def _write_seats(

@@ -18,25 +18,28 @@ also go to the records: finished hands and matches are written to the database.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol import Ack, Error, Result, encode
+from protocol import Ack, Error, Frame, Result, encode
 from protocol import Event as EventFrame
 from protocol.bus import RoomBus
 
 from .connection import Connection
 from .lifecycle import Phase
+from .lobby import Bound, Unbound
 from .replays import Replays, pack
-from .roomlog import Entry
+from .roomlog import Emitted, Entry
 from .storage import Journal
 from .table import (
     Append,
     Archive,
     Bind,
     Close,
+    Dealt,
+    Extra,
     Input,
     Output,
     Publish,
@@ -59,27 +62,25 @@ class Follower(Protocol):
 
     def feed(self, entry: Entry) -> None: ...
 
+    def wait(self, hand: int) -> None:
+        """Hand ``hand`` ends (its HAND_END is fed next) before its extra is worked out."""
 
-@dataclass(eq=False)
-class Player:
-    """A person (or a client program) known by its player id across connections."""
+    def extra(self, hand: int, detail: dict[str, Any]) -> None:
+        """Hand ``hand``'s extra is worked out (``detail``; empty when it failed)."""
 
-    id: str
-    name: str
-    conn: Connection | None = None
-    room: Room | None = None
-    seat: int | None = None  # None with a room: watching
-    # The ended room this player was let go from while its connection looked up: a resume
-    # catches up from it, in case that link was already dead (Room.catch_up).
-    ended: Room | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+
+Extras = Callable[[Any], "concurrent.futures.Future[dict[str, Any]] | None"]
+"""What the records want worked out from a deal, off the event loop: ``extras(game)`` starts
+it (in a process) for the ``game`` just dealt, or returns None (nothing for this game).
+paiju/serve.py passes the robots' (bridge's par, the trick game's solved value)."""
 
 
 class Room:
-    """``Room(table, bus=..., players=..., on_close=...)``: runs ``table`` on the event loop.
+    """``Room(table, bus=..., tell=..., on_close=...)``: runs ``table`` on the event loop.
 
-    ``players`` is the lobby's directory (a player bound by a rebuilt table is added to it);
-    ``on_close(room)`` is called once when the table closes.
+    ``tell`` hands the lobby (server/lobby.py) what the table says of its players
+    (:class:`~server.lobby.Bound`, :class:`~server.lobby.Unbound`); ``on_close(room)`` is
+    called once when the table closes.
     """
 
     def __init__(
@@ -87,20 +88,23 @@ class Room:
         table: Table,
         *,
         bus: RoomBus,
-        players: dict[str, Player],
+        tell: Callable[[Bound | Unbound], None],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
         follower: Follower | None = None,
         replays: Replays | None = None,
+        extras: Extras | None = None,
     ) -> None:
         self.table = table
         self.follower = follower
         self.replays = replays
         self.id = table.id
         self.bus = bus
-        self.players = players
+        self.tell = tell
         self.on_close = on_close
         self.journal = journal
+        self.extras = extras
+        self._extras: dict[int, asyncio.Future[dict[str, Any]]] = {}  # by hand, while being worked out
         self.closed = False
         self.loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
@@ -114,9 +118,9 @@ class Room:
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
         self._events: dict[int, tuple[EventFrame, bytes]] = {}
 
-    def feed(self, msg: Input, now: float | None = None) -> None:
-        """Hand one input to the table and carry out what it says; a refusal of the input is
-        raised (PaijuError) once the rest is on its way, for the caller to answer."""
+    def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
+        """Hand one input to the table and carry out what it says, in order; a refusal of the
+        input is answered (ERROR, answering ``ref``) to its sender after the rest."""
         if self.closed:
             return
         outs = self.table.handle(msg, self.loop.time() if now is None else now)
@@ -140,8 +144,9 @@ class Room:
         if any(isinstance(o, Close) for o in outs):  # after what it says last is on its way
             self._close()
         self._schedule()
-        if refused is not None:
-            raise refused.error
+        conn = getattr(msg, "conn", None)
+        if refused is not None and isinstance(conn, Connection):
+            self.answer(conn, Error.refusing(refused.error, ref))
 
     def answer(self, conn: Connection, frame: Error) -> None:
         """Send ``frame`` (an ERROR answering ``conn``) after what this room still holds for
@@ -152,12 +157,12 @@ class Room:
         else:
             conn.send(frame)
 
-    def catch_up(self, player: Player, conn: Connection, last_seq: int | None) -> None:
+    def catch_up(self, player: str, conn: Connection, last_seq: int | None) -> None:
         """A resume of ``player`` after this room's match ended and let it go: the events it
         missed after ``last_seq``, the final RESULT and MATCH_END among them (its link may
         have been dead, unnoticed, when they were sent). Kept for a later resume until the
-        player binds to another room or its record is released."""
-        sends = [o for o in self.table.missed(player.id, conn, last_seq) if isinstance(o, Send)]
+        player binds to another room or the lobby forgets it."""
+        sends = [o for o in self.table.missed(player, conn, last_seq) if isinstance(o, Send)]
         conn.grant(len(sends))
         encoded: dict[int, bytes] = {}
         for o in sends:
@@ -184,20 +189,14 @@ class Room:
             if self.journal is not None:
                 self.journal.append(o.entry)
             if self.follower is not None:
-                self.follower.feed(o.entry)
+                e = o.entry
+                if isinstance(e, Emitted) and e.result is not None and e.result.hand in self._extras:
+                    self.follower.wait(e.result.hand)  # ended before its extra was worked out
+                self.follower.feed(e)
         elif isinstance(o, Bind):
-            player = self.players.get(o.player)
-            if player is None:  # a player of a room rebuilt from its log
-                player = self.players[o.player] = Player(o.player, o.name)
-            player.room, player.seat, player.ended = self, o.seat, None
+            self.tell(Bound(self.id, o.player, o.name, o.seat))
         elif isinstance(o, Unbind):
-            player = self.players.get(o.player)
-            if player is not None and player.room is self:
-                player.room, player.seat = None, None
-                if player.conn is None:  # gone for good: its token would start a new record
-                    del self.players[o.player]
-                elif self.table.phase is Phase.OVER:
-                    player.ended = self
+            self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table
@@ -206,8 +205,41 @@ class Room:
                 )
                 self.replays.add(self.id, o.hand, frames)
             self._events.clear()
+        elif isinstance(o, Dealt):
+            self._deal(o)
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
+
+    def _deal(self, o: Dealt) -> None:
+        """Hand ``o.hand`` is dealt: what the records want from the deal is worked out off the
+        event loop (``extras``: a process) and comes back to the table as :class:`Extra`, or,
+        when the hand ended first, goes to the records alone. Nothing here waits for it."""
+        if self.extras is None:
+            return
+        try:
+            work = self.extras(o.game)
+        except Exception:
+            log.exception("room %s: the records of hand %d were not started", self.id, o.hand)
+            return
+        if work is None:
+            return
+        fut = asyncio.wrap_future(work, loop=self.loop)
+        self._extras[o.hand] = fut
+        fut.add_done_callback(lambda f: self._extra(o.hand, f))
+
+    def _extra(self, hand: int, fut: asyncio.Future[dict[str, Any]]) -> None:
+        self._extras.pop(hand, None)
+        detail: dict[str, Any] = {}
+        if fut.cancelled():
+            pass
+        elif (e := fut.exception()) is not None:
+            log.error("room %s: the records of hand %d failed: %s: %s", self.id, hand, type(e).__name__, e)
+        else:
+            detail = fut.result()
+        if not self.closed and self.table.hand == hand:
+            self.feed(Extra(hand, detail))
+        if self.follower is not None:
+            self.follower.extra(hand, detail)
 
     def _close(self) -> None:
         self.closed = True

@@ -3,10 +3,11 @@
 A :class:`Table` holds the seats, the spectators, the pending prompts, the event sequence
 number, the clocks (as deadlines on the caller's clock) and the match's :class:`Phase`.
 :meth:`Table.handle` takes one input (:class:`Join`, :class:`Leave`, :class:`Drop`,
-:class:`Resume`, :class:`Act`, :class:`Decide`, :class:`Tick`, :class:`Restored`) with the
-time ``now`` and returns what must happen outside: frames to send to connections
-(:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's log
-(:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`) and
+:class:`Resume`, :class:`Act`, :class:`Decide`, :class:`Tick`, :class:`Restored`,
+:class:`Extra`) with the time ``now`` and returns what must happen outside: frames to send to
+connections (:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's
+log (:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`), a
+deal to work on outside (:class:`Dealt`), a finished hand for replays (:class:`Archive`) and
 the end of the room (:class:`Close`). It reads no clock and does no I/O: the asyncio shell
 (server/room.py) feeds it and carries out its outputs, and the tests drive it directly. A
 connection is whatever handle the caller passes (the shell's Connection, a test's int): the
@@ -46,7 +47,7 @@ before the refusal (a robot handing the seat back) stands and its outputs come b
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Join("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Send', 'Send'])
+('playing', ['Bind', 'Send', 'Send', 'Dealt'])
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import games
 from games import Action, ActionSet, GameError, Rules
@@ -78,12 +79,47 @@ from protocol import (
 )
 from protocol import Event as EventFrame
 
-from . import metrics, roomlog
+from . import errors, roomlog
 from .config import Limits
 from .lifecycle import Phase
 from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
 
 log = logging.getLogger("paiju.room")
+
+
+class Observer(Protocol):
+    """What a table tells whoever counts (server/metrics.py's, passed in by the shell)."""
+
+    def applied(self, game: str) -> None:
+        """An action was applied to the game (a player's, a robot's or the clock's)."""
+
+    def requested(self, game: str) -> None:
+        """A robot was asked for a decision."""
+
+    def robot_latency(self, game: str, seconds: float) -> None:
+        """A robot's decision came this long after its prompt."""
+
+    def clock_default(self, game: str, robot: bool) -> None:
+        """A prompt's clock ran out (``robot``: a robot held the seat)."""
+
+
+class Unobserved:
+    """The observer that counts nothing (a table made without one)."""
+
+    def applied(self, game: str) -> None:
+        pass
+
+    def requested(self, game: str) -> None:
+        pass
+
+    def robot_latency(self, game: str, seconds: float) -> None:
+        pass
+
+    def clock_default(self, game: str, robot: bool) -> None:
+        pass
+
+
+UNOBSERVED = Unobserved()
 
 Conn = Hashable
 """A connection as the caller knows it: the table only compares it and hands it back."""
@@ -156,7 +192,17 @@ class Restored:
     """First input of a table rebuilt from its log (:meth:`Table.restore`)."""
 
 
-Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored
+@dataclass(frozen=True)
+class Extra:
+    """What was computed outside the table from hand ``hand``'s deal (:class:`Dealt`), for
+    its RESULT's detail (bridge's par, the trick game's solved value): merged when it comes
+    before the hand ends, else ignored here (the shell gives it to the records)."""
+
+    hand: int
+    detail: dict[str, Any]
+
+
+Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored | Extra
 
 
 # ------------------------------------------------------------------ outputs
@@ -227,7 +273,16 @@ class Archive:
     result: Result
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive
+@dataclass(frozen=True)
+class Dealt:
+    """Hand ``hand`` is dealt (``game``, read only): what is slow to work out from the deal
+    may start now, outside the table, and come back as :class:`Extra`."""
+
+    hand: int
+    game: games.Game[Any]
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive | Dealt
 
 
 # ------------------------------------------------------------------ state
@@ -295,8 +350,10 @@ class Table:
         reply_to: str = "",
         created: float = 0.0,
         logged: bool = False,
+        observer: Observer = UNOBSERVED,
     ) -> None:
         self.id = room_id
+        self.observer = observer
         self.game_name = game
         self.seed = seed
         self.game = games.create(game, seed, rules, hand=0)
@@ -339,10 +396,18 @@ class Table:
         self._hand_head: tuple[list[str | None], list[int]] = ([], [])
         self.now = now
         self._out: list[Output] = []
+        self.extras: dict[int, dict[str, Any]] = {}  # by hand: Extra's detail, until the hand ends
 
     @classmethod
     def restore(
-        cls, r: Replayed, *, limits: Limits | None = None, now: float = 0.0, epoch: float = 0.0, reply_to: str = ""
+        cls,
+        r: Replayed,
+        *,
+        limits: Limits | None = None,
+        now: float = 0.0,
+        epoch: float = 0.0,
+        reply_to: str = "",
+        observer: Observer = UNOBSERVED,
     ) -> Table:
         """The table that log ``r`` describes, at the same event sequence number; its first
         input must be :class:`Restored` (which binds its players again and prompts)."""
@@ -365,6 +430,7 @@ class Table:
             reply_to=reply_to,
             created=h.created,
             logged=True,
+            observer=observer,
         )
         t.start_at = t.expires_at = None
         t.game = r.game
@@ -460,11 +526,8 @@ class Table:
         refusal: PaijuError | None = None
         try:
             self._HANDLERS[type(msg)](self, msg)
-        except PaijuError as e:
-            refusal = e
-        except Exception:  # a bug must not take the room down: the asker hears of it
-            log.exception("room %s failed on %s", self.id, type(msg).__name__)
-            refusal = PaijuError(ErrorCode.INTERNAL, "internal error")
+        except Exception as e:  # a refusal, or a bug (which must not take the room down): the asker hears of it
+            refusal = errors.refusal(e, f"room {self.id} on {type(msg).__name__}")
         if self.closed:
             out.append(Close())
         if refusal is not None:
@@ -501,10 +564,11 @@ class Table:
             st = self.seats[seat]
             if st.kind != SeatKind.EMPTY:
                 raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
-            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, m.conn
+            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, None
             st.robot, st.timeouts = False, 0
             self._out.append(Bind(m.player, m.name, seat))
-            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
+            st.conn = m.conn
             self._send(m.conn, self._state(seat))
         if self.phase is Phase.WAITING and not self.free_seats():
             self._start()  # the last seat filled (robots only: with the first watcher)
@@ -666,7 +730,12 @@ class Table:
             if self.hand < self.hands:  # between two hands
                 self.next_hand_at = self.now + max(self.limits.hand_pause, 0.0)
         else:
+            self._out.append(Dealt(self.hand, self.game))  # its slow records start again
             self._sync_prompts()
+
+    def _extra(self, m: Extra) -> None:
+        if m.hand == self.hand and self.phase is Phase.PLAYING and not self.game.is_over:
+            self.extras[m.hand] = {**self.extras.get(m.hand, {}), **m.detail}
 
     # ------------------------------------------------------------------ actions
     def _act(self, m: Act) -> None:
@@ -708,7 +777,7 @@ class Table:
         p = self.pending.get(m.seat)
         if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played or p.ready is not None:
             return  # late, or the seat's owner took it back, or answered already
-        metrics.robot_latency(self.game_name, self.now - p.start)
+        self.observer.robot_latency(self.game_name, self.now - p.start)
         at = p.start + self._robot_wait(p)
         if at > self.now:  # paced: played by a Tick at ``at``
             p.ready = (m.action, at)
@@ -731,7 +800,7 @@ class Table:
     def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
-        metrics.applied(self.game_name)
+        self.observer.applied(self.game_name)
         if self.logged:
             self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
             if p.bank > 0:  # the prompt could draw on the bank: what is left goes in the log too
@@ -789,7 +858,7 @@ class Table:
                 continue  # withdrawn by an earlier timeout's action in this window
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
-            metrics.clock_default(self.game_name, c.robot_played)
+            self.observer.clock_default(self.game_name, c.robot_played)
             human = c.kind == SeatKind.HUMAN and not c.robot
             if human and p.bank > 0:
                 c.bank = 0.0  # spent (before the action, which may end the hand and deal a new bank)
@@ -828,7 +897,7 @@ class Table:
     def _dispatch(self, p: Pending) -> None:
         st = self.seats[p.controller]
         if st.robot_played:
-            metrics.requested(self.game_name)
+            self.observer.requested(self.game_name)
             request = games.decision_request(
                 self.game,
                 p.seat,
@@ -872,7 +941,7 @@ class Table:
     def _begin_hand(self) -> None:
         if self.hand > 0:
             self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
-        games.prepare(self.game)  # a slow record (bridge's par) starts now, ready at the hand's end
+        self._out.append(Dealt(self.hand, self.game))  # a slow record (bridge's par) may start now
         if self.logged:
             self._out.append(Append(roomlog.Hand(self.hand)))
         for st in self.seats:
@@ -893,7 +962,7 @@ class Table:
         out = self.game.outcome()
         self.totals = [t + s for t, s in zip(self.totals, out.scores, strict=True)]
         final = self.hand + 1 >= self.hands
-        detail = {**out.detail, **games.records(self.game)}
+        detail = {**out.detail, **games.records(self.game), **self.extras.pop(self.hand, {})}
         result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, detail)
         self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
         if self._hand_frames is not None:
@@ -1030,4 +1099,5 @@ class Table:
         Decide: _decide,
         Tick: _tick,
         Restored: _restored,
+        Extra: _extra,
     }

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import VULNERABILITY, Act, Error, Phase, View
+from protocol.bridge import VULNERABILITY, Act, Detail, Error, Phase, View
 from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
@@ -96,6 +96,12 @@ class Bridge(Game[BridgeRules]):
 
     name = "bridge"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Bridge"
+    RULESET_NOTES = {
+        "standard": "duplicate scoring; declarer may claim the remaining tricks",
+        "no-claims": "duplicate scoring; every card is played (no claims)",
+    }
     RULESETS = {"standard": BridgeRules("standard"), "no-claims": BridgeRules("no-claims", claims=False)}
 
     @property
@@ -457,13 +463,15 @@ class Bridge(Game[BridgeRules]):
         return Outcome(
             (ns, -ns, ns, -ns),
             self.dealt,
-            {
-                "board": self.board,
-                "vulnerable": self.vulnerable,
-                "contract": "Pass" if self.contract is None else str(self.contract),
-                "declarer": self.declarer,
-                "tricks": self.declarer_tricks,
-                "claimed": self.claimed,
-                "score": ns,
-            },
+            dict(
+                Detail(
+                    board=self.board,
+                    vulnerable=self.vulnerable,
+                    contract="Pass" if self.contract is None else str(self.contract),
+                    declarer=self.declarer,
+                    tricks=self.declarer_tricks,
+                    claimed=self.claimed,
+                    score=ns,
+                )
+            ),
         )

@@ -23,7 +23,7 @@ from typing import Any, Final, cast
 
 from protocol import RoomEvent, echo
 from protocol.frames import Option
-from protocol.mahjong import Act, MeldKind, MeldView, Phase, ResultView, View
+from protocol.mahjong import Act, Detail, MeldKind, MeldView, Phase, ResultView, View
 from protocol.mahjong import Error as MjError
 from protocol.mahjong import Event as MjEvent
 
@@ -92,6 +92,12 @@ class _Window:
 class Mahjong(Game[MahjongRules]):
     name = "mahjong"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Mahjong 麻将"
+    RULESET_NOTES = {
+        "championship": "108 tiles (no honours), seven pairs, 报听: the 2020 championship's rules",
+        "classic": "136 tiles with winds and dragons, no seven pairs, 报听",
+    }
     RULESETS = {
         "championship": MahjongRules("championship"),
         "classic": MahjongRules("classic", honours=True, seven_pairs=False),

@@ -15,7 +15,7 @@ from typing import Any, cast
 from protocol import ErrorCode, RoomEvent, echo
 from protocol.cards import NIUJIU_CARDS
 from protocol.frames import Option
-from protocol.niujiu import Act, Error, TrickPlay, View
+from protocol.niujiu import Act, Detail, Error, TrickPlay, View
 from protocol.niujiu import Event as NiujiuEvent
 
 from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
@@ -68,6 +68,12 @@ class Niujiu(Game[NiujiuRules]):
 
     name = "niujiu"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Niujiu 牛九"
+    RULESET_NOTES = {
+        "standard": "the hand ends once the seats that are enough are settled (R6.2)",
+        "play-out": "every card is played, even once the enough seats are settled",
+    }
     RULESETS = {
         "standard": NiujiuRules("standard"),
         "play-out": NiujiuRules("play-out", play_out=True),
@@ -310,12 +316,14 @@ class Niujiu(Game[NiujiuRules]):
         return Outcome(
             self.scores(),
             tuple(self.revealed),  # covered cards are never shown (R5.4): only what was left in hand
-            {
-                "head": self.head,
-                "occupied": [_sorted(o) for o in self.occupied],
-                "occupied_count": [len(o) for o in self.occupied],
-                "enough": [len(o) >= ENOUGH for o in self.occupied],
-                "liangzi": [self.liangzi(s) for s in range(SEATS)],
-                "covered_count": [len(c) for c in self.covered],
-            },
+            dict(
+                Detail(
+                    head=self.head,
+                    occupied=[_sorted(o) for o in self.occupied],
+                    occupied_count=[len(o) for o in self.occupied],
+                    enough=[len(o) >= ENOUGH for o in self.occupied],
+                    liangzi=[self.liangzi(s) for s in range(SEATS)],
+                    covered_count=[len(c) for c in self.covered],
+                )
+            ),
         )

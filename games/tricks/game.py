@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from protocol import RoomEvent, echo
 from protocol.cards import tricks_card, tricks_number
 from protocol.frames import Option
-from protocol.tricks import Act, View
+from protocol.tricks import Act, Detail, Error, View
 from protocol.tricks import Event as TricksEvent
 
-from ..base import Action, ActionSet, Event, Game, HandNotOver, Outcome, Rules
+from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
 from ..registry import register
 
 
@@ -32,6 +32,12 @@ def tricks_numbers(cards: bytes) -> list[int]:
 class Tricks(Game[TricksRules]):
     name = "tricks"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Tricks"
+    RULESET_NOTES = {
+        "standard": "8 cards each, the numbers 1..16",
+        "pack": "26 cards each: a whole 52-card pack between two",
+    }
     RULESETS = {"standard": TricksRules("standard", 8), "pack": TricksRules("pack", 26)}
 
     @property
@@ -68,6 +74,12 @@ class Tricks(Game[TricksRules]):
         if seat not in self.to_act():
             return ActionSet.empty()
         return ActionSet.of([Option(Act.PLAY, _bytes(self.hands[seat]), 1)])
+
+    def refusal(self, seat: int, action: Action) -> GameError:
+        """A PLAY of one card that is not in the hand is CARD_NOT_IN_HAND; anything else as the base class."""
+        if action.code == Act.PLAY and len(action.cards) == 1 and self.legal(seat).mask:
+            return GameError(Error.CARD_NOT_IN_HAND, f"{action.cards.hex()} is not a card of seat {seat}'s hand")
+        return super().refusal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         card = tricks_number(action.cards[0])
@@ -109,7 +121,7 @@ class Tricks(Game[TricksRules]):
         if not self.is_over:
             raise HandNotOver()
         d = self.won[0] - self.won[1]
-        return Outcome((d, -d), tuple(self.dealt), {"tricks": list(self.won)})
+        return Outcome((d, -d), tuple(self.dealt), dict(Detail(tricks=list(self.won))))
 
 
 def _bytes(numbers: list[int]) -> bytes:

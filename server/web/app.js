@@ -9,7 +9,7 @@
 
 import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
-import { cardEl, cardsEl, handOrder, hex } from "./cards.js";
+import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, handAct, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
@@ -18,6 +18,7 @@ import { BRIDGE_SEATS, eventText, seatBase } from "./words.js";
 
 // codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
 const ERROR = byName(ERRORS);
+const BRIDGE_BID = byName(GAMES.bridge.act).BID;
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -397,6 +398,7 @@ function renderTable() {
     },
   };
   $("#board").replaceChildren(state.model.render(ctx));
+  if (p) keepHandInView();
 }
 
 // ------------------------------------------------------------------ prompts and actions
@@ -453,6 +455,28 @@ function renderPrompt() {
           o.cards.length ? optionFace(g, o.code, o.cards) : null,
         ),
       );
+    } else if (o.pick === 1 && g === "bridge" && o.code === BRIDGE_BID) {
+      // the bidding box: a row a level, a column a strain (♣ ♦ ♥ ♠ NT); levels with no legal bid left out
+      opt.classList.add("bidding-box");
+      const legal = new Set(o.cards);
+      for (let level = 1; level <= 7; level++) {
+        if (![0, 1, 2, 3, 4].some((st) => legal.has((level << 4) | st))) continue;
+        for (let st = 0; st < 5; st++) {
+          const b = (level << 4) | st;
+          if (!legal.has(b)) {
+            opt.appendChild(h("span", { class: "bid-off" }, callEl(b)));
+            continue;
+          }
+          const one = new Uint8Array([b]);
+          opt.appendChild(
+            h(
+              "button",
+              { class: "choice", "data-option-index": i, "data-choice-index": choiceIndex++, "data-code": o.code, "data-cards": hex(one), onclick: () => act(o.code, one) },
+              callEl(b),
+            ),
+          );
+        }
+      }
     } else if (o.pick === 1) {
       opt.appendChild(h("span", { class: "act-name" }, `${name}:`));
       for (const b of [...new Set(o.cards)]) {
@@ -489,7 +513,22 @@ function renderPrompt() {
     list.push(opt);
   });
   $("#prompt-options").replaceChildren(...list);
+  $("#prompt").dataset.game = g;
   setPromptState("open");
+  keepHandInView();
+}
+
+// On a phone the open prompt is pinned to the bottom of the screen: the page scrolls so that the
+// player's own hand sits just above it, never under it.
+const PHONE = window.matchMedia("(max-width: 760px)");
+function keepHandInView() {
+  if (!PHONE.matches) return;
+  const box = $("#prompt");
+  document.documentElement.style.setProperty("--prompt-h", `${box.offsetHeight}px`);
+  const mine = document.querySelector(".board .seat.me");
+  if (!mine) return;
+  const r = mine.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight - box.offsetHeight) mine.scrollIntoView({ block: "end" });
 }
 
 function togglePick(i, j, el) {
@@ -741,6 +780,11 @@ async function init() {
   $("#refresh-rooms").addEventListener("click", () => send(frames.listRooms()));
   $("#rooms-game").addEventListener("change", renderRooms);
   $("#leave").addEventListener("click", leaveRoom);
+  // a phone's header is one line: the name, account and records' buttons behind a menu button
+  $("#menu").addEventListener("click", () => {
+    const head = document.querySelector("header");
+    head.dataset.open = head.dataset.open === "1" ? "0" : "1";
+  });
   $("#player-name").value = state.name;
   $("#player-name").addEventListener("change", (e) => {
     state.name = e.target.value.trim().slice(0, 64) || state.name;

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from paiju.client import Client
+from client import Client
 from protocol import Prompt, Result
 from records import Database, matches
 from records.models import Match

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import ErrorCode, Identity, Result
 from records import matches
 from tests.records.conftest import Postgres
@@ -88,6 +88,26 @@ async def test_register_login_logout_and_names(server: Served) -> None:
         await c.account("login", "alice", "wrong horse")
     assert e.value.code == ErrorCode.BAD_LOGIN
     assert (await c.account("login", "alice", "correct horse")).registered
+    await c.close()
+
+
+async def test_failed_logins_are_throttled_the_same_for_every_name(server: Served) -> None:
+    """Three failures of a name are free; the fourth attempt waits a second (then two, four,
+    ... until a lock): refused at once with RATE_LIMITED, whether the name is an account's or
+    not, and costing no password check. server/throttle.py has the rules, tested in the core."""
+    c = await Client.connect(server.url, "zed")
+    await c.account("register", "Carol", "correct horse")
+    await c.account("logout")
+    for name in ("carol", "nobody-here"):
+        for _ in range(3):
+            with pytest.raises(ServerError) as e:
+                await c.account("login", name, "wrong horse")
+            assert e.value.code == ErrorCode.BAD_LOGIN
+        with pytest.raises(ServerError) as e:
+            await c.account("login", name, "correct horse")
+        assert e.value.code == ErrorCode.RATE_LIMITED and "too many failed logins" in e.value.error.message
+    await asyncio.sleep(1.1)  # the delay has passed: the right password goes through
+    assert (await c.account("login", "carol", "correct horse")).registered
     await c.close()
 
 
@@ -189,7 +209,7 @@ async def test_a_ctrl_c_ends_the_server_its_robots_and_its_writer_cleanly(tmp_pa
             await asyncio.sleep(0.05)
         assert len(_spawned(s.proc.pid)) >= 2
         os.killpg(s.proc.pid, signal.SIGINT)
-        out, _ = s.proc.communicate(timeout=30)
+        out = s.wait(timeout=30)
         assert s.proc.returncode == 0 and "Traceback" not in out and "writer process ended" not in out, out
         for _ in range(200):
             if not any(map(_running, helpers)):

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 import games
+from bench import churn as bench_churn
+from bench.churn import Member, card_check, churn
 from games.testing import random_action
-from paiju import bench_churn
-from paiju.bench_churn import Member, card_check, churn
 from protocol import Event, RoomState
 from server import table as tb
 from server.roomlog import pack
