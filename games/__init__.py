@@ -7,7 +7,7 @@
 """
 
 from .base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
-from .registry import add_record, create, get, names, records, register
+from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request
 
 __all__ = [
@@ -26,4 +26,5 @@ __all__ = [
     "names",
     "records",
     "register",
+    "shape",
 ]

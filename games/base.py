@@ -63,6 +63,9 @@ class ActionSet:
         """True when ``action`` uses ``pick`` bytes of one option of its code (as a multiset)."""
         if not (0 <= action.code < 8 and self.mask >> action.code & 1):
             return False
+        if len(action.cards) == 1:  # one card, tile or call (most actions): a membership test
+            one = action.cards[0]
+            return any(o.code == action.code and o.pick == 1 and one in o.cards for o in self.options)
         want = Counter(action.cards)
         return any(
             o.code == action.code and o.pick == len(action.cards) and not want - Counter(o.cards) for o in self.options

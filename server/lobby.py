@@ -769,11 +769,9 @@ class Lobby(Generic[R]):
         if f.game not in games.names():
             raise bad(f"no game {f.game!r}; known: {', '.join(games.names())}")
         try:
-            probe = games.create(f.game, 0, f.ruleset)
+            n, rules = games.shape(f.game, f.ruleset)
         except KeyError as e:
             raise bad(str(e).strip("\"'")) from None
-        n = probe.num_seats
-        rules = probe.rules
         boards = 1
         # a bridge room without deals of its own plays the server's (paiju serve --pbn)
         pbn = f.pbn if f.pbn is not None else (self.config.pbn if f.game == "bridge" else None)
