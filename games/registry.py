@@ -17,6 +17,7 @@ MODULES = {
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
 _RECORDS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
+_SHAPES: dict[tuple[str, str | None], tuple[int, Rules]] = {}
 
 
 def register(cls: type[Game[Any]]) -> type[Game[Any]]:
@@ -61,3 +62,18 @@ def create(
 ) -> Game[Any]:
     """A new hand of the game ``name``: ``create("mahjong", 7, "classic")``."""
     return get(name)(seed, ruleset, hand=hand, dealer=dealer)
+
+
+def shape(name: str, ruleset: str | None = None) -> tuple[int, Rules]:
+    """``(seats, rules)`` of game ``name`` with ``ruleset`` (KeyError: no such game or
+    ruleset), without dealing a hand each time: what a room about to be created checks.
+
+    >>> shape("tricks")[0], shape("mahjong", "classic")[1].name
+    (2, 'classic')
+    """
+    key = (name, ruleset)
+    got = _SHAPES.get(key)
+    if got is None:
+        probe = create(name, 0, ruleset)
+        got = _SHAPES[key] = (probe.num_seats, probe.rules)
+    return got

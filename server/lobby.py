@@ -553,12 +553,12 @@ class Lobby(Generic[R]):
         elif isinstance(f, Action):
             if p.room is None:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
-            self._out.append(Feed(p.room, table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
+            self._out.append(Feed(p.room, table.Reply(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
         elif isinstance(f, Leave):
             # (after its match a room offering a rematch still takes the LEAVE of its players)
             if (p.room is not None and p.room != f.room) or (p.room is None and not self._here(f.room)):
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            self._out.append(Feed(f.room, table.Leave(p.id, conn), f))
+            self._out.append(Feed(f.room, table.Exit(p.id, conn), f))
         elif isinstance(f, SetSeat):
             if p.room is None or p.room != f.room:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
@@ -649,7 +649,7 @@ class Lobby(Generic[R]):
             self._free(p)
             # an invite link: the first free seat, else watch
             seat: int | Literal["any"] | None = "any" if f.first_free else f.seat
-            self._out.append(Feed(room.id, table.Join(p.id, p.name, conn, seat, rematch=conn in self.rematching), f))
+            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, seat, rematch=conn in self.rematching), f))
         elif isinstance(f, CreateRoom):
             self._create(conn, p, f, f)
         else:
@@ -768,7 +768,7 @@ class Lobby(Generic[R]):
         self._count_room(addr)
         self.room_address[t.id] = addr
         self._out.append(Open(t))
-        self._out.append(Feed(t.id, table.Join(p.id, p.name, conn, "any", rematch=conn in self.rematching), ref))
+        self._out.append(Feed(t.id, table.Enter(p.id, p.name, conn, "any", rematch=conn in self.rematching), ref))
 
     def _count_room(self, addr: str) -> None:
         """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
@@ -811,11 +811,9 @@ class Lobby(Generic[R]):
         if f.game not in games.names():
             raise bad(f"no game {f.game!r}; known: {', '.join(games.names())}")
         try:
-            probe = games.create(f.game, 0, f.ruleset)
+            n, rules = games.shape(f.game, f.ruleset)
         except KeyError as e:
             raise bad(str(e).strip("\"'")) from None
-        n = probe.num_seats
-        rules = probe.rules
         boards = 1
         # a bridge room without deals of its own plays the server's (paiju serve --pbn)
         pbn = f.pbn if f.pbn is not None else (self.config.pbn if f.game == "bridge" else None)
@@ -905,7 +903,7 @@ class Lobby(Generic[R]):
         ruleset = self._ruleset(f)
         room = self._waiting(f.game, ruleset)
         if room is not None:
-            join = table.Join(p.id, p.name, conn, "any", quick=True, rematch=conn in self.rematching)
+            join = table.Enter(p.id, p.name, conn, "any", quick=True, rematch=conn in self.rematching)
             self._out.append(Feed(room.id, join, f))
         else:
             self._create(conn, p, CreateRoom(f.game, ruleset), f, quickplay=True)
@@ -937,7 +935,7 @@ class Lobby(Generic[R]):
             clock_ms=t.clock_ms,
             bank_ms=t.bank_ms,
             bots=[s for s in range(t.n) if s not in seated],
-            robot=t.robot,
+            robot=t.default_robot,
             robots=robots,
             private=t.private,
             limits=self.limits,
@@ -955,7 +953,7 @@ class Lobby(Generic[R]):
             if conn in self.conns:
                 self._out.append(Send(conn, told))
         for s, (p, conn) in sorted(seated.items()):
-            self._out.append(Feed(new.id, table.Join(p.id, p.name, conn, s, rematch=conn in self.rematching)))
+            self._out.append(Feed(new.id, table.Enter(p.id, p.name, conn, s, rematch=conn in self.rematching)))
 
 
 def become(player: Player, account: str, session: str | None) -> None:

@@ -85,7 +85,7 @@ class Follower:
             self.seats = e.seats
         elif isinstance(e, roomlog.Hand):
             self.actions = []
-        elif isinstance(e, roomlog.Act):
+        elif isinstance(e, roomlog.Applied):
             self.actions.append((e.seat, Action(e.code, e.cards)))
         elif isinstance(e, roomlog.Emitted):
             r = e.result

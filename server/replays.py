@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -54,11 +54,13 @@ def pack(
     scores: Sequence[int],
     events: Sequence[Event],
     result: Result,
+    encoded: Callable[[Event], bytes] = encode,
 ) -> bytes:
-    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT."""
+    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT.
+    ``encoded``: the bytes of an event (those already encoded for its receivers)."""
     first = events[0].seq - 1 if events else 0
     head = RoomState(room, game, ruleset, None, first, hand, list(seats), list(scores), {})
-    frames = [encode(head), *(encode(e) for e in events), encode(result)]
+    frames = [encode(head), *map(encoded, events), encode(result)]
     header: bytes = msgpack.Packer().pack_array_header(len(frames))
     return header + b"".join(frames)
 

@@ -23,8 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from protocol import Ack, Error, Frame, Result, encode
-from protocol import Event as EventFrame
+from protocol import Ack, Error, Event, Frame, Result, encode
 from protocol.bus import RoomBus
 
 from .connection import Connection
@@ -55,11 +54,11 @@ from .table import (
 
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
-_MAY_WAIT = frozenset({EventFrame, Result, Ack})
+_MAY_WAIT = frozenset({Event, Result, Ack})
 
 
-class Follower(Protocol):
-    """Reads the room's log entries as they come (server/recording.py: into the records)."""
+class LogReader(Protocol):
+    """Reads the room's log entries as they come (server/recording.py's Follower: into the records)."""
 
     def feed(self, entry: Entry) -> None: ...
 
@@ -92,7 +91,7 @@ class Room:
         tell: Callable[[Bound | Unbound], None],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
-        follower: Follower | None = None,
+        follower: LogReader | None = None,
         replays: Replays | None = None,
         extras: Extras | None = None,
         on_rematch: Callable[[Room, Rematched], None] | None = None,
@@ -112,10 +111,14 @@ class Room:
         self.loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
         self._when: float | None = None
-        # what waits for the log to be written (with a journal), and the bus requests
-        self._later: asyncio.Queue[list[Send | Publish] | None] = asyncio.Queue()
+        # what waits for the log to be written (with a journal), and the bus requests: a
+        # courier task, started by the first of them (a room of people alone never needs one)
+        self._later: asyncio.Queue[list[Send | Publish] | None] | None = None
         self._held = 0  # batches given to the courier and not yet carried out
-        self._courier = asyncio.create_task(self._carry(), name=f"room-{self.id}")
+        self._courier: asyncio.Task[None] | None = None
+        # the hand's events encoded as they were sent, by id (the frame kept: its id is not
+        # reused meanwhile), so that its replay (an Archive) encodes none of them again
+        self._events: dict[int, tuple[Event, bytes]] = {}
 
     def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
@@ -139,8 +142,7 @@ class Room:
             elif not isinstance(o, Close):
                 self._bookkeep(o)
         if later:
-            self._held += 1
-            self._later.put_nowait(later)
+            self._hand_over(later)
         if any(isinstance(o, Close) for o in outs):  # after what it says last is on its way
             self._close()
         self._schedule()
@@ -153,8 +155,7 @@ class Room:
         the log: a refusal must not arrive before the events that explain it (the ERROR to
         an answer that crossed its prompt's withdrawal comes after that withdrawal)."""
         if self._held and not self.closed:
-            self._held += 1
-            self._later.put_nowait([Send(conn, frame)])
+            self._hand_over([Send(conn, frame)])
         else:
             conn.send(frame)
 
@@ -174,7 +175,16 @@ class Room:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
-        self._courier.cancel()
+        if self._courier is not None:
+            self._courier.cancel()
+
+    def _hand_over(self, batch: list[Send | Publish]) -> None:
+        """Give ``batch`` to the courier (started now if it is the first)."""
+        if self._later is None:
+            self._later = asyncio.Queue()
+            self._courier = asyncio.create_task(self._carry(self._later), name=f"room-{self.id}")
+        self._held += 1
+        self._later.put_nowait(batch)
 
     def _bookkeep(self, o: Output) -> None:
         if isinstance(o, Append):
@@ -195,8 +205,11 @@ class Room:
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table
-                frames = pack(self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result)
+                frames = pack(
+                    self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result, self._encoded
+                )
                 self.replays.add(self.id, o.hand, frames)
+            self._events.clear()
         elif isinstance(o, Dealt):
             self._deal(o)
         elif isinstance(o, SealLog) and self.journal is not None:
@@ -237,11 +250,18 @@ class Room:
         self.closed = True
         if self.journal is not None and not self.journal.closing:
             self.journal.close()
-        self._later.put_nowait(None)  # the courier ends after what is queued
+        if self._later is not None:
+            self._later.put_nowait(None)  # the courier ends after what is queued
         self.on_close(self)
 
-    @staticmethod
-    def _send(o: Send, encoded: dict[int, bytes]) -> None:
+    def _encoded(self, frame: Event) -> bytes:
+        """The bytes of an event of the hand (encoded when it was sent, else now)."""
+        got = self._events.get(id(frame))
+        if got is not None and got[0] is frame:
+            return got[1]
+        return encode(frame)
+
+    def _send(self, o: Send, encoded: dict[int, bytes]) -> None:
         """Send ``o.frame``, encoded once per distinct frame of this input: the table hands
         everyone who sees an event alike the same frame object (and a RESULT is one object
         for all), so each costs one encode, whatever the number of receivers. Frames that
@@ -252,6 +272,12 @@ class Room:
         kind = type(frame)
         if kind is Error:
             conn.send(frame)  # counted by code in the metrics
+            return
+        if isinstance(frame, Event) and self.replays is not None:
+            got = self._events.get(id(frame))
+            if got is None or got[0] is not frame:
+                got = self._events[id(frame)] = (frame, encode(frame))
+            conn.send_bytes(got[1], False)
             return
         # the frames in ``outs`` live until every one is sent: an id is not reused meanwhile
         data = encoded.get(id(frame))
@@ -274,8 +300,8 @@ class Room:
         self._timer, self._when = None, None
         self.feed(Tick(), max(self.loop.time(), when))
 
-    async def _carry(self) -> None:
-        while (batch := await self._later.get()) is not None:
+    async def _carry(self, later: asyncio.Queue[list[Send | Publish] | None]) -> None:
+        while (batch := await later.get()) is not None:
             sends: list[Send] = []
             for o in batch:
                 if isinstance(o, Send):
