@@ -115,7 +115,7 @@ class Room:
         self._courier: asyncio.Task[None] | None = None
         # the hand's events encoded as they were sent, by id (the frame kept: its id is not
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
-        self._events: dict[int, tuple[EventFrame, bytes]] = {}
+        self._events: dict[int, tuple[Event, bytes]] = {}
 
     def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
@@ -248,7 +248,7 @@ class Room:
             self._later.put_nowait(None)  # the courier ends after what is queued
         self.on_close(self)
 
-    def _encoded(self, frame: EventFrame) -> bytes:
+    def _encoded(self, frame: Event) -> bytes:
         """The bytes of an event of the hand (encoded when it was sent, else now)."""
         got = self._events.get(id(frame))
         if got is not None and got[0] is frame:
@@ -267,7 +267,7 @@ class Room:
         if kind is Error:
             conn.send(frame)  # counted by code in the metrics
             return
-        if isinstance(frame, EventFrame) and self.replays is not None:
+        if isinstance(frame, Event) and self.replays is not None:
             got = self._events.get(id(frame))
             if got is None or got[0] is not frame:
                 got = self._events[id(frame)] = (frame, encode(frame))
