@@ -31,8 +31,7 @@ from typing import Any
 
 import games
 from client import Client, Closed, ServerError
-from games import Action
-from games import Event as GameEvent
+from games import Action, GameEvent
 from games.testing import card_bytes
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN

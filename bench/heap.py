@@ -1,6 +1,6 @@
 """What a full collection of the garbage collector costs a server process:
-``python -m bench.heap [--deals 20]`` (docs/performance.md, "Pauses of the garbage
-collector"; :mod:`paiju.heap` is what `paiju serve` does about it)."""
+``python -m bench.heap [--deals 20]`` (docs/performance.md, "What the server does
+to get there"; :mod:`paiju.heap` is what `paiju serve` does about it)."""
 
 from __future__ import annotations
 

@@ -214,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 cwd=COLYSEUS,
             )
         out = measure_all(args, node, children)
+    except ServerGone as e:
+        return fail("bench peers", str(e), 1)
     finally:
         for c in children.values():
             c.stop()
@@ -368,6 +370,10 @@ def medians(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class ServerGone(RuntimeError):
+    """A server of the comparison ended during the run."""
+
+
 def measure(
     args: argparse.Namespace,
     node: str,
@@ -382,6 +388,9 @@ def measure(
     unless given): its figures. ``bar``, when not None, moves a second a second."""
     seconds = args.seconds if seconds is None else seconds
     warmup = args.warmup if warmup is None else warmup
+    if server.proc.poll() is not None:
+        said = server.proc.stdout.read().strip() if server.proc.stdout else ""
+        raise ServerGone(f"the {key} server ended (exit {server.proc.returncode}): {said[-2000:] or 'no output'}")
     target = SERVERS[key][1]
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")
     cmd = [node, "loadgen.js", "--target", target, "--url", url, "--rooms", str(rooms)]

@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from protocol import (
     VERSION,
+    Account,
     Ack,
     Action,
     CreateRoom,
@@ -63,7 +64,6 @@ from protocol import (
     Welcome,
     encode,
 )
-from protocol import Account as AccountFrame
 
 from .state import SessionState
 
@@ -209,7 +209,7 @@ class Client:
 
     async def account(self, op: str, name: str | None = None, password: str | None = None) -> Identity:
         """Register, log in or log out (ServerError when refused); the new identity."""
-        i = await self.request(AccountFrame(op, name, password), lambda f: isinstance(f, Identity))
+        i = await self.request(Account(op, name, password), lambda f: isinstance(f, Identity))
         assert isinstance(i, Identity)
         self.name = i.player
         return i

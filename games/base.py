@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from protocol import HIDDEN, ErrorCode, Option, mask_of
 from protocol.errors import GameError, HandNotOver
 
-__all__ = ["Action", "ActionSet", "Event", "Game", "GameError", "HandNotOver", "Outcome", "Rules"]
+__all__ = ["Action", "ActionSet", "Game", "GameError", "GameEvent", "HandNotOver", "Outcome", "Rules"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class ActionSet:
 
 
 @dataclass(frozen=True)
-class Event:
+class GameEvent:
     """Something that happened, with who may see its cards.
 
     ``visible_to`` None: everyone sees ``cards``; otherwise the other seats and the
@@ -86,7 +86,7 @@ class Event:
     arg: int = 0
     visible_to: frozenset[int] | None = None
 
-    def seen_by(self, seat: int | None) -> Event:
+    def seen_by(self, seat: int | None) -> GameEvent:
         """The event as ``seat`` (None: a spectator) receives it."""
         if self.visible_to is None:
             return self
@@ -133,7 +133,7 @@ class Game(ABC, Generic[R]):
         self.dealer = self.default_dealer(hand) if dealer is None else dealer
         self.rng = random.Random(f"paiju:{self.name}:{seed}:{hand}")
         self.log: list[tuple[int, Action]] = []
-        self.events: list[Event] = self._setup()
+        self.events: list[GameEvent] = self._setup()
 
     @classmethod
     def ruleset(cls, rules: R | str | None = None, **overrides: Any) -> R:
@@ -156,7 +156,7 @@ class Game(ABC, Generic[R]):
         return hand % self.num_seats
 
     @abstractmethod
-    def _setup(self) -> list[Event]:
+    def _setup(self) -> list[GameEvent]:
         """Deal from ``self.rng``; return the events of the deal."""
 
     @abstractmethod
@@ -168,7 +168,7 @@ class Game(ABC, Generic[R]):
         """The legal action set of ``seat`` now (empty when it has nothing to decide)."""
 
     @abstractmethod
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
         """Apply an action that :meth:`legal` allows; return what happened."""
 
     @abstractmethod
@@ -210,7 +210,7 @@ class Game(ABC, Generic[R]):
         return GameError(ErrorCode.ILLEGAL_CARDS, f"{action.cards.hex()} matches no option of action {action.code}")
 
     # ---------------------------------------------------------- the shared machinery
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action) -> list[GameEvent]:
         """Apply ``action`` for ``seat`` and return the events, or raise GameError unchanged."""
         if self.is_over:
             raise GameError(ErrorCode.GAME_OVER, "the hand is over")

@@ -28,8 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode, Prompt, RoomState, decode, encode, views
-from protocol import Event as EventFrame
+from protocol import ErrorCode, Event, Prompt, RoomState, decode, encode, views
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
 from protocol.views import ViewError
 
@@ -116,7 +115,7 @@ def _check_hidden(game: Game[Any], events: list[Any], where: str) -> None:
             extra = Counter(b for b in seen.cards if b != HIDDEN) - entitled
             if extra:
                 raise ConformanceError(f"{where}: {who} receives event {ev} showing {bytes(extra.elements()).hex()}")
-            encode(EventFrame("r", 0, seen.code, seen.seat, seen.cards, seen.arg))
+            encode(Event("r", 0, seen.code, seen.seat, seen.cards, seen.arg))
 
 
 def _check_legal_sets(game: Game[Any], where: str) -> None:

@@ -124,6 +124,11 @@ REQUESTS: tuple[Answer, ...] = (
             (E.BAD_ACCOUNT, "an `op` other than register, login or logout; a name or password outside the rules"),
             (E.NAME_TAKEN, "register: the name is taken, whatever its case"),
             (E.BAD_LOGIN, "login: wrong name or password (one message for both)"),
+            (
+                E.RATE_LIMITED,
+                "register or login after 3 failed logins of the name or from the address (the wait "
+                "doubles each time; locked for 15 minutes after 10), or while the server checks many passwords",
+            ),
             (E.WRONG_STATE, "logout while a guest"),
         ),
     ),

@@ -390,7 +390,7 @@ class Server:
                     continue
                 msg = o.input
                 room.feed(msg, ref=o.ref)
-                if isinstance(msg, table.Act) and isinstance(msg.conn, Connection):
+                if isinstance(msg, table.Reply) and isinstance(msg.conn, Connection):
                     metrics.action_latency(room.table.game_name, time.perf_counter() - msg.conn.received)
                 elif isinstance(msg, table.Resume):
                     metrics.resumed()

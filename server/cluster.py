@@ -1,5 +1,5 @@
 """Several `paiju serve --redis` nodes as one service: the directory, the leases, the takeover
-of a dead node's rooms, and the drain (docs/architecture.md, "Several nodes").
+of a dead node's rooms, and the drain (docs/architecture.md, "On Redis: several processes, one service").
 
 Redis is the directory (redisbus/link.py lists the keys):
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol import Account as AccountFrame
-from protocol import ErrorCode, Hello, LobbyError
+from protocol import Account, ErrorCode, Hello, LobbyError
 from records import accounts
 from records.accounts import AccountError
 
@@ -64,7 +63,7 @@ async def check_hello(db: Database, f: Hello, resumed: str | None) -> str:
     return ""
 
 
-async def account_op(db: Database, f: AccountFrame, session: str | None) -> Identified:
+async def account_op(db: Database, f: Account, session: str | None) -> Identified:
     """Register, log in (the lobby checked the frame's fields) or log out (of ``session``)."""
     if f.op == "logout":
         if session is not None:

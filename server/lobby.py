@@ -532,11 +532,11 @@ class Lobby(Generic[R]):
         elif isinstance(f, Action):
             if p.room is None:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
-            self._out.append(Feed(p.room, table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
+            self._out.append(Feed(p.room, table.Reply(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
         elif isinstance(f, Leave):
             if p.room is None or p.room != f.room:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            self._out.append(Feed(p.room, table.Leave(p.id, conn), f))
+            self._out.append(Feed(p.room, table.Exit(p.id, conn), f))
         elif isinstance(f, ListRooms):
             if self.directory:
                 self._out.append(Lookup(conn, f))
@@ -610,7 +610,7 @@ class Lobby(Generic[R]):
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
-            self._out.append(Feed(room.id, table.Join(p.id, p.name, conn, f.seat), f))
+            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, f.seat), f))
         elif isinstance(f, CreateRoom):
             self._create(conn, p, f, f)
         else:
@@ -726,7 +726,7 @@ class Lobby(Generic[R]):
         self._count_room(addr)
         self.room_address[t.id] = addr
         self._out.append(Open(t))
-        self._out.append(Feed(t.id, table.Join(p.id, p.name, conn, "any"), ref))
+        self._out.append(Feed(t.id, table.Enter(p.id, p.name, conn, "any"), ref))
 
     def _count_room(self, addr: str) -> None:
         """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
@@ -858,7 +858,7 @@ class Lobby(Generic[R]):
         ruleset = self._ruleset(f)
         room = self._waiting(f.game, ruleset)
         if room is not None:
-            self._out.append(Feed(room.id, table.Join(p.id, p.name, conn, "any", quick=True), f))
+            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, "any", quick=True), f))
         else:
             self._create(conn, p, CreateRoom(f.game, ruleset), f, quickplay=True)
 

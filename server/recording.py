@@ -96,7 +96,7 @@ class Follower:
                 self.over = True
                 holders, totals = self.holders(), list(self.totals)
                 self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
-        elif isinstance(e, roomlog.Act):
+        elif isinstance(e, roomlog.Applied):
             self.actions.append((e.seat, Action(e.code, e.cards)))
         elif isinstance(e, roomlog.Seats):
             self.seats = e.seats

@@ -23,8 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from protocol import Ack, Error, Frame, Result, encode
-from protocol import Event as EventFrame
+from protocol import Ack, Error, Event, Frame, Result, encode
 from protocol.bus import RoomBus
 
 from .connection import Connection
@@ -54,11 +53,11 @@ from .table import (
 
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
-_MAY_WAIT = frozenset({EventFrame, Result, Ack})
+_MAY_WAIT = frozenset({Event, Result, Ack})
 
 
-class Follower(Protocol):
-    """Reads the room's log entries as they come (server/recording.py: into the records)."""
+class LogReader(Protocol):
+    """Reads the room's log entries as they come (server/recording.py's Follower: into the records)."""
 
     def feed(self, entry: Entry) -> None: ...
 
@@ -91,7 +90,7 @@ class Room:
         tell: Callable[[Bound | Unbound], None],
         on_close: Callable[[Room], None],
         journal: Journal | None = None,
-        follower: Follower | None = None,
+        follower: LogReader | None = None,
         replays: Replays | None = None,
         extras: Extras | None = None,
     ) -> None:
@@ -116,7 +115,7 @@ class Room:
         self._courier: asyncio.Task[None] | None = None
         # the hand's events encoded as they were sent, by id (the frame kept: its id is not
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
-        self._events: dict[int, tuple[EventFrame, bytes]] = {}
+        self._events: dict[int, tuple[Event, bytes]] = {}
 
     def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
@@ -249,7 +248,7 @@ class Room:
             self._later.put_nowait(None)  # the courier ends after what is queued
         self.on_close(self)
 
-    def _encoded(self, frame: EventFrame) -> bytes:
+    def _encoded(self, frame: Event) -> bytes:
         """The bytes of an event of the hand (encoded when it was sent, else now)."""
         got = self._events.get(id(frame))
         if got is not None and got[0] is frame:
@@ -268,7 +267,7 @@ class Room:
         if kind is Error:
             conn.send(frame)  # counted by code in the metrics
             return
-        if isinstance(frame, EventFrame) and self.replays is not None:
+        if isinstance(frame, Event) and self.replays is not None:
             got = self._events.get(id(frame))
             if got is None or got[0] is not frame:
                 got = self._events[id(frame)] = (frame, encode(frame))

@@ -2,8 +2,8 @@
 
 A :class:`Table` holds the seats, the spectators, the pending prompts, the event sequence
 number, the clocks (as deadlines on the caller's clock) and the match's :class:`Phase`.
-:meth:`Table.handle` takes one input (:class:`Join`, :class:`Leave`, :class:`Drop`,
-:class:`Resume`, :class:`Act`, :class:`Decide`, :class:`Tick`, :class:`Restored`,
+:meth:`Table.handle` takes one input (:class:`Enter`, :class:`Exit`, :class:`Drop`,
+:class:`Resume`, :class:`Reply`, :class:`Decide`, :class:`Tick`, :class:`Restored`,
 :class:`Extra`) with the time ``now`` and returns what must happen outside: frames to send to
 connections (:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's
 log (:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`), a
@@ -13,7 +13,7 @@ the end of the room (:class:`Close`). It reads no clock and does no I/O: the asy
 connection is whatever handle the caller passes (the shell's Connection, a test's int): the
 table only compares it and hands it back.
 
-The life of a table: in phase ``WAITING`` seats fill with humans (:class:`Join`) and robots
+The life of a table: in phase ``WAITING`` seats fill with humans (:class:`Enter`) and robots
 (the seats named at creation, or all free seats when quick play's wait runs out); when no
 seat is free the match starts (``PLAYING``): hand ``h`` is ``create(game, seed, rules,
 hand=h)``, so the dealer rotates; after the last hand it is ``OVER``. The players at the
@@ -26,7 +26,7 @@ the grace period like a seat (and resumes like one); a table whose match has not
 within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED).
 
 Events carry one sequence number per table over the whole match. Each connected seat
-receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the last
+receives every event as ``GameEvent.seen_by(seat)`` and spectators ``seen_by(None)``; the last
 ``replay_buffer`` events are kept so that a player who resumes gets exactly those it
 missed (else a ROOM_STATE). The RESULT of a hand follows its HAND_END event.
 
@@ -45,7 +45,7 @@ A refusal (:class:`protocol.PaijuError`: a lobby or a game error) comes out last
 before the refusal (a robot handing the seat back) stands and its outputs come before it.
 
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
->>> out = t.handle(Join("p1", "ann", conn=7), now=0.0)
+>>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
 ('playing', ['Bind', 'Send', 'Send', 'Dealt'])
 """
@@ -60,13 +60,13 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import games
-from games import Action, ActionSet, GameError, Rules
-from games import Event as GameEvent
+from games import Action, ActionSet, GameError, GameEvent, Rules
 from protocol import (
     Ack,
     DecisionRequest,
     Error,
     ErrorCode,
+    Event,
     Frame,
     LobbyError,
     PaijuError,
@@ -77,7 +77,6 @@ from protocol import (
     RoomState,
     SeatKind,
 )
-from protocol import Event as EventFrame
 
 from . import errors, roomlog
 from .config import Limits
@@ -128,7 +127,7 @@ ANSWERED_KEPT = 256  # answered (and withdrawn) prompts remembered: a retried or
 
 # ------------------------------------------------------------------ inputs
 @dataclass(frozen=True)
-class Join:
+class Enter:
     """Player ``player`` takes ``seat`` ("any": the first free seat, else watch; None: watch)."""
 
     player: str
@@ -139,7 +138,7 @@ class Join:
 
 
 @dataclass(frozen=True)
-class Leave:
+class Exit:
     """The player leaves (a seat in play is then played by a robot)."""
 
     player: str
@@ -164,7 +163,7 @@ class Resume:
 
 
 @dataclass(frozen=True)
-class Act:
+class Reply:
     """A seated player's answer to prompt ``prompt_id``."""
 
     player: str
@@ -202,7 +201,7 @@ class Extra:
     detail: dict[str, Any]
 
 
-Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored | Extra
+Input = Enter | Exit | Drop | Resume | Reply | Decide | Tick | Restored | Extra
 
 
 # ------------------------------------------------------------------ outputs
@@ -269,7 +268,7 @@ class Archive:
     hand: int
     seats: list[str | None]  # the seats' names when it was dealt
     totals: list[int]  # the match's scores before it
-    events: list[EventFrame]
+    events: list[Event]
     result: Result
 
 
@@ -293,14 +292,14 @@ class SeatState:
     name: str | None = None
     member: bool = False  # the player is still in this room (false once let go after the end)
     conn: Conn | None = None  # the player's connection, while it is up
-    robot: bool = False  # a robot plays this human seat for now (timeouts, or dropped)
+    stand_in: bool = False  # a robot stands in for this human seat for now (timeouts, or dropped)
     timeouts: int = 0  # consecutive
     bank: float = 0.0  # seconds of time bank left to this seat in this hand
     away_until: float | None = None
 
     @property
     def robot_played(self) -> bool:
-        return self.kind == SeatKind.BOT or self.robot
+        return self.kind == SeatKind.BOT or self.stand_in
 
     @property
     def live(self) -> Conn | None:
@@ -363,8 +362,8 @@ class Table:
         self.hands = hands
         self.clock_ms = clock_ms
         self.bank_ms = bank_ms
-        self.robot = robot
-        self.robots = tuple(robots)  # by seat: a robot seat's own robot (None or missing: ``robot``)
+        self.default_robot = robot  # the robot of the robot seats
+        self.seat_robots = tuple(robots)  # by seat: a robot seat's own robot (None or missing: the default)
         self.private = private
         self.quickplay = quickplay
         self.limits = limits if limits is not None else Limits()
@@ -392,7 +391,7 @@ class Table:
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
-        self._hand_frames: list[EventFrame] | None = None  # the hand in play, every card face up
+        self._hand_frames: list[Event] | None = None  # the hand in play, every card face up
         self._hand_head: tuple[list[str | None], list[int]] = ([], [])
         self.now = now
         self._out: list[Output] = []
@@ -441,7 +440,7 @@ class Table:
         t.log.extend(r.events)
         t._prompt_ids = itertools.count(r.prompt_id + 1)
         for st, rec in zip(t.seats, r.seats, strict=False):
-            st.kind, st.robot = SeatKind(rec.kind), rec.robot
+            st.kind, st.stand_in = SeatKind(rec.kind), rec.stand_in
             if rec.player is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
                 st.player, st.name, st.member = rec.player, rec.name or "player", True
         for s, st in enumerate(t.seats):  # what each seat had left of its bank when the log ended
@@ -457,12 +456,12 @@ class Table:
             self.seed,
             self.hands,
             self.clock_ms,
-            self.robot,
+            self.default_robot,
             self.private,
             self.quickplay,
             self.created,
             roomlog.rules_options(self.game_name, self.rules),
-            self.robots,
+            self.seat_robots,
             self.bank_ms,
         )
 
@@ -494,8 +493,8 @@ class Table:
 
     def robot_of(self, seat: int) -> str:
         """The robot that plays ``seat`` when a robot does."""
-        own = self.robots[seat] if seat < len(self.robots) else None
-        return own or self.robot
+        own = self.seat_robots[seat] if seat < len(self.seat_robots) else None
+        return own or self.default_robot
 
     def next_deadline(self) -> float | None:
         """When the next :class:`Tick` is due (None: no clock runs)."""
@@ -541,7 +540,7 @@ class Table:
             log.warning("room %s: robot's decision for prompt %d refused: %s", self.id, msg.prompt_id, e)
 
     # ------------------------------------------------------------------ seats and people
-    def _join(self, m: Join) -> None:
+    def _enter(self, m: Enter) -> None:
         if self.seat_of(m.player) is not None or m.player in self.watchers:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {self.id}")
         if self.phase is Phase.OVER:
@@ -565,7 +564,7 @@ class Table:
             if st.kind != SeatKind.EMPTY:
                 raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
             st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, None
-            st.robot, st.timeouts = False, 0
+            st.stand_in, st.timeouts = False, 0
             self._out.append(Bind(m.player, m.name, seat))
             self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
             st.conn = m.conn
@@ -573,7 +572,7 @@ class Table:
         if self.phase is Phase.WAITING and not self.free_seats():
             self._start()  # the last seat filled (robots only: with the first watcher)
 
-    def _leave(self, m: Leave) -> None:
+    def _exit(self, m: Exit) -> None:
         seat = self.seat_of(m.player)
         if seat is None and m.player not in self.watchers:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
@@ -602,7 +601,7 @@ class Table:
         if st.player is not None and st.member:
             self._out.append(Unbind(st.player))
         st.player, st.name, st.member, st.conn = None, None, False, None
-        st.robot, st.timeouts, st.away_until = False, 0, None
+        st.stand_in, st.timeouts, st.away_until = False, 0, None
         st.kind = to
         self._emit(GameEvent(RoomEvent.SEAT, i, arg=to))
         if to == SeatKind.BOT:
@@ -625,7 +624,7 @@ class Table:
         else:
             st.kind, st.away_until = SeatKind.AWAY, self.now + self.limits.grace
             self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.AWAY))
-            if self.limits.robot_on_drop and not st.robot:
+            if self.limits.robot_on_drop and not st.stand_in:
                 self._set_robot(seat, True)
         self._maybe_close()
 
@@ -653,7 +652,7 @@ class Table:
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
         self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
         self._grant_bank(seat)
-        if st.robot:
+        if st.stand_in:
             self._set_robot(seat, False)
         else:
             self._redispatch(seat)
@@ -696,9 +695,9 @@ class Table:
 
     def _set_robot(self, i: int, on: bool) -> None:
         st = self.seats[i]
-        if st.robot == on:
+        if st.stand_in == on:
             return
-        st.robot = on
+        st.stand_in = on
         st.timeouts = 0
         if not on:  # the owner is back: a robot's answer held for pacing is not played
             for p in self.pending.values():
@@ -718,7 +717,7 @@ class Table:
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
                     self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
-                if self.limits.robot_on_drop and not st.robot:
+                if self.limits.robot_on_drop and not st.stand_in:
                     self._set_robot(i, True)
         for player, name in self.watchers.items():  # a watched robot match too
             self._out.append(Bind(player, name, None))
@@ -738,12 +737,12 @@ class Table:
             self.extras[m.hand] = {**self.extras.get(m.hand, {}), **m.detail}
 
     # ------------------------------------------------------------------ actions
-    def _act(self, m: Act) -> None:
+    def _reply(self, m: Reply) -> None:
         me = self.seat_of(m.player)
         if me is None:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, "only a seated player acts")
         st = self.seats[me]
-        if st.robot:  # the owner is back at the controls
+        if st.stand_in:  # the owner is back at the controls
             self._set_robot(me, False)
         st.timeouts = 0
         p = next((q for q in self.pending.values() if q.id == m.prompt_id), None)
@@ -792,7 +791,7 @@ class Table:
         room that people play in or watch, the robot pace (so that they can follow); a room
         of robots alone plays at full speed."""
         st = self.seats[p.controller]
-        if st.kind == SeatKind.HUMAN and st.robot and st.conn is not None and self.bank_ms > 0:
+        if st.kind == SeatKind.HUMAN and st.stand_in and st.conn is not None and self.bank_ms > 0:
             return self.clock_ms / 1000
         watched = self.spectators or any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
         return self.limits.robot_pace if watched else 0.0
@@ -802,7 +801,7 @@ class Table:
         events = self.game.apply(p.seat, action)
         self.observer.applied(self.game_name)
         if self.logged:
-            self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
+            self._out.append(Append(roomlog.Applied(p.seat, action.code, bytes(action.cards), p.id)))
             if p.bank > 0:  # the prompt could draw on the bank: what is left goes in the log too
                 self._out.append(Append(roomlog.Bank(p.controller, int(self.seats[p.controller].bank * 1000))))
         self.answered[p.id] = (p.controller, action)
@@ -859,7 +858,7 @@ class Table:
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
             self.observer.clock_default(self.game_name, c.robot_played)
-            human = c.kind == SeatKind.HUMAN and not c.robot
+            human = c.kind == SeatKind.HUMAN and not c.stand_in
             if human and p.bank > 0:
                 c.bank = 0.0  # spent (before the action, which may end the hand and deal a new bank)
             self._apply(p, self.game.default_action(p.seat))
@@ -887,7 +886,7 @@ class Table:
             if p is not None:
                 self._withdraw(p)
             st = self.seats[c]
-            bank = st.bank if st.kind == SeatKind.HUMAN and not st.robot else 0.0
+            bank = st.bank if st.kind == SeatKind.HUMAN and not st.stand_in else 0.0
             deadline = self.now + self.clock_ms / 1000 + bank
             unix_ms = int((self.epoch + deadline) * 1000)
             p = Pending(next(self._prompt_ids), s, c, legal, deadline, unix_ms, start=self.now, bank=bank)
@@ -1067,7 +1066,7 @@ class Table:
                 if result is not None:
                     self._send(conn, result)
         if self._hand_frames is not None:
-            self._hand_frames.append(EventFrame(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
+            self._hand_frames.append(Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
         if self.spectators:
             frame = public
             for conn in self.spectators.values():
@@ -1078,11 +1077,11 @@ class Table:
     @staticmethod
     def _seat_record(s: SeatState) -> SeatRecord:
         held = s.player is not None and s.member
-        return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.robot)
+        return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.stand_in)
 
-    def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> EventFrame:
+    def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> Event:
         e = ev.seen_by(seat)
-        return EventFrame(self.id, seq, e.code, e.seat, e.cards, e.arg)
+        return Event(self.id, seq, e.code, e.seat, e.cards, e.arg)
 
     def _state(self, seat: int | None) -> RoomState:
         view = self.game.view(seat) if self.phase is not Phase.WAITING else {}
@@ -1091,11 +1090,11 @@ class Table:
         )
 
     _HANDLERS: dict[type, Callable[[Table, Any], None]] = {
-        Join: _join,
-        Leave: _leave,
+        Enter: _enter,
+        Exit: _exit,
         Drop: _drop,
         Resume: _resume,
-        Act: _act,
+        Reply: _reply,
         Decide: _decide,
         Tick: _tick,
         Restored: _restored,

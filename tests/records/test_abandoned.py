@@ -17,13 +17,13 @@ from protocol import Prompt, Result
 from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 
-def rows(db: Path) -> list[tuple[str, float | None, str | None, int]]:
+def rows(db: Path) -> list[tuple[str, float | None, list[int] | None, int]]:
+    """Each match's status, end, totals and number of hands recorded."""
     with sqlite3.connect(db) as c:
-        return list(
-            c.execute(
-                "SELECT status, ended, totals, (SELECT count(*) FROM hands WHERE match_id = matches.id) FROM matches"
-            )
+        got = c.execute(
+            "SELECT status, ended, totals, (SELECT count(*) FROM hands WHERE match_id = matches.id) FROM matches"
         )
+        return [(status, ended, json.loads(totals or "null"), n) for status, ended, totals, n in got]
 
 
 async def kill_after_one_hand(s: Served, db: Path) -> Result:
@@ -59,7 +59,7 @@ def test_a_match_a_killed_server_left_playing_is_abandoned_by_the_next_one(tmp_p
     try:
         ((status, ended, totals, hands),) = rows(db)  # closed before the server takes connections
         assert (status, hands) == ("abandoned", 1) and ended is not None and ended <= time.time()
-        assert json.loads(totals or "null") == first.scores  # the hand played is kept
+        assert totals == first.scores  # the hand played is kept
     finally:
         out = stop_server(s)
     assert "Traceback" not in out, out[-3000:]

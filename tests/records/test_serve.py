@@ -156,18 +156,19 @@ async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tm
     s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
     helpers: list[int] = []
     try:
-        assert _children(s.proc.pid) == []  # started by the first finished hand
+        # from the start: the processes of the deals' extras (bridge's par, the trick game's
+        # solver) and multiprocessing's resource tracker, which a spawning process starts
+        assert len(_children(s.proc.pid)) == 3
         c = await Client.connect(s.url, "guest")
         await c.create("tricks", hands=1, bots=[1], robot="random")
         await c.play(random.Random(1))
         await c.close()
-        # the writer, and multiprocessing's resource tracker, which a spawning process starts
-        for _ in range(300):
+        for _ in range(300):  # and the writer, started by the first finished hand
             helpers = _children(s.proc.pid)
-            if len(helpers) == 2:
+            if len(helpers) == 4:
                 break
             await asyncio.sleep(0.05)
-        assert len(helpers) == 2 and all(map(_running, helpers))
+        assert len(helpers) == 4 and all(map(_running, helpers))
         s.proc.kill()  # SIGKILL: the server cleans nothing up
         s.proc.wait(10)
         for _ in range(200):

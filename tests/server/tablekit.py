@@ -16,16 +16,16 @@ from protocol import Ack, Error, Event, Frame, Prompt, Result, RoomEvent, RoomSt
 from server.config import Limits
 from server.lifecycle import Phase
 from server.table import (
-    Act,
     Bind,
     Close,
     Decide,
     Drop,
-    Join,
-    Leave,
+    Enter,
+    Exit,
     Output,
     Publish,
     Refused,
+    Reply,
     Resume,
     Send,
     Table,
@@ -113,11 +113,11 @@ class Driver:
         p = self.person(pid)
         if p.conn is None or not p.inside:  # a new stay in the room: its own stream of events
             p.conn = next(_conn_ids)
-        return self.feed(Join(pid, pid, p.conn, seat, **kw), p.conn)  # type: ignore[arg-type]
+        return self.feed(Enter(pid, pid, p.conn, seat, **kw), p.conn)  # type: ignore[arg-type]
 
     def leave(self, pid: str) -> list[Output]:
         p = self.person(pid)
-        return self.feed(Leave(pid, p.conn if p.conn is not None else -1))
+        return self.feed(Exit(pid, p.conn if p.conn is not None else -1))
 
     def drop(self, pid: str) -> list[Output]:
         p = self.person(pid)
@@ -134,7 +134,7 @@ class Driver:
 
     def act(self, pid: str, prompt_id: int, action: Action) -> list[Output]:
         p = self.person(pid)
-        return self.feed(Act(pid, p.conn if p.conn is not None else -1, prompt_id, action))
+        return self.feed(Reply(pid, p.conn if p.conn is not None else -1, prompt_id, action))
 
     def decide(self, seat: int, prompt_id: int, action: Action) -> list[Output]:
         return self.feed(Decide(seat, prompt_id, action))

@@ -53,8 +53,9 @@ async def test_one_message_an_action_to_each_player(served: Served) -> None:
             (w,) = await message(ws)
             assert isinstance(w, Welcome) and w.features == Feature.BATCH
         await a.send(encode(CreateRoom("tricks", None, 1, 60_000, [], None, True, seed=5)))
-        st_a = (await message(a))[-1]  # the ROOM_STATE (after the creator's SEAT event, if any)
-        assert isinstance(st_a, RoomState)
+        created = await message(a)  # the room's ROOM_STATE first (SPEC: nothing of it before)
+        st_a = created[0]
+        assert isinstance(st_a, RoomState) and all(not isinstance(f, Event) for f in created)
         await b.send(encode(Join(st_a.room, 1)))
         # the match starts at once: bob's ROOM_STATE and the deal; the deal and the first PROMPT
         pending = {1: await message(b), 0: await message(a)}

@@ -56,12 +56,12 @@ def logged_match(game: str, seed: int) -> tuple[list[bytes], list[Member]]:
                 assert isinstance(o.conn, int)
                 members[o.conn].seen.append(o.frame)
 
-    run(tb.Join("eve", "eve", n, None))
+    run(tb.Enter("eve", "eve", n, None))
     for i in range(n):
-        run(tb.Join(f"p{i}", f"p{i}", i, i))
+        run(tb.Enter(f"p{i}", f"p{i}", i, i))
     while not t.game.is_over:
         p = t.pending[min(t.pending)]
-        run(tb.Act(f"p{p.controller}", p.controller, p.id, random_action(t.game, p.seat, rng)))
+        run(tb.Reply(f"p{p.controller}", p.controller, p.id, random_action(t.game, p.seat, rng)))
     return entries, members
 
 

@@ -187,6 +187,9 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         bob = await Conn.open(url, "bob")
         seen["ACCOUNT", ErrorCode.NAME_TAKEN] = await bob.error_of(Account("register", "SpecAnn", password))
         seen["ACCOUNT", ErrorCode.BAD_LOGIN] = await bob.error_of(Account("login", "specann", "wrong password"))
+        for _ in range(2):  # three failures are free; the fourth attempt waits
+            await bob.error_of(Account("login", "specann", "wrong password"))
+        seen["ACCOUNT", ErrorCode.RATE_LIMITED] = await bob.error_of(Account("login", "specann", password))
         cid = await Conn.open(url)
         seen["HELLO", ErrorCode.NAME_TAKEN] = await cid.error_of(Hello(1, "specann"))
         await cid.close()

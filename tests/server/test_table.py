@@ -14,7 +14,7 @@ from protocol import Ack, Error, ErrorCode, Event, Prompt, Result, RoomEvent, Ro
 from server import roomlog
 from server.config import Limits
 from server.lifecycle import Phase
-from server.table import Append, Bind, Close, Dealt, Extra, Join, Publish, Restored, SealLog, Send, Table, Tick
+from server.table import Append, Bind, Close, Dealt, Enter, Extra, Publish, Restored, SealLog, Send, Table, Tick
 
 from .tablekit import Driver, check_default_actions, check_prompts, check_streams, seats_of
 
@@ -130,7 +130,7 @@ def test_silent_seat_gets_default_actions_then_a_robot(game: str) -> None:
 def test_the_owner_takes_the_seat_back_by_acting() -> None:
     d = Driver.new("tricks", seed=2, bots=[1], clock_ms=100, limits=Limits(hand_pause=0, takeover_after=1))
     d.join("ann")
-    while not d.table.seats[0].robot:
+    while not d.table.seats[0].stand_in:
         if d.table.pending.get(0):
             d.step_clock()
         else:
@@ -140,7 +140,7 @@ def test_the_owner_takes_the_seat_back_by_acting() -> None:
     # an ACTION, even one refused, hands the seat back to its owner
     d.act("ann", 999, Action(0, b""))
     robot = [e.arg for e in events(d, "ann", RoomEvent.ROBOT)]
-    assert robot == [1, 0] and not d.table.seats[0].robot
+    assert robot == [1, 0] and not d.table.seats[0].stand_in
     assert d.frames("ann", Error)[-1].code in (ErrorCode.NOT_YOUR_TURN, ErrorCode.NO_SUCH_PROMPT)
 
 
@@ -377,7 +377,7 @@ def test_a_table_rebuilt_from_its_log_carries_on() -> None:
     out = t.handle(Restored(), 100.0)
     binds = [o for o in out if isinstance(o, Bind)]
     assert [(b.player, b.seat) for b in binds] == [("ann", 0)]
-    assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].robot
+    assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].stand_in
     assert set(t.pending) == set(t.game.to_act())
     assert all(isinstance(o, (Append, Publish, Bind, Dealt)) for o in out)
     assert [o.hand for o in out if isinstance(o, Dealt)] == [t.hand]  # its slow records start again
@@ -400,7 +400,7 @@ def test_the_core_does_no_io() -> None:
 
 def test_what_is_worked_out_from_a_deal_joins_its_result_when_it_comes_in_time() -> None:
     t = Table("r1", "tricks", None, seed=1, hands=2, clock_ms=1000, bots=[1], robot="random")
-    out = t.handle(Join("p1", "ann", conn=7), now=0.0)
+    out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
     dealt = [o for o in out if isinstance(o, Dealt)]
     assert [d.hand for d in dealt] == [0] and dealt[0].game is t.game
     assert t.handle(Extra(0, {"value": 3}), 0.5) == []  # nothing to send: it waits for the hand's end

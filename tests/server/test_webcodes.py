@@ -19,3 +19,17 @@ def test_the_generator_writes_what_the_declarations_say() -> None:
     )
     assert '380: "CARD_NOT_IN_HAND"' in text and "ACCOUNT: 0x09," in text
     assert 'title: "Mahjong 麻将"' in text
+
+
+def test_the_results_page_reads_only_declared_detail_keys() -> None:
+    """results.js shows each game's RESULT detail: every key it reads (``d.key``, ``d`` being a
+    RESULT's detail) is declared by some game's Detail (protocol/<game>.py)."""
+    import re
+
+    import games
+
+    source = (webcodes.WIRE_JS.parent / "results.js").read_text(encoding="utf-8")
+    assert "const d = f.detail" in source
+    read = set(re.findall(r"\bd\.(\w+)", source))
+    declared = {k for name in games.names() for k in games.get(name).DETAIL.__annotations__}
+    assert read and read <= declared, f"results.js reads detail keys no game declares: {read - declared}"
