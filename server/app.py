@@ -88,6 +88,7 @@ from .lobby import (
     Tick,
     Unbound,
 )
+from .lobby import Rematch as LobbyRematch
 from .recording import Follower, RobotLabel, default_label
 from .replays import Replays
 from .room import Extras, Room
@@ -343,12 +344,17 @@ class Server:
             follower=follower,
             replays=self.replays,
             extras=self.extras,
+            on_rematch=self._rematch,
         )
         self.lobby.add(room)
         return room
 
     def _tell(self, msg: Bound | Unbound) -> None:
         self._do(self.lobby.handle(msg, _loop_time()))
+
+    def _rematch(self, room: Room, o: table.Rematched) -> None:
+        """Every human at the room's table accepted a rematch: the lobby opens the new match."""
+        self._do(self.lobby.handle(LobbyRematch(room.id, o.humans, o.left), _loop_time()))
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
