@@ -32,8 +32,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
 import games
-from protocol import Account as AccountFrame
 from protocol import (
+    Account,
     CreateRoom,
     ErrorCode,
     Feature,
@@ -444,7 +444,7 @@ class Server:
             if lk.player is not None and d is not None:
                 await d.resume(lk.player)  # Moved: its room is another node's
             return Checked(await identity.check_hello(db, f, lk.account) if db else lk.account or "")
-        if isinstance(f, AccountFrame):
+        if isinstance(f, Account):
             assert db is not None
             return await identity.account_op(db, f, lk.session)
         assert d is not None

@@ -43,6 +43,7 @@ import games
 from games import Rules
 from protocol import (
     VERSION,
+    Account,
     Action,
     CreateRoom,
     Error,
@@ -72,7 +73,6 @@ from protocol import (
     SetSeat,
     Welcome,
 )
-from protocol import Account as AccountFrame
 
 from . import errors, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
@@ -598,7 +598,7 @@ class Lobby(Generic[R]):
                 self._out.append(Lookup(conn, f))
             else:
                 self._go(conn, p, f)
-        elif isinstance(f, AccountFrame):
+        elif isinstance(f, Account):
             self._account(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
@@ -621,11 +621,11 @@ class Lobby(Generic[R]):
 
     def _looked(self, m: Looked) -> None:
         conn, f, a = m.conn, m.frame, m.answer
-        if isinstance(f, AccountFrame) and f.op != "logout":
+        if isinstance(f, Account) and f.op != "logout":
             self.checking -= 1
         if conn not in self.conns:
             return  # the connection closed meanwhile
-        if isinstance(f, AccountFrame):
+        if isinstance(f, Account):
             self._identified(conn, f, a)
             return
         if isinstance(a, Failed):
@@ -721,7 +721,7 @@ class Lobby(Generic[R]):
         self._trim_players()
 
     # ------------------------------------------------------------------ ACCOUNT
-    def _account(self, conn: Conn, p: Player, f: AccountFrame) -> None:
+    def _account(self, conn: Conn, p: Player, f: Account) -> None:
         if not self.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         if f.op == "logout":
@@ -743,7 +743,7 @@ class Lobby(Generic[R]):
         self.checking += 1
         self._out.append(Lookup(conn, f))
 
-    def _identified(self, conn: Conn, f: AccountFrame, a: Answer) -> None:
+    def _identified(self, conn: Conn, f: Account, a: Answer) -> None:
         p = self._player(conn)
         if f.op in ("register", "login") and f.name is not None:
             failed = isinstance(a, Failed) and a.error.code == ErrorCode.BAD_LOGIN

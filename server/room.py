@@ -286,8 +286,12 @@ class Room:
         conn.send_bytes(data, kind not in _MAY_WAIT)
 
     def _schedule(self) -> None:
+        """Have the timer ring by the table's next deadline. A timer already set to ring
+        earlier is kept (it rings, finds nothing due, and sets itself again): nearly every
+        move puts the deadline later, and a timer cancelled and made again each move cost
+        more than one ring a clock's length."""
         when = None if self.closed else self.table.next_deadline()
-        if when == self._when:
+        if when == self._when or (when is not None and self._when is not None and when > self._when):
             return
         if self._timer is not None:
             self._timer.cancel()

@@ -47,7 +47,7 @@ before the refusal (a robot handing the seat back) stands and its outputs come b
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Send', 'Dealt'])
+('playing', ['Bind', 'Send', 'Dealt', 'Send'])
 """
 
 from __future__ import annotations
