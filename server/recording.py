@@ -81,13 +81,7 @@ class Follower:
         )
 
     def feed(self, e: roomlog.Entry) -> None:
-        if isinstance(e, roomlog.Seats):
-            self.seats = e.seats
-        elif isinstance(e, roomlog.Hand):
-            self.actions = []
-        elif isinstance(e, roomlog.Applied):
-            self.actions.append((e.seat, Action(e.code, e.cards)))
-        elif isinstance(e, roomlog.Emitted):
+        if isinstance(e, roomlog.Emitted):  # the most frequent first: events, then actions
             r = e.result
             if e.event.code == RoomEvent.HAND_END and r is not None:
                 self.hands += 1
@@ -102,6 +96,12 @@ class Follower:
                 self.over = True
                 holders, totals = self.holders(), list(self.totals)
                 self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
+        elif isinstance(e, roomlog.Applied):
+            self.actions.append((e.seat, Action(e.code, e.cards)))
+        elif isinstance(e, roomlog.Seats):
+            self.seats = e.seats
+        elif isinstance(e, roomlog.Hand):
+            self.actions = []
 
     def wait(self, hand: int) -> None:
         """Hand ``hand`` ends before its extra is worked out: its record waits for it."""

@@ -43,6 +43,7 @@ from .table import (
     Output,
     Publish,
     Refused,
+    Rematched,
     Resume,
     SealLog,
     Send,
@@ -93,8 +94,10 @@ class Room:
         follower: LogReader | None = None,
         replays: Replays | None = None,
         extras: Extras | None = None,
+        on_rematch: Callable[[Room, Rematched], None] | None = None,
     ) -> None:
         self.table = table
+        self.on_rematch = on_rematch
         self.follower = follower
         self.replays = replays
         self.id = table.id
@@ -196,6 +199,9 @@ class Room:
             self.tell(Bound(self.id, o.player, o.name, o.seat))
         elif isinstance(o, Unbind):
             self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
+        elif isinstance(o, Rematched):
+            if self.on_rematch is not None:
+                self.on_rematch(self, o)
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table
@@ -280,8 +286,12 @@ class Room:
         conn.send_bytes(data, kind not in _MAY_WAIT)
 
     def _schedule(self) -> None:
+        """Have the timer ring by the table's next deadline. A timer already set to ring
+        earlier is kept (it rings, finds nothing due, and sets itself again): nearly every
+        move puts the deadline later, and a timer cancelled and made again each move cost
+        more than one ring a clock's length."""
         when = None if self.closed else self.table.next_deadline()
-        if when == self._when:
+        if when == self._when or (when is not None and self._when is not None and when > self._when):
             return
         if self._timer is not None:
             self._timer.cancel()

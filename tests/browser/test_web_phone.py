@@ -91,7 +91,8 @@ def test_phone_bridge_auction_and_play(base_url: str, browser: Any) -> None:  # 
         )
         assert box == {"columns": 5, "first": box["first"], "pass": True}, box
         _check(page, "bridge auction", 13)
-        page.locator(f"{bid} button.choice").first.click()  # the lowest bid: the hand is played
+        # 7NT, the last bid: no one can bid over it, so North declares and is asked to play
+        page.locator(f"{bid} button.choice").last.click()
         while True:
             page.wait_for_function(
                 """() => { const p = document.querySelector('#prompt');
