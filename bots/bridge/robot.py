@@ -17,9 +17,9 @@ import os
 import random
 from abc import abstractmethod
 
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 
 from ..base import Robot
@@ -35,14 +35,14 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-_CALL_ACTS = {PASS: Act.PASS, DOUBLE: Act.DOUBLE, REDOUBLE: Act.REDOUBLE}
+_CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
 
-def call_action(call: int) -> Action:
+def call_action(call: int) -> GameAction:
     """The action that makes the call byte ``call``."""
     if call in _CALL_ACTS:
-        return Action(_CALL_ACTS[call])
-    return Action(Act.BID, bytes([call]))
+        return GameAction(_CALL_ACTS[call])
+    return GameAction(ActCode.BID, bytes([call]))
 
 
 def _rng(request: DecisionRequest) -> random.Random:
@@ -55,11 +55,11 @@ class BridgeRobot(Robot):
     game = "bridge"
     tables = CURRENT  # the bidding system the robot bids and reads the auction with
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         view = request.view
         codes = {o.code for o in request.options}
-        if Act.ACCEPT in codes:
-            return Action(Act.ACCEPT if self.accept_claim(request) else Act.REJECT)
+        if ActCode.ACCEPT in codes:
+            return GameAction(ActCode.ACCEPT if self.accept_claim(request) else ActCode.REJECT)
         if view["phase"] == "auction":
             seat = request.seat
             return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
@@ -67,7 +67,7 @@ class BridgeRobot(Robot):
         k.tables = self.tables
         legal = k.legal()
         card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
-        return Action(Act.PLAY, bytes([card]))
+        return GameAction(ActCode.PLAY, bytes([card]))
 
     @abstractmethod
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
