@@ -389,7 +389,7 @@ def measure(
     seconds = args.seconds if seconds is None else seconds
     warmup = args.warmup if warmup is None else warmup
     if server.proc.poll() is not None:
-        said = server.proc.stdout.read().strip() if server.proc.stdout else ""
+        said = server.output().strip()
         raise ServerGone(f"the {key} server ended (exit {server.proc.returncode}): {said[-2000:] or 'no output'}")
     target = SERVERS[key][1]
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")

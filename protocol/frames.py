@@ -65,6 +65,8 @@ U64 = Annotated[int, Range(0, 2**63 - 1)]
 Seat = Annotated[int, Range(0, 3)]
 Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
+ChatText = Annotated[str, MaxLen(200)]
+"""A chat line: 200 characters at most (the room refuses a longer one)."""
 LongText = Annotated[str, MaxLen(60_000)]
 """The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
 View = Mapping[str, Any]
@@ -75,11 +77,30 @@ CLIENT, SERVER, BUS = "client", "server", "bus"
 
 
 @enum.unique
+class ChatChannel(enum.IntEnum):
+    """Who reads a chat line: the table (players and spectators), or the spectators only."""
+
+    TABLE = 0
+    SPECTATORS = 1
+
+
+@enum.unique
+class RematchState(enum.IntEnum):
+    """A REMATCH_OFFER frame's state."""
+
+    OFFER = 0
+    ACCEPTED = 1
+    DECLINED = 2
+    EXPIRED = 3
+
+
+@enum.unique
 class Feature(enum.IntEnum):
     """Bits of HELLO's ``features`` (what the client asks for) and WELCOME's (what the server
     grants); a client that sets none gets the protocol as it was without them."""
 
     BATCH = 1  # a server message may hold several frames, one after the other (SPEC.md §1)
+    REMATCH = 2  # the client answers REMATCH_OFFER: after a match its players are offered a rematch
 
 
 FRAMES: dict[int, type[Frame]] = {}
@@ -186,10 +207,11 @@ class CreateRoom(Frame):
 @frame(0x04, CLIENT)
 @dataclass(frozen=True)
 class Join(Frame):
-    """Take a seat in a room, or watch it."""
+    """Take a seat in a room, or watch it (first_free: the first free seat, else watch)."""
 
     room: Name
     seat: Seat | None = None  # nil = watch as a spectator
+    first_free: bool = False  # true: the first free seat (``seat`` ignored), else watch
 
 
 @frame(0x05, CLIENT)
@@ -236,6 +258,49 @@ class Account(Frame):
     op: Name
     name: Name | None = None
     password: Text | None = None
+
+
+@frame(0x0A, CLIENT)
+@dataclass(frozen=True)
+class Say(Frame):
+    """A line of the room's chat: a player's to the table, a spectator's to the spectators.
+
+    Answered by the CHAT_LINE that carries it, or ERROR (BAD_FIELD, RATE_LIMITED)."""
+
+    room: Name
+    text: ChatText
+
+
+@frame(0x0B, CLIENT)
+@dataclass(frozen=True)
+class Mute(Frame):
+    """Stop (``on``) or start again hearing the chat lines of the player named ``name``."""
+
+    room: Name
+    name: Name
+    on: bool = True
+
+
+@frame(0x0C, CLIENT)
+@dataclass(frozen=True)
+class RematchAnswer(Frame):
+    """A human's answer to the REMATCH_OFFER after a match."""
+
+    room: Name
+    accept: bool
+
+
+@frame(0x0D, CLIENT)
+@dataclass(frozen=True)
+class SetSeat(Frame):
+    """The room's creator, before the match starts, gives a free seat to a robot or opens one.
+
+    ``robot`` true: the free seat ``seat`` is a robot's; false: the robot's seat is free for a
+    player. Refused (WRONG_STATE) from anyone else or once the match has started."""
+
+    room: Name
+    seat: Seat
+    robot: bool
 
 
 # ------------------------------------------------------------------ server -> client
@@ -384,6 +449,36 @@ class Redirect(Frame):
     def answering(cls, moved: Moved, ref: Frame | None) -> Redirect:
         """The REDIRECT that answers ``ref``, refused here with ``moved``."""
         return cls(moved.url, moved.room, ref.TYPE if ref is not None else None)
+
+
+@frame(0x4C, SERVER)
+@dataclass(frozen=True)
+class ChatLine(Frame):
+    """A line of the room's chat, shown as text (never markup); ids increase within a room.
+
+    On joining or resuming, the room's last lines come again: a known id is a duplicate."""
+
+    room: Name
+    id: U32
+    channel: U8  # ChatChannel: 0 the table, 1 the spectators
+    seat: Seat | None  # the speaker's seat (nil: a spectator)
+    speaker: Name  # the speaker's name
+    text: ChatText
+
+
+@frame(0x4D, SERVER)
+@dataclass(frozen=True)
+class RematchOffer(Frame):
+    """The rematch offer to each human after a match, and its outcome (state: RematchState).
+
+    OFFER: answer with REMATCH_ANSWER before ``ms_left`` runs out; ACCEPTED: the new match
+    follows in ``next_room`` (its ROOM_STATE comes next); DECLINED, EXPIRED: the offer is over."""
+
+    room: Name
+    state: U8  # RematchState
+    ms_left: U32
+    accepted: list[Seat] = field(default_factory=list)  # the seats that accepted so far
+    next_room: Name | None = None  # ACCEPTED: the room of the new match
 
 
 # ------------------------------------------------------------------ bus
@@ -845,7 +940,7 @@ def type_name(tp: Any) -> str:
         return _INT_NAMES[(r.lo, r.hi)]
     if tp is str:
         (n,) = [m for m in meta if isinstance(m, MaxLen)]
-        return {64: "name", 1024: "text", 60_000: "longtext"}[n.n]
+        return {64: "name", 200: "chattext", 1024: "text", 60_000: "longtext"}[n.n]
     if tp is bool:
         return "bool"
     if tp is bytes:

@@ -32,8 +32,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
 import games
-from protocol import Account as AccountFrame
 from protocol import (
+    Account,
     CreateRoom,
     ErrorCode,
     Feature,
@@ -88,6 +88,7 @@ from .lobby import (
     Tick,
     Unbound,
 )
+from .lobby import Rematch as LobbyRematch
 from .recording import Follower, RobotLabel, default_label
 from .replays import Replays
 from .room import Extras, Room
@@ -343,12 +344,17 @@ class Server:
             follower=follower,
             replays=self.replays,
             extras=self.extras,
+            on_rematch=self._rematch,
         )
         self.lobby.add(room)
         return room
 
     def _tell(self, msg: Bound | Unbound) -> None:
         self._do(self.lobby.handle(msg, _loop_time()))
+
+    def _rematch(self, room: Room, o: table.Rematched) -> None:
+        """Every human at the room's table accepted a rematch: the lobby opens the new match."""
+        self._do(self.lobby.handle(LobbyRematch(room.id, o.humans, o.left), _loop_time()))
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
@@ -438,7 +444,7 @@ class Server:
             if lk.player is not None and d is not None:
                 await d.resume(lk.player)  # Moved: its room is another node's
             return Checked(await identity.check_hello(db, f, lk.account) if db else lk.account or "")
-        if isinstance(f, AccountFrame):
+        if isinstance(f, Account):
             assert db is not None
             return await identity.account_op(db, f, lk.session)
         assert d is not None

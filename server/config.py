@@ -81,6 +81,7 @@ class Limits:
     replay_buffer: int = 4_096  # events kept per room for resume
     quickplay_wait: float = 5.0  # seconds quick play waits for humans before filling with robots
     hand_pause: float = 2.0  # seconds between the RESULT of a hand and the deal of the next
+    rematch_wait: float = 30.0  # seconds the humans have to accept a rematch after a match (0: no offer)
     # seconds a robot's move waits, counted from its prompt, in a room that people play in or
     # watch, so that they can follow (`paiju serve --robot-pace`, 0.6 s); 0 here: at once
     robot_pace: float = 0.0

@@ -45,7 +45,7 @@ CONTENT_TYPES = {
 }
 TEXT = "text/plain; charset=utf-8"
 # the web client's own pages (player, match, leaderboard): each address is its index.html
-CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard)/[^/]+")
+CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard|r)/[^/]+")
 
 Handler = Callable[[ServerConnection, str, str], "Response | Awaitable[Response]"]
 

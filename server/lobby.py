@@ -37,12 +37,13 @@ import secrets
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import games
 from games import Rules
 from protocol import (
     VERSION,
+    Account,
     Action,
     CreateRoom,
     Error,
@@ -56,17 +57,22 @@ from protocol import (
     ListRooms,
     LobbyError,
     Moved,
+    Mute,
     PaijuError,
     Ping,
     Pong,
     ProtocolError,
     QuickPlay,
     Redirect,
+    RematchAnswer,
+    RematchOffer,
+    RematchState,
     RoomInfo,
     RoomList,
+    Say,
+    SetSeat,
     Welcome,
 )
-from protocol import Account as AccountFrame
 
 from . import errors, table, tokens
 from .config import FALLBACK_CLOCK_MS, Config, rank_robots
@@ -109,6 +115,8 @@ class Player:
 
 
 # ------------------------------------------------------------------ inputs
+# Read only, all of them; those made for every frame (Received, Feed, Send) are not frozen but
+# have slots: a frozen dataclass's __init__ costs several times as much on the hot path.
 @dataclass(frozen=True)
 class Connect:
     """A connection opened from ``address`` (the client's IP: the per-address limits count by it)."""
@@ -117,7 +125,7 @@ class Connect:
     address: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Received:
     """A client frame, decoded and admitted (its type is a client's, its rate within bounds)."""
 
@@ -230,11 +238,22 @@ class Tick:
     """Time has passed: forget the players whose wait for a resume has run out."""
 
 
-Input = Connect | Received | Garbled | Looked | Disconnect | Bound | Unbound | RoomClosed | Evict | Tick
+@dataclass(frozen=True)
+class Rematch:
+    """Every human at room ``room``'s table accepted a rematch (:class:`server.table.Rematched`):
+    a new match with them (``humans``: seat -> (player, name, connection); ``left``: the seats
+    of those who left, for robots)."""
+
+    room: str
+    humans: dict[int, tuple[str, str, Conn]]
+    left: frozenset[int]
+
+
+Input = Connect | Received | Garbled | Looked | Disconnect | Bound | Unbound | RoomClosed | Evict | Tick | Rematch
 
 
 # ------------------------------------------------------------------ outputs
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Send:
     conn: Conn
     frame: Frame
@@ -250,7 +269,7 @@ class Refuse:
     room: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Feed:
     """Hand ``input`` to room ``room``'s table; a refusal answers ``ref``."""
 
@@ -357,6 +376,7 @@ class Lobby(Generic[R]):
         self.created_at: dict[str, deque[float]] = {}
         self.expiring: dict[str, float] = {}  # player -> when it is forgotten (an ended room waits for it)
         self.checking = 0  # ACCOUNT frames at the database now (password checks)
+        self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
         self.now = 0.0
         self._out: list[Output] = []
 
@@ -426,6 +446,8 @@ class Lobby(Generic[R]):
                 self.finished[msg.room] = room  # kept for those who may resume from it
         elif isinstance(msg, Evict):
             self._evict(msg)
+        elif isinstance(msg, Rematch):
+            self._rematch(msg)
         elif isinstance(msg, Tick):
             for pid in [p for p, at in self.expiring.items() if at <= self.now]:
                 del self.expiring[pid]
@@ -461,6 +483,7 @@ class Lobby(Generic[R]):
             if self.per_address[addr] <= 0:
                 del self.per_address[addr]
         self.over.discard(conn)
+        self.rematching.discard(conn)
         p = self.conns.pop(conn, None)
         if p is not None and p.conn == conn:
             p.conn = None
@@ -534,9 +557,25 @@ class Lobby(Generic[R]):
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
             self._out.append(Feed(p.room, table.Reply(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
         elif isinstance(f, Leave):
+            # (after its match a room offering a rematch still takes the LEAVE of its players)
+            if (p.room is not None and p.room != f.room) or (p.room is None and not self._here(f.room)):
+                raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            self._out.append(Feed(f.room, table.Exit(p.id, conn), f))
+        elif isinstance(f, SetSeat):
             if p.room is None or p.room != f.room:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            self._out.append(Feed(p.room, table.Exit(p.id, conn), f))
+            self._out.append(Feed(p.room, table.SwapSeat(p.id, conn, f.seat, f.robot), f))
+        elif isinstance(f, (Say, Mute, RematchAnswer)):
+            # the room's chat and, after its match, its rematch offer (the table checks who may)
+            if not self._here(f.room):
+                raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
+            if isinstance(f, Say):
+                msg: table.Input = table.SayLine(p.id, conn, f.text)
+            elif isinstance(f, Mute):
+                msg = table.MuteName(p.id, conn, f.name, f.on)
+            else:
+                msg = table.AnswerRematch(p.id, conn, f.accept)
+            self._out.append(Feed(f.room, msg, f))
         elif isinstance(f, ListRooms):
             if self.directory:
                 self._out.append(Lookup(conn, f))
@@ -561,7 +600,7 @@ class Lobby(Generic[R]):
                 self._out.append(Lookup(conn, f))
             else:
                 self._go(conn, p, f)
-        elif isinstance(f, AccountFrame):
+        elif isinstance(f, Account):
             self._account(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
@@ -584,11 +623,11 @@ class Lobby(Generic[R]):
 
     def _looked(self, m: Looked) -> None:
         conn, f, a = m.conn, m.frame, m.answer
-        if isinstance(f, AccountFrame) and f.op != "logout":
+        if isinstance(f, Account) and f.op != "logout":
             self.checking -= 1
         if conn not in self.conns:
             return  # the connection closed meanwhile
-        if isinstance(f, AccountFrame):
+        if isinstance(f, Account):
             self._identified(conn, f, a)
             return
         if isinstance(a, Failed):
@@ -610,7 +649,9 @@ class Lobby(Generic[R]):
             if room is None or room.closed:
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
             self._free(p)
-            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, f.seat), f))
+            # an invite link: the first free seat, else watch
+            seat: int | Literal["any"] | None = "any" if f.first_free else f.seat
+            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, seat, rematch=conn in self.rematching), f))
         elif isinstance(f, CreateRoom):
             self._create(conn, p, f, f)
         else:
@@ -667,11 +708,14 @@ class Lobby(Generic[R]):
         if account:
             become(player, account, f.session)
         token = tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl, now=self.epoch + self.now)
-        self._out.append(Send(conn, Welcome(player.id, token, VERSION, f.features & Feature.BATCH)))
+        if f.features & Feature.REMATCH:
+            self.rematching.add(conn)
+        self._out.append(Send(conn, Welcome(player.id, token, VERSION, f.features & (Feature.BATCH | Feature.REMATCH))))
         if account:
             self._out.append(Send(conn, Identity(account, True, None)))
         if player.room is not None:
-            self._out.append(Feed(player.room, table.Resume(player.id, conn, f.last_seq)))
+            resume = table.Resume(player.id, conn, f.last_seq, rematch=conn in self.rematching)
+            self._out.append(Feed(player.room, resume))
         elif player.ended is not None:
             ended = self.rooms.get(player.ended) or self.finished.get(player.ended)
             if ended is not None:
@@ -679,7 +723,7 @@ class Lobby(Generic[R]):
         self._trim_players()
 
     # ------------------------------------------------------------------ ACCOUNT
-    def _account(self, conn: Conn, p: Player, f: AccountFrame) -> None:
+    def _account(self, conn: Conn, p: Player, f: Account) -> None:
         if not self.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         if f.op == "logout":
@@ -701,7 +745,7 @@ class Lobby(Generic[R]):
         self.checking += 1
         self._out.append(Lookup(conn, f))
 
-    def _identified(self, conn: Conn, f: AccountFrame, a: Answer) -> None:
+    def _identified(self, conn: Conn, f: Account, a: Answer) -> None:
         p = self._player(conn)
         if f.op in ("register", "login") and f.name is not None:
             failed = isinstance(a, Failed) and a.error.code == ErrorCode.BAD_LOGIN
@@ -726,7 +770,7 @@ class Lobby(Generic[R]):
         self._count_room(addr)
         self.room_address[t.id] = addr
         self._out.append(Open(t))
-        self._out.append(Feed(t.id, table.Enter(p.id, p.name, conn, "any"), ref))
+        self._out.append(Feed(t.id, table.Enter(p.id, p.name, conn, "any", rematch=conn in self.rematching), ref))
 
     def _count_room(self, addr: str) -> None:
         """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
@@ -799,12 +843,8 @@ class Lobby(Generic[R]):
                 raise bad(f"no robot {name!r} for {f.game}")
         if len(self.rooms) >= lim.max_rooms:
             raise LobbyError(ErrorCode.ROOM_FULL, "the server has as many rooms as it may hold")
-        while True:
-            rid = secrets.token_hex(8) if f.private else "r" + secrets.token_hex(3)
-            if rid not in self.rooms and not self.taken(rid):
-                break
         return table.Table(
-            rid,
+            self._room_id(f.private),
             f.game,
             rules,
             seed=f.seed if f.seed is not None else secrets.randbits(63),
@@ -825,6 +865,13 @@ class Lobby(Generic[R]):
             epoch=self.epoch,
             observer=self.observer,
         )
+
+    def _room_id(self, private: bool) -> str:
+        """A new room's id: 16 hex digits for a private room (its link is the way in), else 6."""
+        while True:
+            rid = secrets.token_hex(8) if private else "r" + secrets.token_hex(3)
+            if rid not in self.rooms and not self.taken(rid):
+                return rid
 
     @staticmethod
     def _ruleset(f: QuickPlay) -> str:
@@ -858,9 +905,57 @@ class Lobby(Generic[R]):
         ruleset = self._ruleset(f)
         room = self._waiting(f.game, ruleset)
         if room is not None:
-            self._out.append(Feed(room.id, table.Enter(p.id, p.name, conn, "any", quick=True), f))
+            join = table.Enter(p.id, p.name, conn, "any", quick=True, rematch=conn in self.rematching)
+            self._out.append(Feed(room.id, join, f))
         else:
             self._create(conn, p, CreateRoom(f.game, ruleset), f, quickplay=True)
+
+    def _rematch(self, m: Rematch) -> None:
+        """A new match for those who accepted a rematch, in a new room with the old one's
+        settings and a new seed: mahjong's and Niujiu's players move one seat on (the first
+        seat of the deal changes hands), bridge keeps its partnerships; the seat of one who
+        left, or who went to another room meanwhile, goes to a robot."""
+        old = self.rooms.get(m.room)
+        if old is None:
+            return
+        t = old.table
+        rotate = 1 if t.game_name in ("mahjong", "niujiu") else 0
+        seated: dict[int, tuple[Player, Conn]] = {}
+        for s, (pid, _name, conn) in m.humans.items():
+            p = self.players.get(pid)
+            if p is not None and p.room is None and p.conn == conn:
+                seated[(s + rotate) % t.n] = (p, conn)
+        if not seated or len(self.rooms) >= self.limits.max_rooms:
+            return
+        robots = [t.robot_of((s - rotate) % t.n) if s not in seated else None for s in range(t.n)]
+        new = table.Table(
+            self._room_id(t.private),
+            t.game_name,
+            t.rules,
+            seed=secrets.randbits(63),
+            hands=t.hands,
+            clock_ms=t.clock_ms,
+            bank_ms=t.bank_ms,
+            bots=[s for s in range(t.n) if s not in seated],
+            robot=t.default_robot,
+            robots=robots,
+            private=t.private,
+            limits=self.limits,
+            reply_to=self.reply_to,
+            created=self.epoch + self.now,
+            logged=self.logged,
+            now=self.now,
+            epoch=self.epoch,
+            observer=self.observer,
+        )
+        self.room_address[new.id] = self.room_address.get(m.room, "")
+        self._out.append(Open(new))
+        told = RematchOffer(m.room, RematchState.ACCEPTED, 0, sorted(m.humans), new.id)
+        for _pid, _name, conn in m.humans.values():
+            if conn in self.conns:
+                self._out.append(Send(conn, told))
+        for s, (p, conn) in sorted(seated.items()):
+            self._out.append(Feed(new.id, table.Enter(p.id, p.name, conn, s, rematch=conn in self.rematching)))
 
 
 def become(player: Player, account: str, session: str | None) -> None:

@@ -43,6 +43,7 @@ from .table import (
     Output,
     Publish,
     Refused,
+    Rematched,
     Resume,
     SealLog,
     Send,
@@ -93,8 +94,10 @@ class Room:
         follower: LogReader | None = None,
         replays: Replays | None = None,
         extras: Extras | None = None,
+        on_rematch: Callable[[Room, Rematched], None] | None = None,
     ) -> None:
         self.table = table
+        self.on_rematch = on_rematch
         self.follower = follower
         self.replays = replays
         self.id = table.id
@@ -196,6 +199,9 @@ class Room:
             self.tell(Bound(self.id, o.player, o.name, o.seat))
         elif isinstance(o, Unbind):
             self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
+        elif isinstance(o, Rematched):
+            if self.on_rematch is not None:
+                self.on_rematch(self, o)
         elif isinstance(o, Archive):
             if self.replays is not None:
                 t = self.table

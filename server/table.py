@@ -47,7 +47,7 @@ before the refusal (a robot handing the seat back) stands and its outputs come b
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Send', 'Dealt'])
+('playing', ['Bind', 'Send', 'Dealt', 'Send'])
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ import games
 from games import Action, ActionSet, GameError, GameEvent, Rules
 from protocol import (
     Ack,
+    ChatLine,
     DecisionRequest,
     Error,
     ErrorCode,
@@ -71,6 +72,7 @@ from protocol import (
     LobbyError,
     PaijuError,
     Prompt,
+    RematchOffer,
     Result,
     RoomEvent,
     RoomInfo,
@@ -82,6 +84,7 @@ from . import errors, roomlog
 from .config import Limits
 from .lifecycle import Phase
 from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
+from .social import Chat, Line, Rematch, RematchState
 
 log = logging.getLogger("paiju.room")
 
@@ -135,6 +138,7 @@ class Enter:
     conn: Conn
     seat: int | Literal["any"] | None = "any"
     quick: bool = False  # quick play: a room with no free seat is ROOM_FULL, not a seat to watch from
+    rematch: bool = False  # the connection answers rematch offers (HELLO's Feature.REMATCH)
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class Resume:
     player: str
     conn: Conn
     last_seq: int | None = None
+    rematch: bool = False  # the connection answers rematch offers (HELLO's Feature.REMATCH)
 
 
 @dataclass(frozen=True)
@@ -201,7 +206,59 @@ class Extra:
     detail: dict[str, Any]
 
 
-Input = Enter | Exit | Drop | Resume | Reply | Decide | Tick | Restored | Extra
+@dataclass(frozen=True)
+class SayLine:
+    """The player says ``text`` in the room's chat (server/social.py)."""
+
+    player: str
+    conn: Conn
+    text: str
+
+
+@dataclass(frozen=True)
+class MuteName:
+    """The player stops (``on``) or starts again hearing the chat lines of ``name``."""
+
+    player: str
+    conn: Conn
+    name: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class AnswerRematch:
+    """A human's answer to the rematch offered after the match."""
+
+    player: str
+    conn: Conn
+    accept: bool
+
+
+@dataclass(frozen=True)
+class SwapSeat:
+    """The room's creator gives the free ``seat`` to a robot (``robot``), or frees a robot's."""
+
+    player: str
+    conn: Conn
+    seat: int
+    robot: bool
+
+
+Input = (
+    Enter
+    | Exit
+    | Drop
+    | Resume
+    | Reply
+    | Decide
+    | Tick
+    | Restored
+    | Extra
+    | SayLine
+    | MuteName
+    | AnswerRematch
+    | SwapSeat
+)
 
 
 # ------------------------------------------------------------------ outputs
@@ -281,7 +338,17 @@ class Dealt:
     game: games.Game[Any]
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive | Dealt
+@dataclass(frozen=True)
+class Rematched:
+    """Every human still at the table accepted the rematch: the caller opens the new match with
+    them (``humans``: seat -> (player, name, connection)); the seats of those who left
+    (``left``) go to robots."""
+
+    humans: dict[int, tuple[str, str, Conn]]
+    left: frozenset[int]
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive | Dealt | Rematched
 
 
 # ------------------------------------------------------------------ state
@@ -293,6 +360,7 @@ class SeatState:
     member: bool = False  # the player is still in this room (false once let go after the end)
     conn: Conn | None = None  # the player's connection, while it is up
     stand_in: bool = False  # a robot stands in for this human seat for now (timeouts, or dropped)
+    rematch: bool = False  # its connection answers rematch offers
     timeouts: int = 0  # consecutive
     bank: float = 0.0  # seconds of time bank left to this seat in this hand
     away_until: float | None = None
@@ -396,6 +464,11 @@ class Table:
         self.now = now
         self._out: list[Output] = []
         self.extras: dict[int, dict[str, Any]] = {}  # by hand: Extra's detail, until the hand ends
+        self.creator: str | None = None  # the first player seated: it may swap seats before the start
+        self.chat = Chat()  # not in the log: a rebuilt room starts with an empty chat
+        self.rematch: Rematch | None = None  # offered when the match ends
+        self._rematch_conns: dict[str, Conn] = {}  # the humans offered a rematch, by player
+        self._rematch_names: dict[str, str] = {}
 
     @classmethod
     def restore(
@@ -502,6 +575,8 @@ class Table:
         times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
         times += self.watchers_away.values()
+        if self.rematch is not None and self.rematch.state is RematchState.OFFER:
+            times.append(self.rematch.deadline)
         for t in (self.start_at, self.next_hand_at, self.expires_at):
             if t is not None:
                 times.append(t)
@@ -557,6 +632,7 @@ class Table:
             self._log_watchers()
             self._out.append(Bind(m.player, m.name, None))
             self._send(m.conn, self._state(None))
+            self._chat_history(m.conn, m.player, spectator=True)
         else:
             if not 0 <= seat < self.n:
                 raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"{self.game_name} has seats 0..{self.n - 1}")
@@ -564,15 +640,22 @@ class Table:
             if st.kind != SeatKind.EMPTY:
                 raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
             st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, None
-            st.stand_in, st.timeouts = False, 0
+            st.stand_in, st.timeouts, st.rematch = False, 0, m.rematch
+            if self.creator is None:
+                self.creator = m.player
             self._out.append(Bind(m.player, m.name, seat))
             self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
             st.conn = m.conn
             self._send(m.conn, self._state(seat))
+            self._chat_history(m.conn, m.player, spectator=False)
         if self.phase is Phase.WAITING and not self.free_seats():
             self._start()  # the last seat filled (robots only: with the first watcher)
 
     def _exit(self, m: Exit) -> None:
+        if m.player in self._rematch_conns and self.seat_of(m.player) is None:
+            self._rematch_leave(m.player)  # leaving the table after the match: no rematch for it
+            self._close_if_done()
+            return
         seat = self.seat_of(m.player)
         if seat is None and m.player not in self.watchers:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
@@ -608,6 +691,8 @@ class Table:
             self._redispatch(i)
 
     def _drop(self, m: Drop) -> None:
+        if self._rematch_conns.get(m.player) == m.conn:
+            self._rematch_leave(m.player)
         seat = self.seat_of(m.player)
         if seat is None:
             if self.spectators.get(m.player) == m.conn:
@@ -645,10 +730,12 @@ class Table:
             self.watchers_away.pop(m.player, None)
             self.spectators[m.player] = m.conn
             self._send_since(m.conn, None, m.last_seq)
+            self._chat_history(m.conn, m.player, spectator=True)
             return
         st = self.seats[seat]
-        st.conn = m.conn
+        st.conn, st.rematch = m.conn, m.rematch
         self._send_since(m.conn, seat, m.last_seq)
+        self._chat_history(m.conn, m.player, spectator=False)
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
         self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
         self._grant_bank(seat)
@@ -705,6 +792,109 @@ class Table:
                     p.ready = None
         self._emit(GameEvent(RoomEvent.ROBOT, i, arg=int(on)))
         self._redispatch(i)
+
+    # ------------------------------------------------------------------ chat and rematch
+    def _say(self, m: SayLine) -> None:
+        """A line of chat: a seated player's to the table, a watcher's to the watchers."""
+        seat = self.seat_of(m.player)
+        if seat is None and m.player in self._rematch_conns and self.rematch is not None:
+            seat = self.rematch.seat_of(m.player)  # a player of the ended match, offered a rematch
+        if seat is not None:
+            name = self.seats[seat].name or "player"
+        elif m.player in self.watchers:
+            name = self.watchers[m.player]
+        else:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
+        line = self.chat.say(m.player, name, seat, m.text, self.now)
+        frame = self._chat_frame(line)
+        for st in self.seats:
+            conn = st.live
+            if conn is not None and st.player is not None and self.chat.hears(line, st.player, spectator=False):
+                self._send(conn, frame)
+        for player, conn in self.spectators.items():
+            if self.chat.hears(line, player, spectator=True):
+                self._send(conn, frame)
+        # after the match the humans offered a rematch still talk (they are no longer seated)
+        for player, conn in self._rematch_conns.items():
+            if self.seat_of(player) is None and self.chat.hears(line, player, spectator=False):
+                self._send(conn, frame)
+
+    def _mute(self, m: MuteName) -> None:
+        if self.seat_of(m.player) is None and m.player not in self.watchers and m.player not in self._rematch_conns:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
+        self.chat.mute(m.player, m.name, m.on)
+
+    def _chat_frame(self, line: Line) -> ChatLine:
+        return ChatLine(self.id, line.id, int(line.channel), line.seat, line.name, line.text)
+
+    def _chat_history(self, conn: Conn, player: str, *, spectator: bool) -> None:
+        """The room's last chat lines, to one who joins or resumes (a known id is a duplicate)."""
+        for line in self.chat.lines:
+            if self.chat.hears(line, player, spectator=spectator):
+                self._send(conn, self._chat_frame(line))
+
+    def _offer_rematch(self, humans: dict[int, tuple[str, Conn]]) -> None:
+        """The match is over: each human still connected is offered a rematch."""
+        if self.limits.rematch_wait <= 0 or not humans:
+            return
+        self.rematch = Rematch({s: p for s, (p, _) in humans.items()}, self.now + self.limits.rematch_wait)
+        self._rematch_conns = {p: conn for p, conn in humans.values()}
+        self._rematch_names = {p: self.seats[s].name or "player" for s, (p, _) in humans.items()}
+        self._tell_rematch()
+
+    def _tell_rematch(self) -> None:
+        r = self.rematch
+        if r is None:
+            return
+        left = max(0, round((r.deadline - self.now) * 1000)) if r.state is RematchState.OFFER else 0
+        if r.state is not RematchState.ACCEPTED:  # (an acceptance is told by the caller, with the new room)
+            frame = RematchOffer(self.id, int(r.state), left, sorted(r.accepted))
+            for conn in self._rematch_conns.values():
+                self._send(conn, frame)
+        if r.state is not RematchState.OFFER:
+            self._end_rematch()
+
+    def _end_rematch(self) -> None:
+        """The offer is settled: accepted (the caller opens the new match), or not."""
+        r = self.rematch
+        assert r is not None
+        if r.state is RematchState.ACCEPTED:
+            humans = {s: (p, self._rematch_names[p], self._rematch_conns[p]) for s, p in r.humans.items()}
+            self._out.append(Rematched(humans, frozenset(r.left)))
+        self._rematch_conns = {}
+        self._close_if_done()
+
+    def _answer_rematch(self, m: AnswerRematch) -> None:
+        if self.rematch is None:
+            raise LobbyError(ErrorCode.WRONG_STATE, f"no rematch is offered in room {self.id}")
+        self.rematch.answer(m.player, m.accept)
+        self._tell_rematch()
+
+    def _rematch_leave(self, player: str) -> None:
+        """A human left or dropped while the rematch was offered: a robot takes its seat."""
+        r = self.rematch
+        if r is None or r.state is not RematchState.OFFER or r.seat_of(player) is None:
+            return
+        r.leave(player)
+        self._rematch_conns.pop(player, None)
+        self._tell_rematch()
+
+    def _swap_seat(self, m: SwapSeat) -> None:
+        """Before the start the creator chooses who fills a seat: a robot, or a player to come."""
+        if m.player != self.creator or self.phase is not Phase.WAITING:
+            raise LobbyError(ErrorCode.WRONG_STATE, "only the room's creator swaps seats, before the match starts")
+        if not 0 <= m.seat < self.n:
+            raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"{self.game_name} has seats 0..{self.n - 1}")
+        st = self.seats[m.seat]
+        if st.kind == SeatKind.HUMAN:
+            raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {m.seat} is a player's")
+        want = SeatKind.BOT if m.robot else SeatKind.EMPTY
+        if st.kind == want:
+            return
+        st.kind = want
+        self._emit(GameEvent(RoomEvent.SEAT, m.seat, arg=want))
+        if not self.free_seats():
+            self._start()  # the last free seat went to a robot
 
     def _restored(self, m: Restored) -> None:
         """Nobody is connected yet to a table rebuilt from its log, so the seated players are
@@ -824,6 +1014,9 @@ class Table:
             if now >= until:
                 self._unwatch(player)
         if self.phase is Phase.OVER:  # only dropped players' grace periods are left to run out
+            r = self.rematch
+            if r is not None and r.state is RematchState.OFFER and r.tick(now) is not RematchState.OFFER:
+                self._tell_rematch()
             for st in self.seats:
                 if st.away_until is not None and now >= st.away_until:
                     self._let_go(st)
@@ -990,14 +1183,18 @@ class Table:
         if self.logged:
             self._out.append(SealLog())
         until = self.now + self.limits.grace
-        for st in self.seats:
+        offered: dict[int, tuple[str, Conn]] = {}
+        for i, st in enumerate(self.seats):
             if st.player is None or not st.member:
                 continue
             if st.live is None:
                 st.kind = SeatKind.AWAY
                 st.away_until = until if st.away_until is None else min(st.away_until, until)
             else:
+                if st.rematch:
+                    offered[i] = (st.player, st.live)
                 self._let_go(st)
+        self._offer_rematch(offered)
         for player in list(self.spectators):  # (a dropped watcher waits for its resume)
             self._unwatch(player)
         self._close_if_done()
@@ -1009,6 +1206,8 @@ class Table:
         st.member, st.conn, st.away_until = False, None, None
 
     def _close_if_done(self) -> None:
+        if self.rematch is not None and self.rematch.state is RematchState.OFFER:
+            return  # the room stays while the rematch is offered
         if self.phase is Phase.OVER and not self.watchers and all(s.away_until is None for s in self.seats):
             self._close()
 
@@ -1099,4 +1298,8 @@ class Table:
         Tick: _tick,
         Restored: _restored,
         Extra: _extra,
+        SayLine: _say,
+        MuteName: _mute,
+        AnswerRematch: _answer_rematch,
+        SwapSeat: _swap_seat,
     }

@@ -66,15 +66,20 @@ function fromArray(arr) {
 // Frames the client sends, with every field in wire order (SPEC §3.1).
 export const frames = {
   hello: (name, token = null, lastSeq = null, session = null) =>
-    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH),
+    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH | FEATURES.REMATCH),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   // robots (a robot's name per seat, null for the room's default) only when the seats differ
   createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>
     robots ? encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn, robots) : encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
-  join: (room, seat = null) => encode(C.JOIN, room, seat),
+  // firstFree: the first free seat, else watch (an invite link)
+  join: (room, seat = null, firstFree = false) => (firstFree ? encode(C.JOIN, room, null, true) : encode(C.JOIN, room, seat)),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),
   action: (promptId, code, cards) => encode(C.ACTION, promptId, code, bin(cards)),
   ping: (nonce) => encode(C.PING, nonce),
+  say: (room, text) => encode(C.SAY, room, text),
+  mute: (room, name, on = true) => encode(C.MUTE, room, name, on),
+  rematch: (room, accept) => encode(C.REMATCH_ANSWER, room, accept),
+  setSeat: (room, seat, robot) => encode(C.SET_SEAT, room, seat, robot),
 };

@@ -5,7 +5,7 @@ export const VERSION = 1;
 export const MAX_FRAME = 65536;
 export const ECHO = 0x20; // event code ECHO + c: a seat took action c
 export const ACTION_CODES = 8; // a mask has 8 bits: action codes 0..7
-export const FEATURES = { BATCH: 1 }; // HELLO's features bits
+export const FEATURES = { BATCH: 1, REMATCH: 2 }; // HELLO's features bits
 
 // client -> server: frame types by name (SPEC §3.1)
 export const C = {
@@ -18,6 +18,10 @@ export const C = {
   ACTION: 0x07,
   PING: 0x08,
   ACCOUNT: 0x09,
+  SAY: 0x0a,
+  MUTE: 0x0b,
+  REMATCH_ANSWER: 0x0c,
+  SET_SEAT: 0x0d,
 };
 
 // server -> client: name, fields in wire order, defaults of the fields that may be left out
@@ -33,6 +37,8 @@ export const S = {
   0x49: ["ACK", ["prompt_id"], {}],
   0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
   0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
+  0x4c: ["CHAT_LINE", ["room", "id", "channel", "seat", "speaker", "text"], {}],
+  0x4d: ["REMATCH_OFFER", ["room", "state", "ms_left", "accepted", "next_room"], { accepted: [], next_room: null }],
 };
 
 export const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];

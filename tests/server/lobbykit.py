@@ -45,6 +45,7 @@ from server.lobby import (
     Output,
     Received,
     Refuse,
+    Rematch,
     RoomClosed,
     Send,
     Tick,
@@ -164,6 +165,8 @@ class Kit:
             elif isinstance(o, table.Close):
                 room.closed = True
                 self.handle(RoomClosed(rid))
+            elif isinstance(o, table.Rematched):  # the shell hands it to the lobby
+                self.handle(Rematch(rid, o.humans, o.left))
 
     def tick(self, seconds: float) -> None:
         """Let ``seconds`` pass: the tables' and the lobby's clocks run."""

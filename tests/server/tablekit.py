@@ -12,7 +12,7 @@ from typing import Any
 
 import games
 from games import Action
-from protocol import Ack, Error, Event, Frame, Prompt, Result, RoomEvent, RoomState
+from protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
 from server.config import Limits
 from server.lifecycle import Phase
 from server.table import (
@@ -62,7 +62,8 @@ class Driver:
     def new(
         cls, game: str = "tricks", *, seed: int = 1, hands: int = 1, bots: list[int] | None = None, **kw: Any
     ) -> Driver:
-        limits = kw.pop("limits", None) or Limits(hand_pause=0.0, grace=5.0, quickplay_wait=1.0)
+        # (no rematch offer unless a test asks: the room closes at the end of its match)
+        limits = kw.pop("limits", None) or Limits(hand_pause=0.0, grace=5.0, quickplay_wait=1.0, rematch_wait=0.0)
         t = Table(
             "r1",
             game,
@@ -239,7 +240,7 @@ def check_streams(d: Driver, resumed_from: dict[int, int] | None = None) -> None
                 # a seat's own prompts only (bridge: the declarer also decides for dummy)
                 assert f.seat == seat or t.game_name == "bridge", f"seat {seat} got the prompt of seat {f.seat}"
             else:
-                assert isinstance(f, (Ack, Error)), f
+                assert isinstance(f, (Ack, Error, ChatLine, RematchOffer)), f
 
 
 def check_prompts(d: Driver) -> None:
