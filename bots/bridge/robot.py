@@ -24,6 +24,7 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 
 from ..base import Robot
 from ..registry import register
+from . import signals
 from .bidding import CURRENT, FROZEN_V1, choose
 from .evaluate import hcp, is_balanced, lengths
 from .montecarlo import (
@@ -104,6 +105,7 @@ class HybridRobot(BridgeRobot):
     # (PAIJU_BRIDGE_LEAD_SIM=1): on 60 leads of seed 100 it lost 0.32 DD tricks a lead to the
     # rules' 0.25, at 1.8 s CPU a lead (docs/robots.md)
     simulated_lead = os.environ.get("PAIJU_BRIDGE_LEAD_SIM", "0") == "1"
+    signalling = True  # defenders signal (bots.bridge.signals); both sides' samplers weigh them
 
     def __init__(
         self, samples: int | None = None, switch_trick: int | None = None, declarer_switch: int | None = None
@@ -123,8 +125,15 @@ class HybridRobot(BridgeRobot):
         if self.simulated_lead and k.tricks_done == 0 and not k.trick and not k.declaring:
             return self.opening_lead(k, rng)
         if k.tricks_done + 1 < (self.declarer_switch if k.declaring else self.switch_trick):
-            return experience_card(k)
-        return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
+            return signals.rule_signal(k, experience_card(k)) if self.signalling else experience_card(k)
+        if not self.signalling:
+            return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
+        if k.declarer is not None:  # defenders signal: a spot card is no longer the lowest they hold
+            for s in ((k.declarer + 1) % 4, (k.declarer + 3) % 4):
+                k.without[s] = set()
+        values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
+        given = signals.signal_card(k, values.near_best())
+        return given if given is not None else values.best()
 
     def opening_lead(self, k: Known, rng: random.Random) -> int:
         """The opening lead by simulation: the hidden hands dealt from the auction, each card's
@@ -176,6 +185,7 @@ class HybridV1Robot(HybridRobot):
     description = "hybrid frozen as the baseline: the tables of v1, opening leads by the rules, no signals"
     tables = FROZEN_V1
     simulated_lead = False
+    signalling = False
 
 
 @register
