@@ -6,16 +6,16 @@
 (0,)
 """
 
-from .base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
-from .registry import add_record, create, get, names, prepare, records, register
+from .base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request
 
 __all__ = [
     "Action",
     "ActionSet",
-    "Event",
     "Game",
     "GameError",
+    "GameEvent",
     "HandNotOver",
     "Outcome",
     "Rules",
@@ -24,7 +24,7 @@ __all__ = [
     "decision_request",
     "get",
     "names",
-    "prepare",
     "records",
     "register",
+    "shape",
 ]

@@ -14,7 +14,8 @@ encode as protocol frames. At sampled steps: every legal option is accepted (on 
 copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
 not offered) is refused with a code and changes nothing. At the end: the game
 terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
-every game), the outcome is whole, and replaying the log from
+every game), the outcome is whole, its detail matches the game's declaration
+(``Game.DETAIL``, as RESULT's ``detail``), and replaying the log from
 the seed gives the same events, views and outcome.
 """
 
@@ -27,8 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode, Prompt, RoomState, decode, encode, views
-from protocol import Event as EventFrame
+from protocol import ErrorCode, Event, Prompt, RoomState, decode, encode, views
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
 from protocol.views import ViewError
 
@@ -115,7 +115,7 @@ def _check_hidden(game: Game[Any], events: list[Any], where: str) -> None:
             extra = Counter(b for b in seen.cards if b != HIDDEN) - entitled
             if extra:
                 raise ConformanceError(f"{where}: {who} receives event {ev} showing {bytes(extra.elements()).hex()}")
-            encode(EventFrame("r", 0, seen.code, seen.seat, seen.cards, seen.arg))
+            encode(Event("r", 0, seen.code, seen.seat, seen.cards, seen.arg))
 
 
 def _check_legal_sets(game: Game[Any], where: str) -> None:
@@ -279,6 +279,10 @@ def check_game(
         out = game.outcome()
         if len(out.scores) != game.num_seats or len(out.hands) != game.num_seats:
             raise ConformanceError(f"{where}: outcome {out} is not one entry per seat")
+        try:
+            views.check(cls.DETAIL, dict(out.detail), seats=game.num_seats, where="the outcome's detail")
+        except ViewError as e:
+            raise ConformanceError(f"{where}: {e} (its declaration: {cls.DETAIL.__module__}.Detail)") from None
         try:
             again = cls.replay(seed, ruleset, game.log, hand=hand)
         except GameError as e:

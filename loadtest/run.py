@@ -53,6 +53,7 @@ class Options:
     connections: int = 0  # echo: connections
     echo_tables: int = 0  # echo: tables of the relay (loadtest/echo.py), robots_per_room robot seats each
     echo_humans: int = 0  # echo: players at each table of the relay
+    batch: bool = True  # the players ask for batches (HELLO's Feature.BATCH): one message a burst
 
     def tables(self, seats: int) -> tuple[int, int]:
         """``(tables, human players per table)`` for a game of ``seats`` seats."""
@@ -97,7 +98,12 @@ class Report:
             "matches": s.matches,
             "frames_per_s": round((s.frames_in + s.frames_out) / secs, 1),
             "frames_in_per_s": round(s.frames_in / secs, 1),
+            "messages_in_per_s": round(s.messages_in / secs, 1),
+            "batch": o.batch,
             "frames_out_per_s": round(s.frames_out / secs, 1),
+            # the generator's own cost (this process, every client): it must stay well under the server's
+            "generator_cpu_percent": round(100 * s.cpu / secs, 1) if secs else 0.0,
+            "generator_cpu_us_per_frame": round(1e6 * s.cpu / max(s.frames_in + s.frames_out, 1), 1),
             "latency_ms": {k: summary(s.lat[k]) for k in LATENCIES},
             "errors": dict(sorted(s.errors.items())),
             "error_count": sum(s.errors.values()),
@@ -174,6 +180,8 @@ async def run(
     ]
     for t in tabs:
         t.robot, t.interval = o.robot, interval
+        for s in t.sessions:
+            s.state.batch = o.batch
 
     async def later(delay: float, coro: Any) -> None:
         try:

@@ -1,6 +1,7 @@
 """`paiju bench TARGET`: benchmark commands (timing targets live here, never in unit tests).
 
-Each target is a module ``paiju.bench_<target>`` with ``add_arguments(parser)`` and ``run(args)``.
+Each target is a module ``bench.<target>`` of the top-level package bench/, with
+``add_arguments(parser)`` and ``run(args)``; this module imports it only when it is asked for.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "nonreaders": "clients that send but never read, then vanish: counts, RSS and idle CPU back to baseline",
     "records": "the CPU a finished hand's record costs: one transaction a job against batches",
     "pool": "a robot's decision in another process: the CPU it costs the serving process, executor against pipes",
+    "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
 }
 
 
@@ -26,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
     for target, text in TARGETS.items():
         p = sub.add_parser(target, help=text, description=text)
-        importlib.import_module(f"paiju.bench_{target}").add_arguments(p)
+        importlib.import_module(f"bench.{target}").add_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    code: int = importlib.import_module(f"paiju.bench_{args.target}").run(args)
+    code: int = importlib.import_module(f"bench.{args.target}").run(args)
     return code

@@ -68,6 +68,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the players' choices")
     p.add_argument(
+        "--batch",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the players ask for batches, several frames a WebSocket message (SPEC.md §1); "
+        "--no-batch: one frame a message, as a client that does not ask (default: batches)",
+    )
+    p.add_argument(
         "--metrics-url", default=None, help="the server's metrics (default: /metrics beside URL; '' for none)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the report")
@@ -101,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         drops=args.drops,
         seed=args.seed,
         metrics=args.metrics_url,
+        batch=args.batch,
     )
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per client

@@ -1,4 +1,4 @@
-"""One byte a card or tile (docs/design.md §2, seed 004 §3.1): high nibble suit, low nibble rank.
+"""One byte a card or tile (docs/design.md §2, design.md §7.5): high nibble suit, low nibble rank.
 
 ``0x00`` is a card you may not see. A set of cards is ``bytes``. Each game has its
 own domain of valid bytes and its own human notation:

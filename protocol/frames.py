@@ -13,6 +13,7 @@ Ping(nonce=7)
 from __future__ import annotations
 
 import dataclasses
+import enum
 import operator
 import types
 import typing
@@ -64,6 +65,8 @@ U64 = Annotated[int, Range(0, 2**63 - 1)]
 Seat = Annotated[int, Range(0, 3)]
 Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
+ChatText = Annotated[str, MaxLen(200)]
+"""A chat line: 200 characters at most (the room refuses a longer one)."""
 LongText = Annotated[str, MaxLen(60_000)]
 """The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
 View = Mapping[str, Any]
@@ -71,6 +74,34 @@ View = Mapping[str, Any]
 game declares its own in protocol/<game>.py: protocol.views)."""
 
 CLIENT, SERVER, BUS = "client", "server", "bus"
+
+
+@enum.unique
+class ChatChannel(enum.IntEnum):
+    """Who reads a chat line: the table (players and spectators), or the spectators only."""
+
+    TABLE = 0
+    SPECTATORS = 1
+
+
+@enum.unique
+class RematchState(enum.IntEnum):
+    """A REMATCH_OFFER frame's state."""
+
+    OFFER = 0
+    ACCEPTED = 1
+    DECLINED = 2
+    EXPIRED = 3
+
+
+@enum.unique
+class Feature(enum.IntEnum):
+    """Bits of HELLO's ``features`` (what the client asks for) and WELCOME's (what the server
+    grants); a client that sets none gets the protocol as it was without them."""
+
+    BATCH = 1  # a server message may hold several frames, one after the other (SPEC.md §1)
+    REMATCH = 2  # the client answers REMATCH_OFFER: after a match its players are offered a rematch
+
 
 FRAMES: dict[int, type[Frame]] = {}
 
@@ -139,6 +170,7 @@ class Hello(Frame):
     token: Text | None = None  # resume token from an earlier WELCOME
     last_seq: U32 | None = None  # last event sequence number seen in the room being resumed
     session: Text | None = None  # an account's session token (from IDENTITY): plays as that account
+    features: U32 = 0  # the Feature bits the client asks for
 
 
 @frame(0x02, CLIENT)
@@ -169,10 +201,11 @@ class CreateRoom(Frame):
 @frame(0x04, CLIENT)
 @dataclass(frozen=True)
 class Join(Frame):
-    """Take a seat in a room, or watch it."""
+    """Take a seat in a room, or watch it (first_free: the first free seat, else watch)."""
 
     room: Name
     seat: Seat | None = None  # nil = watch as a spectator
+    first_free: bool = False  # true: the first free seat (``seat`` ignored), else watch
 
 
 @frame(0x05, CLIENT)
@@ -221,6 +254,49 @@ class Account(Frame):
     password: Text | None = None
 
 
+@frame(0x0A, CLIENT)
+@dataclass(frozen=True)
+class Say(Frame):
+    """A line of the room's chat: a player's to the table, a spectator's to the spectators.
+
+    Answered by the CHAT_LINE that carries it, or ERROR (BAD_FIELD, RATE_LIMITED)."""
+
+    room: Name
+    text: ChatText
+
+
+@frame(0x0B, CLIENT)
+@dataclass(frozen=True)
+class Mute(Frame):
+    """Stop (``on``) or start again hearing the chat lines of the player named ``name``."""
+
+    room: Name
+    name: Name
+    on: bool = True
+
+
+@frame(0x0C, CLIENT)
+@dataclass(frozen=True)
+class RematchAnswer(Frame):
+    """A human's answer to the REMATCH_OFFER after a match."""
+
+    room: Name
+    accept: bool
+
+
+@frame(0x0D, CLIENT)
+@dataclass(frozen=True)
+class SetSeat(Frame):
+    """The room's creator, before the match starts, gives a free seat to a robot or opens one.
+
+    ``robot`` true: the free seat ``seat`` is a robot's; false: the robot's seat is free for a
+    player. Refused (WRONG_STATE) from anyone else or once the match has started."""
+
+    room: Name
+    seat: Seat
+    robot: bool
+
+
 # ------------------------------------------------------------------ server -> client
 @frame(0x41, SERVER)
 @dataclass(frozen=True)
@@ -230,6 +306,7 @@ class Welcome(Frame):
     player_id: Name
     token: Text
     version: U16 = VERSION
+    features: U32 = 0  # the Feature bits of HELLO that the server grants
 
 
 @frame(0x42, SERVER)
@@ -364,6 +441,36 @@ class Redirect(Frame):
     def answering(cls, moved: Moved, ref: Frame | None) -> Redirect:
         """The REDIRECT that answers ``ref``, refused here with ``moved``."""
         return cls(moved.url, moved.room, ref.TYPE if ref is not None else None)
+
+
+@frame(0x4C, SERVER)
+@dataclass(frozen=True)
+class ChatLine(Frame):
+    """A line of the room's chat, shown as text (never markup); ids increase within a room.
+
+    On joining or resuming, the room's last lines come again: a known id is a duplicate."""
+
+    room: Name
+    id: U32
+    channel: U8  # ChatChannel: 0 the table, 1 the spectators
+    seat: Seat | None  # the speaker's seat (nil: a spectator)
+    speaker: Name  # the speaker's name
+    text: ChatText
+
+
+@frame(0x4D, SERVER)
+@dataclass(frozen=True)
+class RematchOffer(Frame):
+    """The rematch offer to each human after a match, and its outcome (state: RematchState).
+
+    OFFER: answer with REMATCH_ANSWER before ``ms_left`` runs out; ACCEPTED: the new match
+    follows in ``next_room`` (its ROOM_STATE comes next); DECLINED, EXPIRED: the offer is over."""
+
+    room: Name
+    state: U8  # RematchState
+    ms_left: U32
+    accepted: list[Seat] = field(default_factory=list)  # the seats that accepted so far
+    next_room: Name | None = None  # ACCEPTED: the room of the new match
 
 
 # ------------------------------------------------------------------ bus
@@ -593,36 +700,99 @@ def _reject(data: Any) -> Any:
 def decode(data: bytes) -> Frame:
     """Decode one frame; raises ProtocolError (and nothing else) for any bad input."""
     try:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise ProtocolError(ErrorCode.MALFORMED, "a frame is bytes")
-        if len(data) > MAX_FRAME:
-            raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+        _check_size(data)
         try:
             obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_reject)
         except msgpack.ExtraData:
             raise ProtocolError(ErrorCode.TRAILING_BYTES, "bytes after the frame") from None
         except Exception as e:
             raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
-        if type(obj) is not list or not obj:
-            raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
-        t = obj[0]
-        if type(t) is not int or t not in FRAMES:
-            raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
-        cls = FRAMES[t]
-        lay = _LAYOUTS.get(cls) or _layout(cls)
-        n = len(obj) - 1
-        if lay.required <= n <= len(lay.fast):
-            try:
-                return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
-            except _Invalid:
-                pass
-        return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+        return _frame_of(obj)
     except ProtocolError:
         raise
     except RecursionError:
         raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply") from None
     except Exception as e:  # a bug in the checks below must still honour the contract
         raise ProtocolError(ErrorCode.MALFORMED, f"undecodable: {type(e).__name__}") from None
+
+
+def decode_all(data: bytes) -> list[Frame]:
+    """Decode one message of a connection granted :attr:`Feature.BATCH`: one or more frames,
+    one after the other (a single frame is a batch of one); ProtocolError for any bad input.
+
+    >>> decode_all(batch([encode(Ping(1)), encode(Ping(2))]))
+    [Ping(nonce=1), Ping(nonce=2)]
+    """
+    try:
+        _check_size(data)
+        u = msgpack.Unpacker(raw=False, strict_map_key=True, ext_hook=_reject, max_buffer_size=len(data) or 1)
+        u.feed(data)
+        objs = []
+        end = 0  # where the last whole frame ends (tell() moves on over a partial one too)
+        try:
+            for obj in u:
+                objs.append(obj)
+                end = u.tell()
+        except Exception as e:
+            raise ProtocolError(ErrorCode.MALFORMED, f"not msgpack: {type(e).__name__}") from None
+        if not objs or end != len(data):
+            raise ProtocolError(ErrorCode.MALFORMED, "not msgpack: a frame is cut short")
+        return [_frame_of(obj) for obj in objs]
+    except ProtocolError:
+        raise
+    except RecursionError:
+        raise ProtocolError(ErrorCode.MALFORMED, "nested too deeply") from None
+    except Exception as e:
+        raise ProtocolError(ErrorCode.MALFORMED, f"undecodable: {type(e).__name__}") from None
+
+
+def batch(frames: list[bytes], limit: int = MAX_FRAME) -> list[bytes]:
+    """Encoded frames joined into as few messages as keep each within ``limit`` bytes (a
+    frame longer than that travels alone), in order: what a connection granted
+    :attr:`Feature.BATCH` is sent.
+
+    >>> [m.hex(" ") for m in batch([encode(Ping(1)), encode(Ping(2)), encode(Ping(3))], limit=6)]
+    ['92 08 01 92 08 02', '92 08 03']
+    """
+    if len(frames) == 1:
+        return frames
+    out: list[bytes] = []
+    group: list[bytes] = []
+    size = 0
+    for f in frames:
+        if size + len(f) > limit and group:
+            out.append(b"".join(group))
+            group, size = [], 0
+        group.append(f)
+        size += len(f)
+    if group:
+        out.append(b"".join(group) if len(group) > 1 else group[0])
+    return out
+
+
+def _check_size(data: Any) -> None:
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ProtocolError(ErrorCode.MALFORMED, "a frame is bytes")
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+
+
+def _frame_of(obj: Any) -> Frame:
+    """The frame that the unpacked msgpack value ``obj`` is (ProtocolError: none)."""
+    if type(obj) is not list or not obj:
+        raise ProtocolError(ErrorCode.MALFORMED, "a frame is a non-empty array")
+    t = obj[0]
+    if type(t) is not int or t not in FRAMES:
+        raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
+    cls = FRAMES[t]
+    lay = _LAYOUTS.get(cls) or _layout(cls)
+    n = len(obj) - 1
+    if lay.required <= n <= len(lay.fast):
+        try:
+            return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
+        except _Invalid:
+            pass
+    return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
 
 
 _HINTS: dict[type, list[tuple[str, Any]]] = {}
@@ -754,7 +924,7 @@ def type_name(tp: Any) -> str:
         return _INT_NAMES[(r.lo, r.hi)]
     if tp is str:
         (n,) = [m for m in meta if isinstance(m, MaxLen)]
-        return {64: "name", 1024: "text", 60_000: "longtext"}[n.n]
+        return {64: "name", 200: "chattext", 1024: "text", 60_000: "longtext"}[n.n]
     if tp is bool:
         return "bool"
     if tp is bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TypedDict
 
+from .errors import ErrorCode
 from .views import PerSeat
 
 GAME = "niujiu"
@@ -83,3 +84,31 @@ class View(TypedDict):
     revealed: PerSeat[bytes]  # the cards each seat had left when the hand ended (empty before)
     over: bool  # the hand is over
     scores: list[int]  # the hand's score per seat once it is over; empty before
+
+
+RESULT_HANDS = "the cards each seat still held when the hand ended (covered cards are never shown, so often empty)"
+"""What RESULT's ``hands`` holds in this game."""
+
+
+class Detail(TypedDict):
+    """RESULT's ``detail`` of a Niujiu hand."""
+
+    head: int  # the head's seat (it led the hand's first trick)
+    occupied: PerSeat[bytes]  # the cards each seat occupied
+    occupied_count: PerSeat[int]  # how many cards each seat occupied
+    enough: PerSeat[bool]  # whether each seat occupied 6 cards or more (够牌)
+    liangzi: PerSeat[int]  # the liangzi (four of a number) each seat occupied, which score a bonus
+    covered_count: PerSeat[int]  # how many cards each seat covered face down
+
+
+REFUSALS: tuple[tuple[int, str], ...] = (
+    (
+        ErrorCode.ILLEGAL_ACTION,
+        "a code not in the mask: EAT or COVER when leading, LEAD when answering, EAT when nothing eats",
+    ),
+    (Error.CARD_NOT_IN_HAND, "a byte that is not one of the seat's cards"),
+    (Error.NOT_A_PATTERN, "LEAD, or EAT, of cards that are no pattern"),
+    (Error.WRONG_COUNT, "EAT or COVER of other than the trick's k cards"),
+    (Error.DOES_NOT_BEAT, "EAT with a pattern that does not beat the best play of the trick"),
+)
+"""The refusals of an ACTION that the game decides (SPEC.md §7.1; protocol.answers)."""

@@ -5,6 +5,9 @@
 - ``GET /api/matches/ID.pbn`` -- a bridge match as a PBN file;
 - ``GET /api/leaderboard/GAME?limit=50&offset=0`` -- the ratings of a game, best first.
 
+A match's ``seed`` is a decimal string: a 64-bit integer, which a JavaScript number would
+round (match ids come from a sequence and stay numbers).
+
 Bad input gets status 400 (404 for what does not exist) and ``{"error": {"code", "message"}}``.
 :func:`answer` is pure of any server: it takes the path and query and returns the response.
 
@@ -67,7 +70,8 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
                 raise BadRequest("bad_name", f"{name[:80]!r} is not a player's name")
             limit = _int(q, "limit", 20, 1, 100)
             before = _int(q, "before", None, 1, MAX_ID)
-            return _ok(await matches.history(db, name, limit=limit, before=before))
+            page = await matches.history(db, name, limit=limit, before=before)
+            return _ok(page | {"matches": [_wire(m) for m in page["matches"]]})
         if m := MATCH.fullmatch(path):
             match_id = _parse_int("match id", m.group(1), 1, MAX_ID)
             record = await matches.match(db, match_id)
@@ -75,7 +79,7 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
                 if record["game"] != "bridge":
                     raise BadRequest("not_bridge", f"match {match_id} is {record['game']}: PBN is for bridge")
                 return ApiResponse(200, "text/plain; charset=utf-8", matches.pbn(record).encode())
-            return _ok(record)
+            return _ok(_wire(record))
         if m := LEADERBOARD.fullmatch(path):
             game = unquote(m.group(1))
             if game not in games.names():
@@ -100,6 +104,11 @@ def _parse_int(what: str, text: str, lo: int, hi: int) -> int:
     if not text.isascii() or not text.isdigit() or not lo <= int(text) <= hi:
         raise BadRequest("bad_" + what.replace(" ", "_"), f"{what} must be an integer {lo}..{hi}, not {text[:40]}")
     return int(text)
+
+
+def _wire(match: dict[str, Any]) -> dict[str, Any]:
+    """A match as JSON carries it: its 64-bit seed as a string."""
+    return match | {"seed": str(match["seed"])}
 
 
 def _ok(body: Any) -> ApiResponse:

@@ -79,8 +79,11 @@ class MatchSeat(Base):
     rank: Mapped[int | None] = mapped_column(Integer)  # 1 = best (a team shares its rank)
     rating_before: Mapped[float | None] = mapped_column(Float)  # the ordinal (mu - 3 sigma)
     rating_after: Mapped[float | None] = mapped_column(Float)
-    # a player's history: newest first, by account
-    __table_args__ = (Index("ix_match_seats_account_match", "account_id", "match_id"),)
+    # a player's history: newest first, by account (a guest's: by name)
+    __table_args__ = (
+        Index("ix_match_seats_account_match", "account_id", "match_id"),
+        Index("ix_match_seats_name_match", "name", "match_id"),
+    )
 
 
 class Hand(Base):

@@ -31,10 +31,9 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .database import Database, redacted
-from .matches import HandRecord, MatchInfo, SeatHolder, add_hands, close_match, hand_row, open_match
+from .matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, write_batch
 
 log = logging.getLogger("paiju.records")
 MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
@@ -195,22 +194,21 @@ class Batches:
         return written, failures
 
     async def _write(self, batch: Sequence[_Hand | _End]) -> None:
-        ids: dict[tuple[str, float], int | None] = {}  # this transaction's matches (None: closed)
-        hands: list[dict[str, Any]] = []
+        """One transaction, a few statements for the whole batch (records.matches.write_batch)."""
+        plans: dict[Key, MatchJobs] = {}
+        for i, job in enumerate(batch):
+            key = (job.info.room_id, job.info.started)
+            plan = plans.get(key)
+            if plan is None:
+                plan = plans[key] = MatchJobs(job.info)
+            if isinstance(job, _Hand):
+                if not plan.hands:
+                    plan.seats = job.seats
+                plan.hands.append(job.hand)
+            else:
+                plan.end, plan.end_at = (job.seats, job.totals, job.complete), i
         async with self.db.session.begin() as s:
-            for job in batch:
-                key = (job.info.room_id, job.info.started)
-                mid = ids[key] if key in ids else self.match_ids.get(key)
-                if isinstance(job, _Hand):
-                    mid = ids[key] = await open_match(s, job.info, mid, job.seats)
-                    hands.append(hand_row(mid, job.hand))
-                    continue
-                ids[key] = None
-                if mid is not None:  # else no hand of it ended: nothing to keep
-                    await add_hands(s, hands)  # its hands before its end
-                    hands = []
-                    await close_match(s, mid, job.info, job.seats, job.totals, complete=job.complete)
-            await add_hands(s, hands)
+            ids = await write_batch(s, list(plans.values()), self.match_ids)
         for key, mid in ids.items():  # committed: the matches as the next transaction finds them
             if mid is None:
                 self.match_ids.pop(key, None)

@@ -23,7 +23,7 @@ import weakref
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from protocol import Error, ErrorCode, Frame, encode
+from protocol import Error, ErrorCode, Frame, batch, encode
 
 from . import metrics
 from .config import Limits
@@ -39,9 +39,11 @@ class Connection:
     Frames queued during one turn of the event loop leave together: at the end of the turn
     one callback frames them all (websockets' sans-I/O protocol) and hands the transport
     one write, so a room's burst (ACK, events, the next prompt) is one system call, and an
-    idle connection holds no task and no queue. Frames that ask nothing of their reader may
-    linger (``limits.linger``) to leave with the next ones: the player who just acted gets
-    its ACK and the events in the same write as the events and prompt of the next move.
+    idle connection holds no task and no queue; a connection granted batches (``batch``,
+    HELLO's Feature.BATCH) gets that burst as one WebSocket message (protocol.batch). Frames
+    that ask nothing of their reader may linger (``limits.linger``) to leave with the next
+    ones: the player who just acted gets its ACK and the events in the same write as the
+    events and prompt of the next move.
     """
 
     # every open connection has one, idle ones too: no instance dictionary (docs/performance.md)
@@ -53,6 +55,7 @@ class Connection:
         "_out",
         "_stamp",
         "_tokens",
+        "batch",
         "burst",
         "close_reason",
         "closed",
@@ -60,6 +63,7 @@ class Connection:
         "limits",
         "loop",
         "received",
+        "rematch",
         "sent",
         "strikes",
         "ws",
@@ -81,6 +85,8 @@ class Connection:
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.burst = 0  # frames of a granted replay still waiting here
+        self.batch = False  # granted Feature.BATCH: what leaves in one write is one message
+        self.rematch = False  # granted Feature.REMATCH: offered a rematch after a match
         self.sent = 0
         self.received = 0.0  # perf_counter when the last message came in (action latency)
         if limits.sndbuf:
@@ -165,7 +171,7 @@ class Connection:
             return
         out, self._out = self._out, []
         self.burst = max(0, self.burst - len(out))
-        for data in out:
+        for data in batch(out) if self.batch else out:
             ws.protocol.send_binary(data)
         metrics.sent(out)
         self.sent += len(out)

@@ -1,15 +1,16 @@
 """Finished hands kept for replay: ``GET /replay/ROOM/HAND.msgpack`` gives one hand as the
-frames a spectator received, so that the web client steps through it with the same code
-that draws a live table (``/?replay=ROOM/HAND``).
+frames a spectator would have received with every card face up, so that the web client steps
+through it with the same code that draws a live table (``/?replay=ROOM/HAND``), showing every
+seat's hand from the deal on (as BBO's hand records and Tenhou's replays do).
 
 A replay is one msgpack array of frames (each the array SPEC.md §1 describes): a ROOM_STATE
 of the table before the hand (a spectator's, with an empty view that the hand's events
-fill), every EVENT of the hand as a spectator saw it (hidden cards as ``0x00``), and the
-hand's RESULT, which reveals every hand. Only finished hands are kept, so no card that was
-hidden while the hand was played is ever served before its end. Sans-I/O: the room core
+fill), every EVENT of the hand with its cards as dealt, drawn and played (none as ``0x00``),
+and the hand's RESULT. Only finished hands are kept, so no card that was hidden while the
+hand was played is ever served before its end. Sans-I/O: the room core
 gives :meth:`Replays.add` the frames, the HTTP side reads :meth:`Replays.get`.
 
-A hand of a match kept in the records database (issue 20's player pages) is served the same
+A hand of a match kept in the records database is served the same
 way, ``GET /api/matches/ID/HAND.msgpack``: :func:`from_record` deals it again from the match's
 seed and rules and applies its stored actions, so the web client has one replay viewer for
 both (``/?match=ID/HAND``).
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -53,11 +54,13 @@ def pack(
     scores: Sequence[int],
     events: Sequence[Event],
     result: Result,
+    encoded: Callable[[Event], bytes] = encode,
 ) -> bytes:
-    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT."""
+    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT.
+    ``encoded``: the bytes of an event (those already encoded for its receivers)."""
     first = events[0].seq - 1 if events else 0
     head = RoomState(room, game, ruleset, None, first, hand, list(seats), list(scores), {})
-    frames = [encode(head), *(encode(e) for e in events), encode(result)]
+    frames = [encode(head), *map(encoded, events), encode(result)]
     header: bytes = msgpack.Packer().pack_array_header(len(frames))
     return header + b"".join(frames)
 
@@ -73,8 +76,8 @@ async def stored(db: Database, match_id: int, hand: int) -> bytes | None:
 
 def from_record(record: dict[str, Any], hand: int) -> bytes | None:
     """The replay of hand ``hand`` of a stored match (``records.matches.match``'s dict), or
-    None if the match has no such finished hand. The events are the game's own, as a
-    spectator sees them (the room's SEAT, ROBOT and TIMEOUT events are not stored)."""
+    None if the match has no such finished hand. The events are the game's own, every card
+    face up (the room's SEAT, ROBOT and TIMEOUT events are not stored)."""
     hands = record["hands"]
     k = next((i for i, h in enumerate(hands) if h["hand"] == hand), None)
     if k is None:
@@ -84,8 +87,7 @@ def from_record(record: dict[str, Any], hand: int) -> bytes | None:
     game_events = list(g.events)
     for seat, code, cards in hands[k]["actions"]:
         game_events += g.apply(int(seat), Action(int(code), bytes.fromhex(cards)))
-    seen = [e.seen_by(None) for e in game_events]
-    events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(seen, 1)]
+    events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(game_events, 1)]
     before = [sum(h["scores"][s] for h in hands[:k]) for s in range(g.num_seats)]
     out = g.outcome()
     # the stored detail's additions (a bridge board's PBN and par, a deal's solved value) are

@@ -1,9 +1,9 @@
 """The repository stands alone: no file points at a document outside it.
 
-The design (docs/design.md) and the digest of the research documents are in the repository,
-so code and docs cite them there — never a design file, a shared folder or the research
-documents' own file names somewhere else — and every relative link in a Markdown file
-reaches a file of the repository.
+The design (docs/design.md) and the digest of the research documents (its §7.1-§7.5) are in
+the repository, so code and docs cite them there — never a design file, a shared folder, the
+research documents by their own names or numbers, or the tracker's issues — and every
+relative link in a Markdown file reaches a file of the repository.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ OUTSIDE = re.compile(
             r"/work/" + r"shared\b",
             r"\bseeds/",  # the research documents' folder
             r"\b00[0-4]_[0-9a-f]{16}" + r"\.txt\b",  # and their file names
+            r"\b[Ss]eeds? 00" + r"[0-4]\b",  # the research documents by number: cite design.md §7.1-§7.5
+            r"\b[Ii]ssues? #?" + r"[0-9]+\b",  # the tracker's issues: history goes in commit messages
         ]
     )
 )
@@ -88,7 +90,9 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     seed_file = "seed" + "s/003_2608545bf459ccf7" + ".txt"
     (tmp_path / "b.md").write_text(f"see {seed_file} and [x](docs/y.md)\n", encoding="utf-8")
     (tmp_path / "docs" / "c.md").write_text("[up](../../outside.md) [ok](../b.md) [web](https://x.org)\n")
-    (tmp_path / "d.py").write_text("# docs/design.md §3, seed 003 §2\n", encoding="utf-8")
+    (tmp_path / "d.py").write_text("# docs/design.md §3 and §7.4\n", encoding="utf-8")
+    (tmp_path / "e.py").write_text("# the hu distance (seed" + " 003 §2)\n", encoding="utf-8")
+    (tmp_path / "f.md").write_text("Fixed in is" + "sue 21.\n", encoding="utf-8")
     files = repository_files(tmp_path)
-    assert sorted(outside_references(files, tmp_path)) == ["a.py", "b.md"]
+    assert sorted(outside_references(files, tmp_path)) == ["a.py", "b.md", "e.py", "f.md"]
     assert broken_links(files, tmp_path) == ["b.md: docs/y.md", "docs/c.md: ../../outside.md"]

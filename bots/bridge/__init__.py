@@ -1,4 +1,4 @@
-"""Contract bridge robots (seed 001): ``hybrid`` (table bidding, experience rules, Monte Carlo
+"""Contract bridge robots (design.md §7.2): ``hybrid`` (table bidding, experience rules, Monte Carlo
 double dummy on DDS) and the baseline ``basic``; :mod:`bots.bridge.arena` scores them in IMPs.
 
 >>> from bots import registry

@@ -1,4 +1,4 @@
-"""Table-driven bidding (seed 001 §1): the system is data, one small engine reads it.
+"""Table-driven bidding (design.md §7.2): the system is data, one small engine reads it.
 
 The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
 ``auction | call | points | hand | meaning``:

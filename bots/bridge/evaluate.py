@@ -1,4 +1,4 @@
-"""Hand evaluation as the bridge robot's source (seed 001 §3) gives it.
+"""Hand evaluation as the bridge robot's source (design.md §7.2) gives it.
 
 Four steps: high-card points (A 4, K 3, Q 2, J 1); deductions for honours in short suits
 (a singleton K, Q or J -1, a singleton A -0.5, a doubleton holding a K, Q or J -0.5, a

@@ -1,4 +1,4 @@
-"""Monte Carlo double-dummy card play (seed 001 §2.2-2.3), on DDS through ``endplay``.
+"""Monte Carlo double-dummy card play (design.md §7.2), on DDS through ``endplay``.
 
 :func:`sample_deals` deals the cards a seat cannot see to the hidden hands, many times,
 each deal consistent with everything the seat knows: how many cards each hand holds, the

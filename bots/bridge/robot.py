@@ -1,4 +1,4 @@
-"""The bridge robots: ``hybrid`` (seed 001) and the baseline ``basic``.
+"""The bridge robots: ``hybrid`` (design.md §7.2) and the baseline ``basic``.
 
 ``hybrid`` bids from the tables (:mod:`bots.bridge.bidding`), plays the first tricks by the
 experience rules (:mod:`bots.bridge.rules`) and, from trick :attr:`HybridRobot.switch_trick`
@@ -96,10 +96,10 @@ class BridgeRobot(Robot):
 
 @register
 class HybridRobot(BridgeRobot):
-    """Seed 001's robot: table bidding, experience rules, then Monte Carlo double dummy."""
+    """The robot of design.md §7.2: table bidding, experience rules, then Monte Carlo double dummy."""
 
     name = "hybrid"
-    description = "seed 001's robot: table bidding, experience rules, then Monte Carlo double dummy"
+    description = "table bidding, experience rules, then Monte Carlo double dummy"
     cpu_heavy = True  # DDS: a worker runs it in its process pool, off the event loop
     # the opening lead by Monte Carlo double dummy, the rules breaking ties: off by default
     # (PAIJU_BRIDGE_LEAD_SIM=1): on 60 leads of seed 100 it lost 0.32 DD tricks a lead to the

@@ -1,4 +1,4 @@
-"""Experience rules of card play (seed 001 §2.3): the first tricks, while little is known.
+"""Experience rules of card play (design.md §7.2): the first tricks, while little is known.
 
 Opening lead: partner's bid suit, else the top of touching honours, else (against notrump)
 fourth best of the longest suit, else an unbid suit; never away from an ace against a suit

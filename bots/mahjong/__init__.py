@@ -1,6 +1,6 @@
-"""The mahjong robots (issue 8): seed 004's BDI architecture with a replaceable strategy
-library (``rearrange``: seed 004's out/in pairs; ``hudist``: seed 003's hu distance), and
-the ``greedy`` baseline and the strong baseline ``ukeire`` (:mod:`.ukeire`, issue 21).
+"""The mahjong robots: design.md §7.5's BDI architecture with a replaceable strategy
+library (``rearrange``: design.md §7.5's out/in pairs; ``hudist``: design.md §7.4's hu distance), and
+the ``greedy`` baseline and the strong baseline ``ukeire`` (:mod:`.ukeire`).
 docs/robots.md describes them and quotes the arena's figures.
 
 Parts, each its own module: :mod:`.perceptor` (view -> :mod:`.memory`), :mod:`.rulebase`

@@ -1,6 +1,6 @@
-"""Defence (issue 21): the chance that a discard hands an opponent the win, and what it costs.
+"""Defence: the chance that a discard hands an opponent the win, and what it costs.
 
-Seed 003's ``P_D`` is "the chance that throwing the tile gives no opponent a win"; its
+Design.md §7.4's ``P_D`` is "the chance that throwing the tile gives no opponent a win"; its
 formula is missing from the source. paiju estimates it per opponent ``o`` and per tile
 ``x``, from what a human in the robot's seat sees (the view) and nothing else:
 

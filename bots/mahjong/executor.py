@@ -1,4 +1,4 @@
-"""The executor (seed 004 §3.7 执行器): packs the chosen action in protocol encoding.
+"""The executor (design.md §7.5 执行器): packs the chosen action in protocol encoding.
 
 A robot's answer is a ``games.Action`` (code + tile bytes); on the bus it travels as a
 ``protocol.Decision`` frame for the request's room, seat and prompt.

@@ -1,4 +1,4 @@
-"""The goal set (seed 004 §3.3 目标集) as one byte, and the filter (篩选器) over it.
+"""The goal set (design.md §7.5 目标集) as one byte, and the filter (篩选器) over it.
 
 Bit ``i`` (0..3) set: the robot keeps to winning with the pair in suit ``i`` (0 万, 1 条,
 2 筒, 3 honours), as in the seed (``0x03``: the pair in 万 or 条). paiju adds bit 4 for the

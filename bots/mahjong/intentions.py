@@ -1,4 +1,4 @@
-"""The intention set (seed 004 §3.5 意图集): the one-step actions the robot means to take.
+"""The intention set (design.md §7.5 意图集): the one-step actions the robot means to take.
 
 The decomposer turns the chosen goal into intentions, best first; each names an action
 code of ``protocol.mahjong.Act`` and its tiles, with the value the strategy gave it (for

@@ -1,4 +1,4 @@
-"""Learning a correction to ``hudist``'s discard from played-out alternatives (issue 21).
+"""Learning a correction to ``hudist``'s discard from played-out alternatives.
 
 The data: ``bdi-hudist`` plays the deals of the training seeds against three ``ukeire``,
 every deal once per rotation, as the arena does. At each of its discards where E leaves

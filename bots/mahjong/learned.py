@@ -1,6 +1,6 @@
-"""A learned correction to ``hudist``'s discard (issue 21): features of each candidate, and the model.
+"""A learned correction to ``hudist``'s discard: features of each candidate, and the model.
 
-Seed 003's ``E = alpha P_D + beta P_Q V`` ranks the discards; :class:`~.strategies.HuDist`
+Design.md §7.4's ``E = alpha P_D + beta P_Q V`` ranks the discards; :class:`~.strategies.HuDist`
 with ``learned=PATH`` ranks again its best few at the least distance (never while it
 folds) by a linear model fitted on what each of them was worth when the deal was played
 out (:mod:`.learn` makes the data and the fit). The model predicts, for a candidate ``c``

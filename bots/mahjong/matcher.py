@@ -1,4 +1,4 @@
-"""The matcher (seed 004 §2.2 匹配器): meets the intentions with the offered action set.
+"""The matcher (design.md §7.5 匹配器): meets the intentions with the offered action set.
 
 The action set is the one-byte mask (bit ``code`` set = the action may be taken now) and
 the concrete options. The first intention whose code is in the mask and whose tiles one

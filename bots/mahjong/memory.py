@@ -1,4 +1,4 @@
-"""The robot's memory (seed 004 §2.2 记忆库): what has happened, as seen from one seat.
+"""The robot's memory (design.md §7.5 记忆库): what has happened, as seen from one seat.
 
 Own concealed hand, own melds, every tile seen (discards and exposed melds of every seat),
 and the count of each tile still unseen from this seat -- the tiles that may yet be drawn

@@ -1,4 +1,4 @@
-"""The perceptor (seed 004 §2.2 感知器): turns the seat's view into memory.
+"""The perceptor (design.md §7.5 感知器): turns the seat's view into memory.
 
 A robot is stateless between requests, so the perceptor rebuilds the memory from the view
 each time: the view (protocol.mahjong.View, read through that type) lists the own hand (and the tile just drawn),

@@ -1,4 +1,4 @@
-"""The mahjong robots: the BDI robot (seed 004's architecture with a strategy from the
+"""The mahjong robots: the BDI robot (design.md §7.5's architecture with a strategy from the
 library) and the ``greedy`` baseline.
 
 One decision runs the parts in the seed's order (Figure 2): the perceptor turns the
@@ -59,7 +59,7 @@ class Trace:
 
 
 class BDIRobot(Robot):
-    """Seed 004's BDI robot with a replaceable strategy."""
+    """The BDI robot of design.md §7.5, with a replaceable strategy."""
 
     game = "mahjong"
     name: ClassVar[str] = "bdi"
@@ -96,7 +96,7 @@ class BDIHuDist(BDIRobot):
 
 class BDIRearrange(BDIRobot):
     name = "bdi-rearrange"
-    description = "plans by rearranging tile pairs (seed 004's BDI strategy)"
+    description = "plans by rearranging tile pairs (the BDI strategy)"
     strategy_name = "rearrange"
 
 

@@ -1,4 +1,4 @@
-"""The rule base (seed 004 §2.2 规则库): the engine's hand analysis, bound to a ruleset.
+"""The rule base (design.md §7.5 规则库): the engine's hand analysis, bound to a ruleset.
 
 Everything about what wins comes from ``games.mahjong`` (the hu distance, the win test,
 the waits, the distance split by the suit that holds the pair); this module only binds

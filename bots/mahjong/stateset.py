@@ -1,4 +1,4 @@
-"""The state set (seed 004 §3.2, §4.1-4.2): per suit, the rearrangement ``R: A -> (Ar, p)``
+"""The state set (design.md §7.5): per suit, the rearrangement ``R: A -> (Ar, p)``
 and its pair variant ``(Ar', p')``.
 
 ``p = (out, in)`` is the out/in pair (出取对): how many tiles of the suit to throw and how
@@ -13,7 +13,7 @@ be made pungs (``in + 1``); dead pairs (``out + 2``); singles, most obtainable f
 
 One documented extension (``partials=True``, docs/robots.md): after the pairs, two-tile
 partial chows (``23``, ``24``) whose missing tile can still be had are kept with
-``in + 1`` -- seed 003's 搭子, which seed 004's steps otherwise throw as two singles.
+``in + 1`` -- design.md §7.4's 搭子, which design.md §7.5's steps otherwise throw as two singles.
 
 >>> from protocol.cards import parse_tiles as t, format_tiles as f
 >>> s = suit_state(1, [0, 1, 2, 1, 1, 0, 0, 0, 0], [4, 3, 2, 3, 3, 4, 4, 4, 4])  # 23345 bamboo
@@ -60,7 +60,7 @@ class Rearrangement:
 
 
 def rearrange(suit: int, counts: list[int], avail: list[int], *, partials: bool = False) -> Rearrangement:
-    """Seed 004 §4.1: ``R: A -> (Ar, p)`` for one suit given the counts of each rank in hand
+    """Design.md §7.5: ``R: A -> (Ar, p)`` for one suit given the counts of each rank in hand
     and the unseen copies of each rank (``avail``, 可再得).
 
     >>> from protocol.cards import format_tiles as f
@@ -126,7 +126,7 @@ def rearrange(suit: int, counts: list[int], avail: list[int], *, partials: bool 
 
 
 def pair_variant(suit: int, counts: list[int], avail: list[int], *, partials: bool = False) -> Rearrangement:
-    """Seed 004 §4.2: ``(Ar', p')``, the suit rearranged around a pair.
+    """Design.md §7.5: ``(Ar', p')``, the suit rearranged around a pair.
 
     For each rank held (ascending): unless it is a single that cannot be paired, set one
     copy aside and rearrange the rest, costing ``(m, n + 1)``; with two copies or more,
@@ -169,7 +169,7 @@ def pair_variant(suit: int, counts: list[int], avail: list[int], *, partials: bo
 
 @dataclass(frozen=True)
 class SuitState:
-    """Seed 004's five-tuple of one suit: ``(A, Ar, p, Ar', p')``."""
+    """The five-tuple of one suit: ``(A, Ar, p, Ar', p')``."""
 
     suit: int
     a: bytes

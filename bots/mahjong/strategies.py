@@ -1,12 +1,12 @@
-"""The strategy library (seed 004 §3.4 策略库): replaceable methods for the BDI parts.
+"""The strategy library (design.md §7.5 策略库): replaceable methods for the BDI parts.
 
 A strategy supplies the three methods the seed lists -- how the state set is computed
 (for the updater), how the filter picks among the goals, how the decomposer turns the
 chosen goal into intentions -- plus the goal set itself. Two strategies:
 
-- :class:`Rearrange` (``rearrange``): seed 004's out/in pairs. Goal: the pair suit ``i``
+- :class:`Rearrange` (``rearrange``): design.md §7.5's out/in pairs. Goal: the pair suit ``i``
   of least ``out + in`` of ``pwin_i``; throw the last ``out`` tiles of ``Ar`` (``Ar'``).
-- :class:`HuDist` (``hudist``): seed 003. Goal: every form at the least hu distance;
+- :class:`HuDist` (``hudist``): design.md §7.4. Goal: every form at the least hu distance;
   intentions ranked by ``E = alpha * P_D + beta * P_Q`` over the information set, from the
   tiles unseen from this seat, with ``P_Q`` weighed by the hand's points (:mod:`.value`),
   ``P_D`` from the deal-in estimate and a fold/push rule against a declared-ready seat
@@ -195,7 +195,7 @@ class Policies:
 
 
 class Strategy(ABC):
-    """The three replaceable methods of seed 004 §3.4, plus the goal set."""
+    """The three replaceable methods of design.md §7.5, plus the goal set."""
 
     name: str
     policies = Policies()
@@ -286,9 +286,9 @@ class Strategy(ABC):
         return self.policies.ready_min
 
 
-# ====================================================================== seed 003
+# ====================================================================== design.md §7.4
 class HuDist(Strategy):
-    """Seed 003: the least hu distance, the information set, the action of highest E."""
+    """Design.md §7.4: the least hu distance, the information set, the action of highest E."""
 
     name = "hudist"
 
@@ -687,7 +687,7 @@ class HuDist(Strategy):
         return then >= self.claim_keep * now
 
     def best_discard_is(self, memory: Memory, rules: RuleBase, hand: bytes, t: int, melds: int) -> bool:
-        """Seed 003's pass test: whether the best discard of ``hand`` (holding the offered
+        """The pass test of design.md §7.4: whether the best discard of ``hand`` (holding the offered
         ``t``) is ``t`` itself. A discard that leaves the hand nearer a win than throwing
         ``t`` settles it without computing E (a claim that lowers the distance always does)."""
         d_t = rules.distance(remove(hand, t), melds)
@@ -696,11 +696,11 @@ class HuDist(Strategy):
         return self.options(memory, rules, hand, melds)[0].tile == t
 
 
-# ====================================================================== seed 004
+# ====================================================================== design.md §7.5
 class Rearrange(Strategy):
-    """Seed 004: out/in pairs per suit; the goal suit of least ``out + in``; throw the
+    """Design.md §7.5: out/in pairs per suit; the goal suit of least ``out + in``; throw the
     last ``out`` tiles of ``Ar``. Uses the documented partial-chow extension of
-    :func:`~bots.mahjong.stateset.rearrange` (seed 003's 搭子)."""
+    :func:`~bots.mahjong.stateset.rearrange` (design.md §7.4's 搭子)."""
 
     name = "rearrange"
 

@@ -1,4 +1,4 @@
-"""The strong non-learning baseline ``ukeire`` (issue 21): tile efficiency.
+"""The strong non-learning baseline ``ukeire``: tile efficiency.
 
 What a strong rule-based mahjong robot does without any reading of the table: discard to
 minimise the hu distance, and among the discards that keep it least, keep the hand that

@@ -1,6 +1,6 @@
-"""What a hand is worth if it wins (issue 21): its fan, the 报听 bonus and the self-draw bonus.
+"""What a hand is worth if it wins: its fan, the 报听 bonus and the self-draw bonus.
 
-Seed 003 plays for speed alone; the points of a win are ``fan + ready bonus + self-draw
+Design.md §7.4 plays for speed alone; the points of a win are ``fan + ready bonus + self-draw
 bonus`` (docs/rules/mahjong.md), and the fan is that of the rarest form the winning hand
 makes: basic 1, all pungs 2, full flush 3, seven pairs 4 (championship). A robot that
 counts only the hu distance throws away the forms that pay more when they are as near.

@@ -1,4 +1,4 @@
-"""The Niujiu robots (issue 15): seed 000's ``automaton``, ``automaton-mc`` (Monte Carlo
+"""The Niujiu robots: design.md §7.1's ``automaton``, ``automaton-mc`` (Monte Carlo
 beyond the seed) and the ``greedy`` baseline. docs/robots.md describes them and quotes the
 arena's figures.
 

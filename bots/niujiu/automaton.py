@@ -1,4 +1,4 @@
-"""Seed 000 §5.1's Moore automaton M = {A, Σ, f, B, Z}: "six must suffice" (六牌必够).
+"""The Moore automaton of design.md §7.1, M = {A, Σ, f, B, Z}: "six must suffice" (六牌必够).
 
 - **A** = {A0, ..., A6}: the number of cards the head has surely occupied (:class:`State`);
 - **Σ** = {a, b, c, d, e}: the seed's letters after its equivalent-letter substitutions
@@ -280,7 +280,7 @@ def plan_for(hand: bytes, pool: Pool, occupied: int = 0) -> Plan | None:
 
 
 def six_must_suffice(head_hand: bytes) -> Plan | None:
-    """Seed 000 §5.1 at the deal: the head's plan to occupy six cards for sure, or None.
+    """Design.md §7.1 at the deal: the head's plan to occupy six cards for sure, or None.
 
     The head sees only its own 16 cards, so every other card may be against it.
     """

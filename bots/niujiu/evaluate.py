@@ -1,7 +1,7 @@
-"""The evaluation function (审局函数, seed 000 §2 (4)): it ranks the decisions the automaton
+"""The evaluation function (审局函数, design.md §7.1): it ranks the decisions the automaton
 leaves open.
 
-Seed 000 gives the automaton (the head's sure six) and the sure-winner test, and names an
+Design.md §7.1 gives the automaton (the head's sure six) and the sure-winner test, and names an
 evaluation function that "estimates the position as a whole" without spelling it out.
 paiju's, in the order it is consulted:
 

@@ -1,4 +1,4 @@
-"""``automaton-mc``: Monte Carlo beyond the seed (seed 000 §6 proposes it).
+"""``automaton-mc``: Monte Carlo beyond the seed (design.md §7.1 proposes it).
 
 At a decision the automaton leaves open, the robot
 

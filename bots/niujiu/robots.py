@@ -1,4 +1,4 @@
-"""The Niujiu robots ``automaton`` (seed 000) and the baseline ``greedy``.
+"""The Niujiu robots ``automaton`` (design.md §7.1) and the baseline ``greedy``.
 
 Both read only the request's view (:func:`.knowledge.from_view`) and answer one of the
 request's options.
@@ -32,11 +32,11 @@ def action(choice: Choice) -> Action:
 
 
 class AutomatonRobot(Robot):
-    """Seed 000's robot: the "six must suffice" automaton, the sure-winner test, the evaluation function."""
+    """The robot of design.md §7.1: the "six must suffice" automaton, the sure-winner test, the evaluation function."""
 
     game = "niujiu"
     name = "automaton"
-    description = 'seed 000\'s robot: the "six must suffice" automaton, the sure-winner test, the evaluation'
+    description = 'the "six must suffice" automaton, the sure-winner test, the evaluation'
 
     def decide(self, request: DecisionRequest) -> Action:
         return action(evaluate.decide(knowledge(request)))

@@ -1,6 +1,6 @@
-"""Sure winners (seed 000 §5.3): a pattern nobody else can eat.
+"""Sure winners (design.md §7.1): a pattern nobody else can eat.
 
-Seed 000 §5.3 reads the hand with IMP-minimax and finds that with four 9s and four Ks in
+Design.md §7.1 reads the hand with IMP-minimax and finds that with four 9s and four Ks in
 hand the tiger patterns (Q, QQ, QQQ) and 鱼 become "absolutely large" (绝对大), and that
 with none of them they do not. The general principle behind both extremes: a pattern is
 a **sure winner** when every card that could beat it is in the robot's own hand or has
@@ -132,5 +132,5 @@ def eat_chance(best: Pattern, pool: Pool, hands: list[int]) -> float:
 
 
 def is_sure(pattern: Pattern, pool: Pool) -> bool:
-    """A sure winner: nothing the robot cannot see eats it (seed 000 §5.3)."""
+    """A sure winner: nothing the robot cannot see eats it (design.md §7.1)."""
     return not beatable(pattern, pool)

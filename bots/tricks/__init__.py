@@ -1,4 +1,4 @@
-"""The simple trick-taking game's exact solver (seed 002) and its robot ``perfect``.
+"""The simple trick-taking game's exact solver (design.md §7.3) and its robot ``perfect``.
 
 >>> solve([1, 4, 5, 8], [2, 3, 6, 7])
 0

@@ -6,7 +6,7 @@ whose bit ``i`` is set when the *leader* (the seat to lead the next trick) holds
 i-th lowest card, with a sentinel bit at ``2m`` so that keys of different orders
 never collide (``key.bit_length() - 1 == 2m``).
 
-A maximal run of equal bits is one *interval* of seed 002 (连续区间): a player's cards
+A maximal run of equal bits is one *interval* of design.md §7.3 (连续区间): a player's cards
 with no opponent card between them. Any card of an interval does what any other does,
 so an interval is one node of the strategy graph and one choice in the search.
 
@@ -79,7 +79,7 @@ def after_trick(key: int, lead: int, answer: int) -> tuple[bool, int]:
 
 @dataclass(frozen=True)
 class StrategyGraph:
-    """Seed 002's strategy graph (策略图): the interval nodes in ascending order (g.CCL).
+    """design.md §7.3's strategy graph (策略图): the interval nodes in ascending order (g.CCL).
 
     ``nodes`` alternate between the leader ``"a"`` and the follower ``"b"``; a.CCL and b.CCL
     are the nodes of one owner; the edges join neighbours, so the order is the graph.

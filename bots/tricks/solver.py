@@ -1,4 +1,4 @@
-"""The exact solver of the simple trick-taking game (seed 002), fast enough for a 52-card pack.
+"""The exact solver of the simple trick-taking game (design.md §7.3), fast enough for a 52-card pack.
 
 The value of a position (``otd``) is the leader's tricks minus the follower's under
 optimal play. The solver follows the seed:

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import VULNERABILITY, Act, Error, Phase, View
+from protocol.bridge import VULNERABILITY, Act, Detail, Error, Phase, View
 from protocol.bridge import Event as BridgeEvent
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
 
-from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
+from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
 from .scoring import Contract, contract_score
@@ -96,6 +96,12 @@ class Bridge(Game[BridgeRules]):
 
     name = "bridge"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Bridge"
+    RULESET_NOTES = {
+        "standard": "duplicate scoring; declarer may claim the remaining tricks",
+        "no-claims": "duplicate scoring; every card is played (no claims)",
+    }
     RULESETS = {"standard": BridgeRules("standard"), "no-claims": BridgeRules("no-claims", claims=False)}
 
     @property
@@ -106,7 +112,7 @@ class Bridge(Game[BridgeRules]):
         spec = self.rules.board_spec(hand)
         return spec.dealer if spec else board_dealer(hand + 1)
 
-    def _setup(self) -> list[Event]:
+    def _setup(self) -> list[GameEvent]:
         spec = self.rules.board_spec(self.hand)
         if spec is not None:
             self.board, self.vulnerable = spec.board, spec.vulnerable
@@ -140,12 +146,12 @@ class Bridge(Game[BridgeRules]):
         self.claim_refused_at = -1  # the trick at which a claim was rejected (no second claim then)
         self.score_ns: int | None = None
         events = [
-            Event(RoomEvent.HAND_START, self.dealer, arg=self.hand),
+            GameEvent(RoomEvent.HAND_START, self.dealer, arg=self.hand),
             # a PBN room's board number and vulnerability are not the rotation's of the hand
-            Event(BridgeEvent.BOARD, self.dealer, arg=self.board << 2 | VULNERABILITY.index(self.vulnerable)),
+            GameEvent(BridgeEvent.BOARD, self.dealer, arg=self.board << 2 | VULNERABILITY.index(self.vulnerable)),
         ]
         for s in range(4):
-            events.append(Event(RoomEvent.DEAL, s, dealt[s], visible_to=frozenset({s})))
+            events.append(GameEvent(RoomEvent.DEAL, s, dealt[s], visible_to=frozenset({s})))
         return events
 
     # ------------------------------------------------------------------ state queries
@@ -219,14 +225,14 @@ class Bridge(Game[BridgeRules]):
         )
 
     # ------------------------------------------------------------------ actions
-    def call(self, seat: int, text: str) -> list[Event]:
+    def call(self, seat: int, text: str) -> list[GameEvent]:
         """Convenience: make the call written ``text`` (``"1NT"``, ``"P"``, ``"X"``, ``"XX"``) for ``seat``."""
         b = parse_call(text)
         if b in _CALL_ACTS:
             return self.apply(seat, Action(_CALL_ACTS[b]))
         return self.apply(seat, Action(Act.BID, bytes([b])))
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action) -> list[GameEvent]:
         # Declarer and dummy are one player: a card sent for the wrong one of the two hands is
         # "playing from the wrong hand", a sharper refusal than "not your turn".
         if (
@@ -244,7 +250,7 @@ class Bridge(Game[BridgeRules]):
             )
         return super().apply(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
         code = action.code
         if code == Act.BID:
             return self._call(seat, action.cards[0])
@@ -256,10 +262,10 @@ class Bridge(Game[BridgeRules]):
             assert self.declarer is not None
             self.phase = CLAIM
             self.pending = [(self.declarer + 1) % 4, (self.declarer + 3) % 4]
-            return [Event(echo(Act.CLAIM), self.declarer, arg=13 - len(self.tricks))]
+            return [GameEvent(echo(Act.CLAIM), self.declarer, arg=13 - len(self.tricks))]
         if code == Act.ACCEPT:
             self.pending.remove(seat)
-            events = [Event(echo(Act.ACCEPT), seat)]
+            events = [GameEvent(echo(Act.ACCEPT), seat)]
             if not self.pending:
                 assert self.declarer is not None
                 self.claimed = 13 - len(self.tricks)
@@ -270,11 +276,11 @@ class Bridge(Game[BridgeRules]):
         self.pending = []
         self.phase = PLAY
         self.claim_refused_at = len(self.tricks)
-        return [Event(echo(Act.REJECT), seat)]
+        return [GameEvent(echo(Act.REJECT), seat)]
 
-    def _call(self, seat: int, b: int) -> list[Event]:
+    def _call(self, seat: int, b: int) -> list[GameEvent]:
         self.calls.append(b)
-        events = [Event(echo(_CALL_ACTS.get(b, Act.BID)), seat, arg=b)]
+        events = [GameEvent(echo(_CALL_ACTS.get(b, Act.BID)), seat, arg=b)]
         if b == DOUBLE:
             self.doubled = 1
         elif b == REDOUBLE:
@@ -283,13 +289,13 @@ class Bridge(Game[BridgeRules]):
             self.last_bid, self.last_bid_by, self.doubled = b, seat, 0
         if len(self.calls) >= 4 and self.calls[-1] == self.calls[-2] == self.calls[-3] == PASS:
             if self.last_bid is None:
-                events.append(Event(BridgeEvent.PASSED_OUT))
+                events.append(GameEvent(BridgeEvent.PASSED_OUT))
                 events += self._finish()
             else:
                 events.append(self._settle_contract())
         return events
 
-    def _settle_contract(self) -> Event:
+    def _settle_contract(self) -> GameEvent:
         assert self.last_bid is not None
         strain = self.last_bid & 0xF
         side = self.last_bid_by % 2
@@ -304,16 +310,16 @@ class Bridge(Game[BridgeRules]):
         self.trump = None if strain == 4 else strain
         self.leader = (self.declarer + 1) % 4
         self.phase = PLAY
-        return Event(BridgeEvent.CONTRACT, self.declarer, arg=self.last_bid | self.doubled << 8)
+        return GameEvent(BridgeEvent.CONTRACT, self.declarer, arg=self.last_bid | self.doubled << 8)
 
-    def _play(self, seat: int, card: int) -> list[Event]:
+    def _play(self, seat: int, card: int) -> list[GameEvent]:
         self.hands[seat].remove(card)
         self.trick.append(card)
-        events = [Event(echo(Act.PLAY), seat, bytes([card]))]
+        events = [GameEvent(echo(Act.PLAY), seat, bytes([card]))]
         if not self.exposed:
             assert self.dummy is not None
             self.exposed = True
-            events.append(Event(BridgeEvent.DUMMY, self.dummy, bytes(self.hands[self.dummy])))
+            events.append(GameEvent(BridgeEvent.DUMMY, self.dummy, bytes(self.hands[self.dummy])))
         if len(self.trick) == 4:
             winner = trick_winner(self.trick, self.leader, self.trump)
             self.won[winner % 2] += 1
@@ -322,12 +328,12 @@ class Bridge(Game[BridgeRules]):
             self.winners.append(winner)
             self.trick = []
             self.leader = winner
-            events.append(Event(BridgeEvent.TRICK, winner, arg=self.declarer_tricks))
+            events.append(GameEvent(BridgeEvent.TRICK, winner, arg=self.declarer_tricks))
             if len(self.tricks) == 13:
                 events += self._finish()
         return events
 
-    def _finish(self) -> list[Event]:
+    def _finish(self) -> list[GameEvent]:
         self.phase = OVER
         self.pending = []
         if self.contract is not None and self.declarer is not None:
@@ -335,7 +341,7 @@ class Bridge(Game[BridgeRules]):
             self.score_ns = s if self.declarer % 2 == 0 else -s
         else:
             self.score_ns = 0
-        return [Event(BridgeEvent.REVEAL, s, bytes(self.hands[s])) for s in range(4) if self.hands[s]]
+        return [GameEvent(BridgeEvent.REVEAL, s, bytes(self.hands[s])) for s in range(4) if self.hands[s]]
 
     @property
     def declarer_tricks(self) -> int:
@@ -457,13 +463,15 @@ class Bridge(Game[BridgeRules]):
         return Outcome(
             (ns, -ns, ns, -ns),
             self.dealt,
-            {
-                "board": self.board,
-                "vulnerable": self.vulnerable,
-                "contract": "Pass" if self.contract is None else str(self.contract),
-                "declarer": self.declarer,
-                "tricks": self.declarer_tricks,
-                "claimed": self.claimed,
-                "score": ns,
-            },
+            dict(
+                Detail(
+                    board=self.board,
+                    vulnerable=self.vulnerable,
+                    contract="Pass" if self.contract is None else str(self.contract),
+                    declarer=self.declarer,
+                    tricks=self.declarer_tricks,
+                    claimed=self.claimed,
+                    score=ns,
+                )
+            ),
         )

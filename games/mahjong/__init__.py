@@ -1,6 +1,6 @@
 """Mahjong: the rules engine (championship 108 tiles, classic 136 tiles) and hand analysis.
 
-Hand analysis (seed 003), for robots and users: :func:`hu_distance`, :func:`waits`,
+Hand analysis (design.md §7.4), for robots and users: :func:`hu_distance`, :func:`waits`,
 :func:`useful_draws` (with the unseen copies of each), :func:`discard_options` and
 :func:`information_set` (the needed/discardable tiles of every route at the least
 distance).

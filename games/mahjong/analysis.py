@@ -1,4 +1,4 @@
-"""Hand analysis: the hu distance, the information set (Q, D) and the useful draws (seed 003).
+"""Hand analysis: the hu distance, the information set (Q, D) and the useful draws (design.md §7.4).
 
 Tiles are BDI bytes (protocol.cards): high nibble suit (0 万, 1 条, 2 筒, 3 honours), low
 nibble rank. A hand here is the *concealed* part; ``melds`` is the number of exposed (or
@@ -160,7 +160,7 @@ def pair_suit_distances(tiles: bytes, melds: int = 0, *, honours: bool = True) -
     distance (:func:`hu_distance` without seven pairs). ``honours=False`` (the 108-tile
     set): the honours cannot hold the pair, :data:`UNREACHABLE`.
 
-    It is what a robot needs to choose the suit of the pair (seed 004's goal set); it reads
+    It is what a robot needs to choose the suit of the pair (design.md §7.5's goal set); it reads
     the same per-suit tables as :func:`hu_distance`, so the two always agree.
 
     >>> from protocol.cards import parse_tiles as t
@@ -315,7 +315,7 @@ class InfoItem:
 
 @dataclass(frozen=True)
 class InfoSet:
-    """Seed 003's information set ``I = {Q_i : D_i}`` at the hu distance ``distance``."""
+    """design.md §7.4's information set ``I = {Q_i : D_i}`` at the hu distance ``distance``."""
 
     distance: int
     items: tuple[InfoItem, ...]

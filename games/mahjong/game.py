@@ -23,11 +23,11 @@ from typing import Any, Final, cast
 
 from protocol import RoomEvent, echo
 from protocol.frames import Option
-from protocol.mahjong import Act, MeldKind, MeldView, Phase, ResultView, View
+from protocol.mahjong import Act, Detail, MeldKind, MeldView, Phase, ResultView, View
 from protocol.mahjong import Error as MjError
 from protocol.mahjong import Event as MjEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
+from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .analysis import ALL_TILES, NUMBER_TILES, hu_distance, waits
 
@@ -92,6 +92,12 @@ class _Window:
 class Mahjong(Game[MahjongRules]):
     name = "mahjong"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Mahjong 麻将"
+    RULESET_NOTES = {
+        "championship": "108 tiles (no honours), seven pairs, 报听: the 2020 championship's rules",
+        "classic": "136 tiles with winds and dragons, no seven pairs, 报听",
+    }
     RULESETS = {
         "championship": MahjongRules("championship"),
         "classic": MahjongRules("classic", honours=True, seven_pairs=False),
@@ -122,7 +128,7 @@ class Mahjong(Game[MahjongRules]):
         return g
 
     # ------------------------------------------------------------------ the deal
-    def _setup(self) -> list[Event]:
+    def _setup(self) -> list[GameEvent]:
         tiles = ALL_TILES if self.rules.honours else NUMBER_TILES
         self.wall: list[int] = [t for t in tiles for _ in range(4)]
         self.rng.shuffle(self.wall)
@@ -137,12 +143,12 @@ class Mahjong(Game[MahjongRules]):
         self.window: _Window | None = None
         self.result: dict[str, Any] = {}
         self._turn_cache: ActionSet | None = None
-        events = [Event(RoomEvent.HAND_START, self.dealer, arg=self.hand)]
+        events = [GameEvent(RoomEvent.HAND_START, self.dealer, arg=self.hand)]
         for k in range(SEATS):
             seat = (self.dealer + k) % SEATS
             self.hands[seat] = sorted(self.wall[:13])
             del self.wall[:13]
-            events.append(Event(RoomEvent.DEAL, seat, bytes(self.hands[seat]), visible_to=frozenset({seat})))
+            events.append(GameEvent(RoomEvent.DEAL, seat, bytes(self.hands[seat]), visible_to=frozenset({seat})))
         events += self._draw(self.dealer, MjEvent.DRAW)
         return events
 
@@ -238,7 +244,7 @@ class Mahjong(Game[MahjongRules]):
         return ActionSet.of(opts)
 
     # ------------------------------------------------------------------ applying
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action) -> list[GameEvent]:
         """As :meth:`Game.apply`; a claim from a seat that has no window open is WINDOW_CLOSED."""
         if not self.is_over and seat not in self.to_act():
             claim = action.code in (Act.PASS, Act.CHOW, Act.PONG) or (
@@ -268,7 +274,7 @@ class Mahjong(Game[MahjongRules]):
             return GameError(MjError.NOT_A_WIN, "the hand is not a winning form")
         return super().refusal(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
         self._turn_cache = None
         if self.phase == CLAIM:
             return self._answer(seat, action)
@@ -279,14 +285,14 @@ class Mahjong(Game[MahjongRules]):
             return self._own_kong(seat, action.cards)
         return self._win(seat, None)
 
-    def _discard(self, seat: int, tile: int, ready: bool) -> list[Event]:
+    def _discard(self, seat: int, tile: int, ready: bool) -> list[GameEvent]:
         self.hands[seat].remove(tile)
         self.rivers[seat].append(tile)
         self.drawn = None
         if ready:
             self.ready[seat] = True
             self.declared_at[seat] = [len(r) for r in self.rivers]
-        events = [Event(echo(Act.READY if ready else Act.DISCARD), seat, bytes([tile]))]
+        events = [GameEvent(echo(Act.READY if ready else Act.DISCARD), seat, bytes([tile]))]
         options = {}
         for k in range(1, SEATS):
             other = (seat + k) % SEATS
@@ -299,10 +305,10 @@ class Mahjong(Game[MahjongRules]):
             return events
         return events + self._next_draw(seat)
 
-    def _next_draw(self, after: int) -> list[Event]:
+    def _next_draw(self, after: int) -> list[GameEvent]:
         return self._draw((after + 1) % SEATS, MjEvent.DRAW)
 
-    def _draw(self, seat: int, kind: int) -> list[Event]:
+    def _draw(self, seat: int, kind: int) -> list[GameEvent]:
         if not self.wall:
             return self._drawn_hand()
         tile = self.wall.pop() if kind == MjEvent.REPLACEMENT else self.wall.pop(0)
@@ -312,23 +318,23 @@ class Mahjong(Game[MahjongRules]):
         self.turn = seat
         self.phase = TURN
         self.window = None
-        return [Event(kind, seat, bytes([tile]), arg=len(self.wall), visible_to=frozenset({seat}))]
+        return [GameEvent(kind, seat, bytes([tile]), arg=len(self.wall), visible_to=frozenset({seat}))]
 
-    def _own_kong(self, seat: int, cards: bytes) -> list[Event]:
+    def _own_kong(self, seat: int, cards: bytes) -> list[GameEvent]:
         tile = cards[0]
         if len(cards) == 4:
             self.hands[seat] = _without(self.hands[seat], [tile] * 4)
             self.melds[seat].append(Meld(Meld.KONG_CONCEALED, [tile] * 4, seat))
-            event = Event(echo(Act.KONG), seat, cards, arg=seat, visible_to=frozenset({seat}))
+            event = GameEvent(echo(Act.KONG), seat, cards, arg=seat, visible_to=frozenset({seat}))
         else:
             self.hands[seat].remove(tile)
             meld = next(m for m in self.melds[seat] if m.kind == Meld.PONG and m.tiles[0] == tile)
             meld.kind = Meld.KONG_ADDED
             meld.tiles.append(tile)
-            event = Event(echo(Act.KONG), seat, cards, arg=meld.source)
+            event = GameEvent(echo(Act.KONG), seat, cards, arg=meld.source)
         return [event, *self._draw(seat, MjEvent.REPLACEMENT)]
 
-    def _answer(self, seat: int, action: Action) -> list[Event]:
+    def _answer(self, seat: int, action: Action) -> list[GameEvent]:
         assert self.window is not None
         self.window.answers[seat] = action
         if self.to_act():
@@ -349,7 +355,7 @@ class Mahjong(Game[MahjongRules]):
         tiles = sorted([*a.cards, w.tile])
         kind = {Act.CHOW: Meld.CHOW, Act.PONG: Meld.PONG, Act.KONG: Meld.KONG_EXPOSED}[Act(a.code)]
         self.melds[s].append(Meld(kind, tiles, w.discarder))
-        events = [Event(echo(a.code), s, bytes(tiles), arg=w.discarder)]
+        events = [GameEvent(echo(a.code), s, bytes(tiles), arg=w.discarder)]
         self.window = None
         if a.code == Act.KONG:
             return events + self._draw(s, MjEvent.REPLACEMENT)
@@ -359,21 +365,21 @@ class Mahjong(Game[MahjongRules]):
         return events
 
     # ------------------------------------------------------------------ the end
-    def _drawn_hand(self) -> list[Event]:
+    def _drawn_hand(self) -> list[GameEvent]:
         self.phase = OVER
         self.window = None
         self.result = {"winner": -1, "scores": [0] * SEATS}
-        return [Event(MjEvent.DRAWN_HAND), *self._reveal()]
+        return [GameEvent(MjEvent.DRAWN_HAND), *self._reveal()]
 
-    def _reveal(self) -> list[Event]:
-        return [Event(MjEvent.REVEAL, s, self._hidden(s)) for s in range(SEATS)]
+    def _reveal(self) -> list[GameEvent]:
+        return [GameEvent(MjEvent.REVEAL, s, self._hidden(s)) for s in range(SEATS)]
 
     def _hidden(self, seat: int) -> bytes:
         """What the seat kept face down: its concealed tiles and concealed kongs."""
         kongs = [t for m in self.melds[seat] if m.kind == Meld.KONG_CONCEALED for t in m.tiles]
         return bytes(sorted(self.hands[seat]) + kongs)
 
-    def _win(self, seat: int, discarder: int | None) -> list[Event]:
+    def _win(self, seat: int, discarder: int | None) -> list[GameEvent]:
         tile = self.drawn if discarder is None else self.window.tile if self.window else None
         assert tile is not None
         if discarder is not None:
@@ -401,10 +407,10 @@ class Mahjong(Game[MahjongRules]):
         self.phase = OVER
         self.window = None
         self.drawn = None
-        return [Event(echo(Act.HU), seat, bytes([tile]), arg=self.result["from"]), *self._reveal()]
+        return [GameEvent(echo(Act.HU), seat, bytes([tile]), arg=self.result["from"]), *self._reveal()]
 
     def _fan(self, seat: int) -> tuple[str, int]:
-        """The winning hand's type (the rarest that applies, seed 003's order) and its fan."""
+        """The winning hand's type (the rarest that applies, design.md §7.4's order) and its fan."""
         r = self.rules
         hand = Counter(self.hands[seat])
         melds = self.melds[seat]

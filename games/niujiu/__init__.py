@@ -1,4 +1,4 @@
-"""Niujiu (牛九): the three-seat occupancy game of seed 000, rules in docs/rules/niujiu.md.
+"""Niujiu (牛九): the three-seat occupancy game of design.md §7.1, rules in docs/rules/niujiu.md.
 
 Public helpers for clients and robots: :func:`classify` names the pattern of some
 cards (or None), :func:`beats` is the eat relation, :func:`patterns` lists every

@@ -15,10 +15,10 @@ from typing import Any, cast
 from protocol import ErrorCode, RoomEvent, echo
 from protocol.cards import NIUJIU_CARDS
 from protocol.frames import Option
-from protocol.niujiu import Act, Error, TrickPlay, View
+from protocol.niujiu import Act, Detail, Error, TrickPlay, View
 from protocol.niujiu import Event as NiujiuEvent
 
-from ..base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
+from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .patterns import LEVEL, K, Pattern, classify, pattern_beats, patterns, rank
 
@@ -68,6 +68,12 @@ class Niujiu(Game[NiujiuRules]):
 
     name = "niujiu"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Niujiu 牛九"
+    RULESET_NOTES = {
+        "standard": "the hand ends once the seats that are enough are settled (R6.2)",
+        "play-out": "every card is played, even once the enough seats are settled",
+    }
     RULESETS = {
         "standard": NiujiuRules("standard"),
         "play-out": NiujiuRules("play-out", play_out=True),
@@ -78,7 +84,7 @@ class Niujiu(Game[NiujiuRules]):
         return SEATS
 
     # ------------------------------------------------------------------ the deal
-    def _setup(self) -> list[Event]:
+    def _setup(self) -> list[GameEvent]:
         deck = sorted(NIUJIU_CARDS)
         self.rng.shuffle(deck)
         self.hands: list[list[int]] = [sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(SEATS)]
@@ -93,9 +99,9 @@ class Niujiu(Game[NiujiuRules]):
         self.revealed: list[bytes] = [b""] * SEATS
         self.over = False
         self._legal: dict[int, ActionSet] = {}
-        events = [Event(RoomEvent.HAND_START, self.head, arg=self.hand)]
+        events = [GameEvent(RoomEvent.HAND_START, self.head, arg=self.hand)]
         for s in range(SEATS):
-            events.append(Event(RoomEvent.DEAL, s, _sorted(self.hands[s]), visible_to=frozenset({s})))
+            events.append(GameEvent(RoomEvent.DEAL, s, _sorted(self.hands[s]), visible_to=frozenset({s})))
         return events
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Niujiu:
@@ -191,27 +197,27 @@ class Niujiu(Game[NiujiuRules]):
         return Action(Act.COVER, _sorted(low[: self.k]))
 
     # ------------------------------------------------------------------ applying an action
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
         self._legal.clear()
         cards = _sorted(action.cards)
         for c in cards:
             self.hands[seat].remove(c)
         code = Act(action.code)
         self.trick.append(Play(seat, code, cards))
-        events: list[Event] = []
+        events: list[GameEvent] = []
         if code == Act.COVER:  # R5.4: face down, for the seat alone
             self.covered[seat].extend(cards)
-            events.append(Event(NiujiuEvent.COVERED, seat, cards, visible_to=frozenset({seat})))
+            events.append(GameEvent(NiujiuEvent.COVERED, seat, cards, visible_to=frozenset({seat})))
         else:
             pattern = classify(cards)
             assert pattern is not None
             self.best = (len(self.trick) - 1, pattern)
-            events.append(Event(echo(code), seat, cards, arg=int(pattern.kind)))
+            events.append(GameEvent(echo(code), seat, cards, arg=int(pattern.kind)))
         if len(self.trick) == SEATS:
             events += self._end_trick()
         return events
 
-    def _end_trick(self) -> list[Event]:
+    def _end_trick(self) -> list[GameEvent]:
         assert self.best is not None
         winner = self.trick[self.best[0]]
         for i, play in enumerate(self.trick):
@@ -221,9 +227,9 @@ class Niujiu(Game[NiujiuRules]):
         self.occupied[winner.seat].extend(winner.cards)  # R5.3
         self.occupied_patterns[winner.seat].append(winner.cards)
         total = len(self.occupied[winner.seat])
-        events = [Event(NiujiuEvent.OCCUPY, winner.seat, winner.cards, arg=total)]
+        events = [GameEvent(NiujiuEvent.OCCUPY, winner.seat, winner.cards, arg=total)]
         if before < ENOUGH <= total:
-            events.append(Event(NiujiuEvent.ENOUGH, winner.seat, arg=total))
+            events.append(GameEvent(NiujiuEvent.ENOUGH, winner.seat, arg=total))
         self.leader = winner.seat
         self.trick = []
         self.best = None
@@ -232,7 +238,7 @@ class Niujiu(Game[NiujiuRules]):
             for s in range(SEATS):
                 self.revealed[s] = _sorted(self.hands[s])  # R6.3
                 self.hands[s] = []
-                events.append(Event(NiujiuEvent.REVEAL, s, self.revealed[s]))
+                events.append(GameEvent(NiujiuEvent.REVEAL, s, self.revealed[s]))
         return events
 
     def settled(self) -> bool:
@@ -310,12 +316,14 @@ class Niujiu(Game[NiujiuRules]):
         return Outcome(
             self.scores(),
             tuple(self.revealed),  # covered cards are never shown (R5.4): only what was left in hand
-            {
-                "head": self.head,
-                "occupied": [_sorted(o) for o in self.occupied],
-                "occupied_count": [len(o) for o in self.occupied],
-                "enough": [len(o) >= ENOUGH for o in self.occupied],
-                "liangzi": [self.liangzi(s) for s in range(SEATS)],
-                "covered_count": [len(c) for c in self.covered],
-            },
+            dict(
+                Detail(
+                    head=self.head,
+                    occupied=[_sorted(o) for o in self.occupied],
+                    occupied_count=[len(o) for o in self.occupied],
+                    enough=[len(o) >= ENOUGH for o in self.occupied],
+                    liangzi=[self.liangzi(s) for s in range(SEATS)],
+                    covered_count=[len(c) for c in self.covered],
+                )
+            ),
         )

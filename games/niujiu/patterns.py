@@ -199,7 +199,7 @@ def patterns(hand: bytes, size: int | None = None) -> list[bytes]:
 
 
 def niu_code(cards: bytes) -> int:
-    """The seed's additive code for 9s (and 5s) by colour (seed 000 §5.2): red adds 7, black 9, mod 10.
+    """The seed's additive code for 9s (and 5s) by colour (design.md §7.1): red adds 7, black 9, mod 10.
 
     Each combination of colours of up to four cards gets its own value, so the code
     tells a 二牛 (6) from two red 9s (4) or two black 9s (8).

@@ -1,4 +1,4 @@
-"""The simple trick-taking game of seed 002: cards 1..2n, n to each of two seats, no suits.
+"""The simple trick-taking game of design.md §7.3: cards 1..2n, n to each of two seats, no suits.
 
 The leader plays any card, the follower any card, the higher card wins the trick and
 its owner leads next; the result is the difference in tricks.

@@ -6,7 +6,8 @@
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
-import { BRIDGE_SEATS, VULNERABILITY, seatBase, vulnerabilityWords } from "./words.js";
+import { BRIDGE_SEATS, VULNERABILITY, actName, niujiuKind, seatBase, vulnerabilityWords } from "./words.js";
+import { tr } from "./i18n.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
 // each game's codes by name (codes.js, checked against protocol/<game>.py)
@@ -34,6 +35,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 const arr = (b) => Array.from(b || []);
+const faceUp = (b) => b.length > 0 && !Array.from(b).includes(HIDDEN);
 function removeCards(list, cards) {
   for (const c of cards) {
     const i = list.indexOf(c);
@@ -70,10 +72,33 @@ class Model {
   reset(hand, dealer) {
     this.hand = hand;
     this.dealer = dealer;
+    // each seat's cards while this page knows them: its own, and every seat's in the replay of
+    // a finished hand (whose events carry every card face up); null: not known
+    this.held = Array.from({ length: this.n }, () => null);
     this.mine = [];
     this.counts = Array(this.n).fill(0);
     this.last = Array(this.n).fill(null); // the last thing each seat did, as text
     this.turn = null;
+  }
+
+  /** The receiver's own cards (a spectator has none). */
+  get mine() {
+    if (this.me === null || this.me === undefined) return [];
+    return (this.held[this.me] ??= []);
+  }
+
+  set mine(cards) {
+    if (this.me !== null && this.me !== undefined) this.held[this.me] = cards;
+  }
+
+  /** Seat ``s`` gave up ``cards`` (played, discarded, melded): gone from its known hand. */
+  take(s, cards) {
+    if (s !== null && s !== undefined && this.held[s]) removeCards(this.held[s], cards);
+  }
+
+  /** Seat ``s`` drew ``cards``. */
+  give(s, cards) {
+    if (s !== null && s !== undefined && this.held[s]) this.held[s].push(...cards);
   }
 
   fromView(view) {
@@ -90,11 +115,10 @@ class Model {
     } else if (ev.code === HAND_END) {
       this.turn = null;
     } else if (ev.code === DEAL) {
-      if (ev.seat === this.me) this.mine = arr(ev.cards);
+      if (ev.seat !== null && (ev.seat === this.me || faceUp(ev.cards))) this.held[ev.seat] = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
     } else if (ev.code >= ECHO && ev.code < ECHO + ACTION_CODES && ev.seat !== null) {
-      const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
-      this.last[ev.seat] = `${act} ${cardsText(this.game, ev.cards)}`.trim();
+      this.last[ev.seat] = `${actName(this.game, ev.code - ECHO)} ${cardsText(this.game, ev.cards)}`.trim();
     }
   }
 
@@ -105,14 +129,17 @@ class Model {
   /** The seat panel: name, badges, and what the seat holds. */
   seatPanel(s, ctx, body) {
     const badges = [];
-    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: "dealer / head / leader of the hand" }, "D"));
-    if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, "to act"));
-    if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, "robot"));
-    if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, "away"));
+    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: tr("dealer / head / leader of the hand", "庄家 / 头家 / 本局先出") }, tr("D", "庄")));
+    if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, tr("to act", "出牌")));
+    if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, tr("robot", "机器人")));
+    if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, tr("away", "离线")));
+    // a robot's seat says which robot plays it, in a line
+    const robot = ctx.robotLine ? ctx.robotLine(s) : null;
     return h(
       "div",
       { class: `seat ${ctx.pos[s]}${s === this.me ? " me" : ""}`, "data-seat": s },
       h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.seatName(s, ctx)), ...badges),
+      robot ? h("div", { class: "robot-line", title: robot }, robot) : null,
       body,
     );
   }
@@ -132,6 +159,15 @@ class Model {
     return row;
   }
 
+  /** Another seat's hand: face up when its cards are known (a replay), else its backs. */
+  otherRow(s) {
+    const known = this.held[s];
+    if (known && known.length && faceUp(known)) {
+      return h("div", { class: "hand open-hand", "data-hand-seat": s }, cardsEl(this.game, handOrder(this.game, known), { small: true }));
+    }
+    return this.hiddenRow(this.counts[s]);
+  }
+
   hiddenRow(n) {
     if (!n) return null;
     return h("div", { class: "hand hidden-hand" }, cardsEl(this.game, backs(n), { small: true }), h("span", { class: "count" }, `${n}`));
@@ -140,7 +176,7 @@ class Model {
   render(ctx) {
     const seats = [];
     for (let s = 0; s < this.n; s++) {
-      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.otherRow(s);
       seats.push(this.seatPanel(s, ctx, h("div", {}, body, this.last[s] ? h("div", { class: "last" }, this.last[s]) : null)));
     }
     return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, this.center(ctx)));
@@ -189,7 +225,7 @@ class TricksModel extends Model {
     if (ev.code === HAND_START) {
       this.leader = ev.seat ?? 0;
     } else if (ev.code === TRICKS.echo.PLAY) {
-      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.take(ev.seat, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       for (const c of ev.cards) this.trick.push([ev.seat, c]);
       this.turn = (ev.seat + 1) % this.n;
@@ -206,8 +242,8 @@ class TricksModel extends Model {
   render(ctx) {
     const seats = [];
     for (let s = 0; s < this.n; s++) {
-      const body = s === this.me ? this.handRow(this.mine, ctx) : this.hiddenRow(this.counts[s]);
-      seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `tricks won: ${this.won[s]}`))));
+      const body = s === this.me ? this.handRow(this.mine, ctx) : this.otherRow(s);
+      seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `${tr("tricks won", "吃墩")}: ${this.won[s]}`))));
     }
     return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, trickArea(this, ctx, this.trick, this.lastTrick)));
   }
@@ -336,14 +372,15 @@ class BridgeModel extends Model {
 
   seatName(s, ctx) {
     let role = "";
-    if (s === this.declarer) role = " · declarer";
-    else if (s === this.dummy) role = " · dummy";
+    if (s === this.declarer) role = ` · ${tr("declarer", "庄家")}`;
+    else if (s === this.dummy) role = ` · ${tr("dummy", "明手")}`;
     return `${BRIDGE_SEATS[s]} ${ctx.playerName(s)}${role}`;
   }
 
   contractText() {
-    if (this.contract === null || this.contract === undefined) return this.phase === "over" ? "passed out" : "auction";
-    return `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]} by ${BRIDGE_SEATS[this.declarer]}`;
+    if (this.contract === null || this.contract === undefined) return this.phase === "over" ? tr("passed out", "四家不叫") : tr("auction", "叫牌中");
+    const call = `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]}`;
+    return tr(`${call} by ${BRIDGE_SEATS[this.declarer]}`, `${call}，${BRIDGE_SEATS[this.declarer]}家主打`);
   }
 
   render(ctx) {
@@ -359,14 +396,14 @@ class BridgeModel extends Model {
       }
       seats.push(this.seatPanel(s, ctx, body));
     }
-    const vul = this.board === null ? null : h("span", { class: "vul" }, `Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable: ${vulnerabilityWords(this.vulnerable)}`);
+    const vul = this.board === null ? null : h("span", { class: "vul" }, tr(`Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable: ${vulnerabilityWords(this.vulnerable)}`, `第 ${this.board} 副 · ${BRIDGE_SEATS[this.dealer]}家发牌 · ${vulnerabilityWords(this.vulnerable)}`));
     const center = h("div", { class: "bridge-center" }, vul, h("div", { class: "contract", "data-phase": this.phase }, this.contractText()));
     if (this.phase === "auction" || this.trick.length + this.lastTrick.length === 0) {
       center.appendChild(auctionTable(this));
     } else {
       center.appendChild(trickArea(this, ctx, this.trick, this.lastTrick));
-      center.appendChild(h("div", { class: "stat" }, `tricks NS ${this.won[0]} · EW ${this.won[1]}`));
-      if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, `declarer claims ${this.claim}`));
+      center.appendChild(h("div", { class: "stat" }, tr(`tricks NS ${this.won[0]} · EW ${this.won[1]}`, `墩数 南北 ${this.won[0]} · 东西 ${this.won[1]}`)));
+      if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, tr(`declarer claims ${this.claim}`, `庄家摊牌要 ${this.claim} 墩`)));
       // the bidding stays in view during the play, as on a real table's bidding-box tray
       center.appendChild(auctionTable(this, true));
     }
@@ -400,7 +437,7 @@ function auctionTable(model, compact = false) {
   const t = h("table", { class: compact ? "auction compact" : "auction", "data-calls": model.auction.length });
   const vulnerable = (s) => model.vulnerable === "All" || model.vulnerable === ["NS", "EW"][s % 2];
   t.appendChild(
-    h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? " (dealer)" : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
+    h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? tr(" (dealer)", "（发牌）") : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
   );
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {
@@ -454,22 +491,19 @@ class NiujiuModel extends Model {
       this.head = ev.seat;
       this.leader = ev.seat;
     } else if (code === NIUJIU.echo.LEAD || code === NIUJIU.echo.EAT) {
-      if (ev.seat === this.me) removeCards(this.mine, ev.cards);
+      this.take(ev.seat, ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       this.trick.push([ev.seat, code - ECHO, arr(ev.cards), 0, ev.arg]);
       this.best = ev.seat;
-      const kind = this.info.kinds[ev.arg];
-      this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
+      this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? tr("leads", "出") : tr("eats with", "吃")} ${niujiuKind(ev.arg)}`;
       this.turn = (ev.seat + 1) % this.n;
     } else if (code === NIUJIU.events.COVERED) {
-      if (ev.seat === this.me) {
-        removeCards(this.mine, ev.cards);
-        this.myCovered.push(...ev.cards);
-      }
+      this.take(ev.seat, ev.cards);
+      if (ev.seat === this.me) this.myCovered.push(...ev.cards);
       this.counts[ev.seat] -= ev.cards.length;
       this.covered[ev.seat] += ev.cards.length;
       this.trick.push([ev.seat, NIUJIU.act.COVER, [], ev.cards.length]);
-      this.last[ev.seat] = `covers ${ev.cards.length}`;
+      this.last[ev.seat] = tr(`covers ${ev.cards.length}`, `扣 ${ev.cards.length} 张`);
       this.turn = (ev.seat + 1) % this.n;
     } else if (code === NIUJIU.events.OCCUPY) {
       for (const [s, c, cards] of this.trick) if (c !== NIUJIU.act.COVER && s !== ev.seat) this.beaten.push(...cards);
@@ -485,7 +519,7 @@ class NiujiuModel extends Model {
     } else if (code === NIUJIU.events.REVEAL) {
       this.revealed[ev.seat] = arr(ev.cards);
       this.counts[ev.seat] = 0;
-      if (ev.seat === this.me) this.mine = [];
+      this.held[ev.seat] = [];
       this.turn = null;
     }
   }
@@ -495,19 +529,19 @@ class NiujiuModel extends Model {
     for (let s = 0; s < this.n; s++) {
       const parts = [];
       if (s === this.me) parts.push(this.handRow(this.mine, ctx));
-      else if (this.counts[s]) parts.push(this.hiddenRow(this.counts[s]));
-      if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, "revealed ", cardsEl("niujiu", this.revealed[s], { small: true })));
+      else if (this.counts[s]) parts.push(this.otherRow(s));
+      if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, tr("revealed ", "亮牌 "), cardsEl("niujiu", this.revealed[s], { small: true })));
       const occ = h(
         "div",
         { class: "occupied", "data-occupied": this.occupied[s].length },
-        h("span", { class: "label" }, `occupied ${this.occupied[s].length}`),
-        this.enough[s] ? h("span", { class: "badge enough" }, "enough 够") : null,
+        h("span", { class: "label" }, `${tr("occupied", "占")} ${this.occupied[s].length}`),
+        this.enough[s] ? h("span", { class: "badge enough" }, tr("enough 够", "够")) : null,
         cardsEl("niujiu", this.occupied[s], { small: true }),
       );
       parts.push(occ);
       if (this.covered[s]) {
         const mine = s === this.me && this.myCovered.length ? cardsEl("niujiu", this.myCovered, { small: true }) : null;
-        parts.push(h("div", { class: "stat covered" }, `covered ${this.covered[s]} `, mine));
+        parts.push(h("div", { class: "stat covered" }, `${tr("covered", "扣")} ${this.covered[s]} `, mine));
       }
       if (this.last[s]) parts.push(h("div", { class: "last" }, this.last[s]));
       seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
@@ -522,7 +556,7 @@ class NiujiuModel extends Model {
     const center = h(
       "div",
       { class: "niujiu-center" },
-      h("div", { class: "stat" }, `head ${ctx.seatLabel(this.head, true)} · beaten ${this.beaten.length}`),
+      h("div", { class: "stat" }, tr(`head ${ctx.seatLabel(this.head, true)} · beaten ${this.beaten.length}`, `头家 ${ctx.seatLabel(this.head, true)} · 已出 ${this.beaten.length} 张`)),
       area,
     );
     return h("div", { class: `board seats-${this.n} niujiu` }, ...seats, h("div", { class: "center" }, center));
@@ -533,11 +567,11 @@ class NiujiuModel extends Model {
 // meld kinds of the view (protocol.mahjong.MeldKind): the echo of a claim carries the whole meld
 const MELD = MAHJONG.meldKinds;
 const MELD_NAMES = {
-  [MELD.CHOW]: "chow",
-  [MELD.PONG]: "pong",
-  [MELD.KONG_EXPOSED]: "kong",
-  [MELD.KONG_CONCEALED]: "concealed kong",
-  [MELD.KONG_ADDED]: "added kong",
+  [MELD.CHOW]: tr("chow", "吃"),
+  [MELD.PONG]: tr("pong", "碰"),
+  [MELD.KONG_EXPOSED]: tr("kong", "明杠"),
+  [MELD.KONG_CONCEALED]: tr("concealed kong", "暗杠"),
+  [MELD.KONG_ADDED]: tr("added kong", "补杠"),
 };
 const CLAIMED_MELD = { [MAHJONG.echo.CHOW]: MELD.CHOW, [MAHJONG.echo.PONG]: MELD.PONG, [MAHJONG.echo.KONG]: MELD.KONG_EXPOSED };
 
@@ -590,14 +624,14 @@ class MahjongModel extends Model {
     if (code === DRAW || code === REPLACEMENT) {
       // a draw or a kong's replacement: arg = tiles left in the wall
       this.counts[s] += tiles.length;
-      if (s === this.me) this.mine.push(...tiles);
+      this.give(s, tiles);
       this.drawn = s === this.me ? tiles[0] : null;
       this.wall = ev.arg;
       this.turn = s;
       this.lastDiscard = null;
-      this.last[s] = code === DRAW ? "draws" : "draws a replacement";
+      this.last[s] = code === DRAW ? tr("draws", "摸牌") : tr("draws a replacement", "补摸");
     } else if (code === DISCARD || code === READY) {
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 1;
       this.discards[s].push(...tiles);
       this.lastDiscard = [s, tiles[0]];
@@ -609,19 +643,19 @@ class MahjongModel extends Model {
       const claimed = this.lastDiscard ? this.lastDiscard[1] : tiles[0];
       const fromHand = [...tiles];
       fromHand.splice(fromHand.indexOf(claimed), 1);
-      if (s === this.me) removeCards(this.mine, fromHand);
+      this.take(s, fromHand);
       this.counts[s] -= fromHand.length;
       this.takeDiscard(ev.arg, claimed);
       this.melds[s].push({ kind: CLAIMED_MELD[code], tiles, from: ev.arg });
       this.turn = s;
     } else if (code === KONG && tiles.length === 4) {
       // a concealed kong: its tiles reach only the seat itself (0x00 for everyone else)
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 4;
       this.melds[s].push({ kind: MELD.KONG_CONCEALED, tiles, from: s });
       this.turn = s;
     } else if (code === KONG && tiles.length === 1) {
-      if (s === this.me) removeCards(this.mine, tiles);
+      this.take(s, tiles);
       this.counts[s] -= 1;
       const pong = this.melds[s].find((m) => m.kind === MELD.PONG && m.tiles[0] === tiles[0]);
       if (pong) {
@@ -651,7 +685,7 @@ class MahjongModel extends Model {
   }
 
   seatName(s, ctx) {
-    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? " · ready 听" : ""}`;
+    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? tr(" · ready 听", " · 听") : ""}`;
   }
 
   render(ctx) {
@@ -673,7 +707,7 @@ class MahjongModel extends Model {
       } else if (this.revealed[s].length) {
         parts.push(h("div", { class: "hand revealed" }, cardsEl("mahjong", this.revealed[s], { small: true })));
       } else {
-        parts.push(this.hiddenRow(this.counts[s]));
+        parts.push(this.otherRow(s));
       }
       if (this.melds[s].length) {
         parts.push(
@@ -695,15 +729,15 @@ class MahjongModel extends Model {
       seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
     }
     const status = [];
-    if (this.wall !== null) status.push(`wall ${this.wall}`);
-    if (this.winner !== null) status.push(`${ctx.seatLabel(this.winner, true)} wins (hu 胡)`);
-    if (this.drawn !== null && this.turn === this.me) status.push("you drew");
-    if (this.drawnHand) status.push("drawn hand: the wall is empty");
+    if (this.wall !== null) status.push(tr(`wall ${this.wall}`, `牌墙 ${this.wall}`));
+    if (this.winner !== null) status.push(tr(`${ctx.seatLabel(this.winner, true)} wins (hu 胡)`, `${ctx.seatLabel(this.winner, true)}胡了`));
+    if (this.drawn !== null && this.turn === this.me) status.push(tr("you drew", "你摸了牌"));
+    if (this.drawnHand) status.push(tr("drawn hand: the wall is empty", "流局：牌墙已空"));
     const center = h(
       "div",
       { class: "mahjong-center" },
-      h("div", { class: "stat" }, status.join(" · ") || "mahjong"),
-      this.lastDiscard ? h("div", { class: "claimable" }, `${ctx.seatLabel(this.lastDiscard[0], true)} discarded `, cardEl("mahjong", this.lastDiscard[1])) : null,
+      h("div", { class: "stat" }, status.join(" · ") || tr("mahjong", "麻将")),
+      this.lastDiscard ? h("div", { class: "claimable" }, tr(`${ctx.seatLabel(this.lastDiscard[0], true)} discarded `, `${ctx.seatLabel(this.lastDiscard[0], true)}打出 `), cardEl("mahjong", this.lastDiscard[1])) : null,
     );
     return h("div", { class: "board seats-4 mahjong" }, ...seats, h("div", { class: "center" }, center));
   }
@@ -727,6 +761,17 @@ export function makeModel(game, me, nseats, view) {
     return g;
   }
   return m;
+}
+
+// The actions whose option holds cards of the seat's own hand, one of which is the whole
+// answer: only these make a card of the hand clickable (a bridge bid's byte is a call, and the
+// 3 of spades has the byte of a 3♠ bid: a card never answers by its byte alone).
+const HAND_ACTS = { tricks: ["PLAY"], bridge: ["PLAY"], niujiu: ["LEAD", "EAT"], mahjong: ["DISCARD"] };
+
+/** Whether action ``code`` of ``game`` is one that a click on a hand's card answers. */
+export function handAct(game, code) {
+  const names = HAND_ACTS[game];
+  return Boolean(names) && names.includes(gameInfo(game).act[code]);
 }
 
 /** How an option's bytes read on a button (bridge bids are calls, not cards). */

@@ -1,4 +1,4 @@
-"""The bridge robot's hand evaluation and table bidding (seed 001 §1 and §3)."""
+"""The bridge robot's hand evaluation and table bidding (design.md §7.2)."""
 
 from __future__ import annotations
 

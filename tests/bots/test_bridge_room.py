@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client
+from client import Client
 from protocol import CreateRoom, Event, RoomEvent, RoomState
 from protocol.bridge import Event as BridgeEvent
 from tests.redis.conftest import RedisServer, answered, start_bots, start_serve
@@ -63,10 +63,10 @@ async def test_three_hybrid_robots_and_a_client_through_serve(few_samples: None)
 
 @pytest.mark.redis
 async def test_three_hybrid_robots_and_a_client_through_redis(few_samples: None, redis_server: RedisServer) -> None:
-    served, server = start_serve(redis_server.url)
+    server = start_serve(redis_server.url)
     bots = start_bots(redis_server.url, "bridge-worker")
     try:
-        events = await play_one_board(served.url)
+        events = await play_one_board(server.url)
     finally:
         worker_log = bots.stop()
         server_log = server.stop()

@@ -1,4 +1,4 @@
-"""Seed 003 on hand-picked positions: the hu distance, the information set {Q : D} of the
+"""Design.md §7.4 on hand-picked positions: the hu distance, the information set {Q : D} of the
 23345 bamboo example, the expected value of each discard, and the claim test."""
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def memory_for_claim(hand: str, offer: str, offer_from: int) -> Memory:
 
 
 def test_pass_when_the_best_discard_after_the_claim_is_the_claimed_tile() -> None:
-    # seed 003's test: take the offered tile into the hand; if the best discard is then the
+    # design.md §7.4's test: take the offered tile into the hand; if the best discard is then the
     # tile itself, pass. 123m 456m 789m 55p 78s is ready; a 1p from the left could be chowed
     # with nothing, and with 1p in hand the best discard is 1p: pass
     strategy = HuDist()

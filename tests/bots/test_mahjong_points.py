@@ -1,4 +1,4 @@
-"""``bdi-hudist`` playing for points (issue 21) on hand-picked positions: the deal-in
+"""``bdi-hudist`` playing for points on hand-picked positions: the deal-in
 estimate, folding with a far hand against a declared-ready opponent, pushing with a ready
 hand of high value, the discard of higher fan when the speeds are equal, claiming for speed,
 and the ablations (``dama_below``, ``fold_ready``, ``claim_wider``)."""

@@ -1,4 +1,4 @@
-"""Seed 004 §4.1-4.3: the rearrangement R: A -> (Ar, p), the pair variant (Ar', p'), the
+"""Design.md §7.5: the rearrangement R: A -> (Ar, p), the pair variant (Ar', p'), the
 comparison of out/in pairs, pwin and the goal the filter picks -- on hand-picked suits."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_seed_comparison_counts_a_tile_to_get_as_two_to_throw() -> None:
 
 
 def test_pair_variant_steps_of_4_2() -> None:
-    # 23345 bamboo (seed 003's example) around a pair: best is one 2 kept for the pair
+    # 23345 bamboo (design.md §7.4's example) around a pair: best is one 2 kept for the pair
     # (cost (m, n + 1) of step 4) with 345 + a 3 to throw: (1, 1)
     avail = [4, 3, 2, 3, 3, 4, 4, 4, 4]
     r = pair_variant(1, counts("23345s"), avail)

@@ -1,4 +1,4 @@
-"""Seed 000 §5.1-§5.2: the Moore automaton, its letters, the colour code and Table 1; and a
+"""Design.md §7.1: the Moore automaton, its letters, the colour code and Table 1; and a
 brute-force check that it accepts exactly when sure winners can occupy six cards."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 000 §5.3: sure winners, computed from the seat's view only; the counting test
+"""Design.md §7.1: sure winners, computed from the seat's view only; the counting test
 against the engine's eat relation; the special cases of four 9s with four Ks, and of none."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Each pruning rule of seed 002 tested on its own against plain minimax (every instance up to order 8).
+"""Each pruning rule of design.md §7.3 tested on its own against plain minimax (every instance up to order 8).
 
 The rules are claims of the patent, so each is checked directly: for every position and
 every lead, the answer or the early stop a rule picks must reach the minimax optimum.

@@ -121,6 +121,11 @@ PROMPT_ON_SCREEN = """() => {
 }"""
 
 
+SERVE = [sys.executable, "-m", "paiju", "serve"]
+# the records' database of each server started here (its SQLite file), by the server's URL
+DATABASES: dict[str, Path] = {}
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     external = os.environ.get("PAIJU_WEB_URL")  # a server already running (development)
@@ -129,13 +134,14 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield external.rstrip("/")
         return
     port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    folder = tmp_path_factory.mktemp("serve")
+    log, db = folder / "serve.log", folder / "records.sqlite3"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of
             # a robot finishing a short hand in the tenth of a second the page takes to come back
             # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
-            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--no-robot-on-drop", "--robot-pace", "0"],
+            [*SERVE, "--port", str(port), "--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}"],
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -146,6 +152,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 _wait_healthy(url, proc)
             except RuntimeError as e:
                 raise RuntimeError(f"{e}\n{log.read_text(errors='replace')[-4000:]}") from None
+            DATABASES[url] = db
             yield url
         finally:
             proc.terminate()
@@ -334,7 +341,7 @@ def _check_log(game: str, page: Any) -> None:
         assert not CODE_WORDS.search(line), f"{game}: a code in the event log: {line!r}"
         assert not any(raw in line for raw in RAW), f"{game}: raw text in the event log: {line!r}"
     if game == "mahjong":
-        assert sum(any(w in line for w in "東南西北") for line in lines) > len(lines) // 2, lines[:20]
+        assert sum(any(w in line for w in "东南西北") for line in lines) > len(lines) // 2, lines[:20]
         ponds = page.evaluate(PONDS)
         assert len(ponds) == 4 and all(p["columns"] == 6 for p in ponds), ponds
         for p in ponds:  # six a row: tiles 1-6 on the first, the 7th below them
@@ -355,7 +362,7 @@ def _check_result(game: str, page: Any, text: str) -> None:
             assert "fan" in text and "point" in text and "pay" in text
         else:
             assert "Drawn hand" in headline
-        assert any(w in text for w in ("東", "南", "西", "北"))
+        assert any(w in text for w in ("东", "南", "西", "北"))
     elif game == "bridge":
         assert "contract" in text and "NS " in text and "EW " in text
         assert "tricks" in text or "passed out" in text

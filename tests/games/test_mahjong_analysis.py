@@ -190,7 +190,7 @@ def test_useful_draws_lower_the_distance() -> None:
 
 
 def test_information_set_matches_the_seed_example() -> None:
-    # seed 003: 23345 条 (with three sets elsewhere) has five routes at d = 1
+    # design.md §7.4: 23345 条 (with three sets elsewhere) has five routes at d = 1
     s = information_set(t("123m 456m 789m 23345s"), seven_pairs=False)
     assert s.distance == 1 and s.complete
     routes = {(i.needed, i.discardable) for i in s.items}

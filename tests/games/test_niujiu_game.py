@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from games.base import Action, Event, GameError
+from games.base import Action, GameError, GameEvent
 from games.niujiu import ENOUGH, Niujiu, patterns
 from games.registry import create
 from games.testing import play_random
@@ -44,7 +44,7 @@ def rig(h0: str, h1: str, h2: str, *, head: int = 0, ruleset: str | None = None,
     return g
 
 
-def act(g: Niujiu, seat: int, code: Act, text: str) -> list[Event]:
+def act(g: Niujiu, seat: int, code: Act, text: str) -> list[GameEvent]:
     return list(g.apply(seat, Action(code, c(text))))
 
 

@@ -6,6 +6,7 @@ from games.tricks import Tricks, tricks_numbers
 from protocol import ErrorCode
 from protocol.cards import tricks_card
 from protocol.tricks import Act
+from protocol.tricks import Error as TricksError
 
 
 def test_conformance_both_rulesets() -> None:
@@ -36,7 +37,13 @@ def test_out_of_turn_and_foreign_cards_are_refused() -> None:
     try:
         g.apply(0, Action(Act.PLAY, g.concealed(1)[:1]))
     except GameError as e:
-        assert e.code == ErrorCode.ILLEGAL_CARDS
+        assert e.code == TricksError.CARD_NOT_IN_HAND
     else:
         raise AssertionError("a card of the other hand accepted")
+    try:
+        g.apply(0, Action(Act.PLAY, g.concealed(0)[:2]))
+    except GameError as e:
+        assert e.code == ErrorCode.ILLEGAL_CARDS
+    else:
+        raise AssertionError("two cards accepted")
     assert g.log == []

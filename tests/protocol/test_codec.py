@@ -7,8 +7,21 @@ import random
 import msgpack
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from protocol import MAX_FRAME, Action, ErrorCode, Event, Ping, ProtocolError, RoomState, decode, encode
+from protocol import (
+    MAX_FRAME,
+    Action,
+    ErrorCode,
+    Event,
+    Ping,
+    ProtocolError,
+    RoomState,
+    batch,
+    decode,
+    decode_all,
+    encode,
+)
 
 from .strategies import frames
 
@@ -156,3 +169,36 @@ def test_compiled_layouts_accept_and_refuse_as_the_reference_checks() -> None:
         assert got == ref, (data.hex(" "), got, ref)
         agreed += 1
     assert agreed > 1_000  # mutations that msgpack still reads: fields of every kind, valid and not
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(frames, min_size=1, max_size=12), st.integers(1, 400))
+def test_batches_decode_to_the_frames_sent_one_by_one(sent: list[object], limit: int) -> None:
+    """Joined into messages of at most ``limit`` bytes (a longer frame alone), the frames
+    decode, message after message, to the same sequence as one frame a message."""
+    encoded = [encode(f) for f in sent]  # type: ignore[arg-type]
+    messages = batch(encoded, limit)
+    assert all(len(m) <= limit or decode_all(m) == [decode(m)] for m in messages)
+    assert [f for m in messages for f in decode_all(m)] == [decode(e) for e in encoded] == sent
+    assert b"".join(messages) == b"".join(encoded)
+    assert len(batch(encoded)) == 1  # within MAX_FRAME: one message
+
+
+def test_fuzz_decode_all_raises_only_protocol_error() -> None:
+    """20,000 mutated batches: decode_all returns frames or raises ProtocolError, and refuses
+    a batch whose last frame is cut short (never a silent partial read)."""
+    rng = random.Random(20261126)
+    refused = 0
+    for _ in range(20_000):
+        data = _mutate(rng, b"".join(rng.choice(SEEDS) for _ in range(rng.randint(1, 4))))
+        try:
+            assert decode_all(data)
+        except ProtocolError as e:
+            assert 100 <= e.code < 200
+            refused += 1
+    assert refused > 5_000
+    whole = encode(Ping(7)) + encode(Ping(8))
+    with pytest.raises(ProtocolError):
+        decode_all(whole[:-1])
+    with pytest.raises(ProtocolError):
+        decode_all(b"")

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import protocol
-from protocol import FRAMES, ProtocolError, decode, encode
+from protocol import FRAMES, ErrorCode, ProtocolError, decode, decode_all, encode
 from protocol.spec import SPEC, render
 
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -18,6 +18,7 @@ REJECTS = [
     for line in block.splitlines()
     if line.strip()
 ]
+BATCHES = re.findall(r"```batch\n(.+?)\n([0-9a-f ]+)\n```", TEXT, re.S)
 NAMESPACE = {name: getattr(protocol, name) for name in protocol.__all__}
 
 
@@ -47,3 +48,19 @@ def test_refused_vector(hexa: str, code: int) -> None:
 
 def test_spec_has_refused_vectors() -> None:
     assert len(REJECTS) >= 10
+
+
+@pytest.mark.parametrize(("sources", "hexa"), BATCHES)
+def test_batch_vector(sources: str, hexa: str) -> None:
+    frames = [eval(line, NAMESPACE) for line in sources.splitlines()]
+    data = bytes.fromhex(hexa)
+    assert len(frames) > 1
+    assert b"".join(encode(f) for f in frames) == data
+    assert decode_all(data) == frames
+    with pytest.raises(ProtocolError) as e:
+        decode(data)
+    assert e.value.code == ErrorCode.TRAILING_BYTES
+
+
+def test_spec_has_a_batch_vector() -> None:
+    assert BATCHES

@@ -73,8 +73,16 @@ async def test_history_pages_and_ratings(db: Database) -> None:
     assert board[0]["rating"] >= board[1]["rating"]
     seat = first["seats"][0]
     assert seat["rating_before"] is not None and seat["rating_after"] != seat["rating_before"]
+    # a guest has no account, but its matches are listed under its name, newest first
+    gus = await matches.history(db, "gus", limit=3)
+    assert gus["player"]["kind"] == GUEST and [m["id"] for m in gus["matches"]] == ids[::-1][:3]
+    assert gus["matches"][0]["seats_held"] == [2] and gus["next"] == ids[2]
+    rest = await matches.history(db, "gus", limit=3, before=gus["next"])
+    assert [m["id"] for m in rest["matches"]] == ids[1::-1] and rest["next"] is None
     with pytest.raises(matches.NotFound):
-        await matches.history(db, "gus")  # guests have no page
+        await matches.history(db, "Gus")  # a guest's name is matched exactly
+    with pytest.raises(matches.NotFound):
+        await matches.history(db, "nobody")
 
 
 async def test_bridge_partnerships_move_together(db: Database) -> None:
@@ -106,11 +114,13 @@ async def test_an_abandoned_match_is_kept_but_not_rated(db: Database) -> None:
 
 async def test_api(db: Database) -> None:
     await accounts.register(db, "alice", "correct horse")
-    mid, _ = await store(db, "bridge", 5, 1, [SeatHolder(USER, "alice")] + [SeatHolder(ROBOT, "random@1")] * 3)
+    seed = 2**63 - 3  # a 64-bit seed travels as a string: a JavaScript number would round it
+    mid, _ = await store(db, "bridge", seed, 1, [SeatHolder(USER, "alice")] + [SeatHolder(ROBOT, "random@1")] * 3)
     r = await answer(db, "/api/players/alice/matches", "limit=5")
     assert r.status == 200 and r.json()["matches"][0]["id"] == mid
+    assert r.json()["matches"][0]["seed"] == str(seed)
     r = await answer(db, f"/api/matches/{mid}", "")
-    assert r.status == 200 and r.json()["hands"][0]["actions"]
+    assert r.status == 200 and r.json()["hands"][0]["actions"] and r.json()["seed"] == str(seed)
     r = await answer(db, f"/api/matches/{mid}.pbn", "")
     assert r.status == 200 and r.body.startswith(b"% PBN 2.1") and r.content_type.startswith("text/plain")
     r = await answer(db, "/api/leaderboard/bridge", "")

@@ -4,7 +4,9 @@ order (a match's hands before its end), and a job that cannot be written costs o
 from __future__ import annotations
 
 import logging
+import random
 import time
+from dataclasses import dataclass
 
 import pytest
 
@@ -144,3 +146,102 @@ def test_paiju_bench_records_measures_each_linger() -> None:
     assert all(r["writer_cpu_ms_per_hand"] >= 0 for r in out["runs"] if r.get("process"))
     bad = subprocess.run([*cmd[:5], "--gap", "-1"], capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "--gap and --linger are seconds" in bad.stderr
+
+
+@dataclass
+class Live:
+    """A match of the random jobs below, while they come."""
+
+    info: MatchInfo
+    hands: int
+    seats: tuple[SeatHolder, ...]
+    totals: list[int]
+    played: int = 0
+
+
+MATCH_COLUMNS = ("id", "room_id", "game", "seed", "hands_planned", "hands_played", "status", "rated", "totals")
+SEAT_COLUMNS = ("match_id", "seat", "account_id", "name", "kind", "total", "rank", "rating_before", "rating_after")
+
+
+async def _rows(db: Database) -> dict[str, list[tuple[object, ...]]]:
+    """Every stored row that a batch writes, times aside (ended: only whether it is set)."""
+    from sqlalchemy import select
+
+    from records.models import Account, Hand, Match, MatchSeat, Rating
+
+    def rounded(v: object) -> object:
+        return round(v, 9) if isinstance(v, float) else v
+
+    async with db.session() as s:
+        ms = (await s.execute(select(Match).order_by(Match.id))).scalars().all()
+        seats = (await s.execute(select(MatchSeat).order_by(MatchSeat.match_id, MatchSeat.seat))).scalars().all()
+        hands = (await s.execute(select(Hand).order_by(Hand.match_id, Hand.hand))).scalars().all()
+        rates = (await s.execute(select(Rating).order_by(Rating.account_id, Rating.game))).scalars().all()
+        accs = (await s.execute(select(Account).order_by(Account.id))).scalars().all()
+        return {
+            "matches": [(*(getattr(m, c) for c in MATCH_COLUMNS), m.ended is not None) for m in ms],
+            "seats": [tuple(rounded(getattr(x, c)) for c in SEAT_COLUMNS) for x in seats],
+            "hands": [(h.match_id, h.hand, h.actions, h.scores, h.revealed, h.detail) for h in hands],
+            "ratings": [(r.account_id, r.game, rounded(r.mu), rounded(r.sigma), r.matches) for r in rates],
+            "accounts": [(a.id, a.name, a.kind) for a in accs],
+        }
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, seed: int) -> None:
+    """Random matches (guests, robots whose ratings move from match to match, holders that
+    change, abandoned matches), their jobs interleaved and cut into random batches: the batch
+    writer (records.matches.write_batch) stores exactly the rows that the jobs written one by
+    one, each in its own transaction, store."""
+    from pathlib import Path
+
+    from records.recorder import Batches, _End, _Hand
+
+    rng = random.Random(seed)
+    holders = [
+        SeatHolder(GUEST, "ann"),
+        SeatHolder(GUEST, "bob"),
+        SeatHolder(ROBOT, "random@1"),
+        SeatHolder(ROBOT, "perfect@1"),
+    ]
+    jobs: list[_Hand | _End] = []
+    live: list[Live] = []
+    for m in range(14):
+        n = rng.randint(1, 3)
+        live.append(Live(info(f"r{m}", n), n, (rng.choice(holders), rng.choice(holders)), [0, 0]))
+        while live and (len(live) > 3 or m == 13):  # a few matches at once, their jobs interleaved
+            x = rng.choice(live)
+            if x.played < x.hands and rng.random() < 0.9:
+                hand = play("tricks", seed * 100 + int(x.info.room_id[1:]), x.played)
+                jobs.append(_Hand(x.info, hand, x.seats))
+                x.played += 1
+                x.totals = [t + d for t, d in zip(x.totals, hand.scores, strict=True)]
+            else:
+                end = x.seats if rng.random() < 0.7 else (x.seats[0], rng.choice(holders))
+                jobs.append(_End(x.info, end, tuple(x.totals), x.played == x.hands))
+                live.remove(x)
+    one_by_one = Database(f"sqlite+aiosqlite:///{Path(str(tmp_path)) / 'a.sqlite3'}")
+    batched = Database(f"sqlite+aiosqlite:///{Path(str(tmp_path)) / 'b.sqlite3'}")
+    for d in (one_by_one, batched):
+        await d.upgrade()
+    mids: dict[str, int] = {}
+    for job in jobs:  # the reference: a transaction a job
+        if isinstance(job, _Hand):
+            mids[job.info.room_id] = await matches.write_hand(
+                one_by_one, job.info, mids.get(job.info.room_id), job.hand, job.seats
+            )
+        elif job.info.room_id in mids:
+            await matches.finish_match(
+                one_by_one, mids.pop(job.info.room_id), job.info, job.seats, job.totals, complete=job.complete
+            )
+    writer = Batches(batched)
+    k = 0
+    while k < len(jobs):
+        size = rng.randint(1, 12)
+        assert await writer.write(jobs[k : k + size]) == (len(jobs[k : k + size]), 0)
+        k += size
+    expected, got = await _rows(one_by_one), await _rows(batched)
+    assert got == expected
+    assert any(r[7] for r in got["matches"]) and got["ratings"]  # rated matches, ratings that moved
+    for d in (one_by_one, batched):
+        await d.close()

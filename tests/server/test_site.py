@@ -1,6 +1,7 @@
 """What a player of the site sees besides the table, through a real ``paiju serve``: the
 robots' menus in /healthz (strongest first, described), the replay of a finished hand
-(/replay/ROOM/HAND: a spectator's frames then the RESULT, nothing before the hand is over),
+(/replay/ROOM/HAND: a spectator's frames with every card face up, then the RESULT, nothing
+before the hand is over),
 a server whose bridge rooms play the deals of ``--pbn FILE``, and the solver's value of a
 finished trick-taking deal in its RESULT."""
 
@@ -41,6 +42,20 @@ def get(url: str) -> tuple[int, bytes, str]:
         return e.code, e.read(), e.headers.get("Location", "")
 
 
+def test_http_paths(served: Served) -> None:
+    with urllib.request.urlopen(served.http + "/healthz", timeout=5) as r:
+        health = json.load(r)
+        assert r.headers["Content-Type"] == "application/json"
+    assert health["ok"] and "tricks" in health["games"]
+    with urllib.request.urlopen(served.http + "/", timeout=5) as r:
+        assert r.headers["Content-Type"].startswith("text/html")
+        assert b"<" in r.read()
+    for path in ("/nope.html", "/%2e%2e/pyproject.toml", "/..%2f..%2fpyproject.toml", "/.hidden"):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(served.http + path, timeout=5)
+        assert e.value.code == 404, path
+
+
 def test_healthz_lists_each_games_robots_strongest_first(served: Served) -> None:
     status, body, _ = get(served.http + "/healthz")
     assert status == 200
@@ -53,7 +68,7 @@ def test_healthz_lists_each_games_robots_strongest_first(served: Served) -> None
     assert menus["mahjong"][0][0] == "bdi-hudist" and menus["tricks"][0][0] == "perfect"
 
 
-async def test_a_finished_hand_replays_as_a_spectator_saw_it(served: Served) -> None:
+async def test_a_finished_hand_replays_face_up(served: Served) -> None:
     async with await Client.connect(served.url, "ann", record=True) as c:
         st = await c.create("tricks", bots=[1], robot="random", clock_ms=30_000, hands=2)
         base = f"{served.http}/replay/{st.room}/0"
@@ -69,7 +84,10 @@ async def test_a_finished_hand_replays_as_a_spectator_saw_it(served: Served) -> 
         assert [e.seq for e in events] == list(range(head.seq + 1, head.seq + 1 + len(events)))
         assert events[0].code == RoomEvent.HAND_START and events[-1].code == RoomEvent.HAND_END
         deals = [e for e in events if e.code == RoomEvent.DEAL]
-        assert deals and all(set(e.cards) == {HIDDEN} for e in deals)  # a spectator's deal: face down
+        # a finished hand replays with every hand face up from the deal (each seat's deal is
+        # the hand the RESULT reveals), while the live spectator saw them face down
+        assert len(deals) == 2 and all(HIDDEN not in e.cards for e in deals)
+        assert [sorted(e.cards) for e in sorted(deals, key=lambda e: e.seat or 0)] == [sorted(h) for h in result.hands]
         assert last == result  # the RESULT reveals the hands, at the end
         live = [f for f in c.log if isinstance(f, Event) and head.seq < f.seq <= events[-1].seq]
         assert [(e.seq, e.code, e.seat) for e in live] == [(e.seq, e.code, e.seat) for e in events]

@@ -62,7 +62,7 @@ def test_the_bank_keeps_the_seat_then_a_robot_takes_it_and_the_owner_takes_it_ba
     d.tick(MOVE + BANK - 1.5)
     timeouts = [f for f in d.frames("ann", Event) if f.code == RoomEvent.TIMEOUT]
     assert [t.arg for t in timeouts] == [p2.prompt_id]
-    assert robot_events(d, "ann") == [1] and d.table.seats[0].robot  # on the first timeout: the bank was spent
+    assert robot_events(d, "ann") == [1] and d.table.seats[0].stand_in  # on the first timeout: the bank was spent
 
     # the next prompt goes to the robot and, still, to the owner; the robot's answer waits for
     # the move's time, and the owner, answering first, takes the seat back
@@ -75,7 +75,7 @@ def test_the_bank_keeps_the_seat_then_a_robot_takes_it_and_the_owner_takes_it_ba
     d.tick(MOVE / 2)
     mine = Action(0, bytes(p3.options[0].cards[:1]))
     d.act("ann", p3.prompt_id, mine)
-    assert robot_events(d, "ann") == [1, 0] and not d.table.seats[0].robot
+    assert robot_events(d, "ann") == [1, 0] and not d.table.seats[0].stand_in
     echo = [f for f in d.frames("ann", Event) if f.seat == 0 and f.code == 0x20][-1]
     assert echo.cards == mine.cards  # the owner's card was played, not the robot's
 
