@@ -128,9 +128,7 @@ class HybridRobot(BridgeRobot):
             return signals.rule_signal(k, experience_card(k)) if self.signalling else experience_card(k)
         if not self.signalling:
             return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
-        if k.declarer is not None:  # defenders signal: a spot card is no longer the lowest they hold
-            for s in ((k.declarer + 1) % 4, (k.declarer + 3) % 4):
-                k.without[s] = set()
+        signals.low_readings_only(k)  # defenders signal: a high spot card is not their lowest
         values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
         given = signals.signal_card(k, values.near_best())
         return given if given is not None else values.best()

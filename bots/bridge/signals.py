@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .table import Known
+from .table import Known, beats, winning
 
 AGREE = 3.0  # the weight of a sample that agrees with a signal, against 1 for one that does not
 HIGH = 7  # a spot card of seven or more is read as high (encouraging; even count)
@@ -121,3 +121,19 @@ def weigh(k: Known, sample: dict[int, list[int]]) -> float:
             agrees = high == (sum(c >> 4 == suit for c in dealt) % 2 == 0)
         w *= AGREE if agrees else 1.0
     return w
+
+
+def low_readings_only(k: Known) -> None:
+    """Keep, for the defenders, only the readings of their low follows (below :data:`HIGH`):
+    a signaller's high spot card does not say it held nothing lower, a low one still does."""
+    if k.declarer is None:
+        return
+    defenders = ((k.declarer + 1) % 4, (k.declarer + 3) % 4)
+    for s in defenders:
+        k.without[s] = set()
+    for leader, cards in k.history:
+        for i, c in enumerate(cards):
+            seat = (leader + i) % 4
+            low = i and seat in defenders and c >> 4 == cards[0] >> 4 and c & 0xF < HIGH
+            if low and not beats(c, cards[winning(cards[:i], k.trump)], k.trump):
+                k.without[seat].update(range(c & 0xF0 | 2, c))

@@ -68,3 +68,15 @@ def test_a_signal_moves_the_weight_of_the_deals_that_agree_with_it() -> None:
     k.without = [set(), set(), set(), set()]  # a signaller's low card says nothing of lower ones
     plain, weighted = honour_share(k)
     assert weighted < plain - 0.1
+
+
+def test_a_high_spot_card_is_not_read_as_the_lowest() -> None:
+    # East's nine on partner's ace: a signal; East may hold lower clubs. East's four: it holds no
+    # lower club (the two and three are seen or played)
+    k = Known.of(board(CLUB_ACE, CLUB_TWO, CLUB_NINE, CLUB_SIX).view(2), 2)
+    assert 0x05 in k.without[1]  # Known reads every non-winning follow as the lowest
+    signals.low_readings_only(k)
+    assert k.without[1] == set()
+    k = Known.of(board(CLUB_ACE, CLUB_TWO, CLUB_FOUR, CLUB_SIX).view(2), 2)
+    signals.low_readings_only(k)
+    assert k.without[1] == {0x02, 0x03}
