@@ -158,7 +158,7 @@ REQUESTS: tuple[Answer, ...] = (
         (
             (E.HELLO_FIRST, "before WELCOME"),
             (E.NO_SUCH_ROOM, "no room of that id"),
-            (E.WRONG_STATE, "no rematch is offered in that room"),
+            (E.WRONG_STATE, "no rematch is offered in that room, or none to the sender"),
         ),
     ),
     Answer(
