@@ -281,3 +281,21 @@ def test_a_seat_that_followed_low_is_dealt_no_lower_card_of_the_suit() -> None:
         raise AssertionError("no board in sixty with a low follow whose lower cards are still out")
     for d in montecarlo.sample_deals(k, 64, random.Random(2)).deals:
         assert not any(c in d[s] for s, c in forced)
+
+
+def test_the_simulated_opening_lead_cashes_the_setting_tricks() -> None:
+    # South plays 3NT; West, on lead, holds AKQJT of clubs and two more aces: every sample
+    # says a club sets the contract, a spade lets it make
+    deal = "N:AKQ2.KQ32.KQ2.32 J54.J54.J543.954 T987.T98.T98.876 63.A76.A76.AKQJT"
+    game = Bridge(0, BridgeRules("x", deals=("1 S None " + deal,)))
+    for call in ("3NT", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    west = game.to_act()[0]
+    assert west == 3
+    k = Known.of(game.view(west), west)
+    robot = HybridRobot(samples=8)
+    robot.simulated_lead = True
+    values = montecarlo.card_values(k, 8, random.Random(1))
+    club_ace = 0x0E
+    assert values.score[club_ace] > values.score[0x3 << 4 | 6]  # a club beats the spade six on average
+    assert robot.opening_lead(k, random.Random(1)) >> 4 == 0  # a club

@@ -101,3 +101,15 @@ def test_every_call_keeps_the_promise_read_back_on_many_auctions() -> None:
             assert p.holds(Hand.of(hands[p.seat])), ([format_call(c) for c in auction], p.index, p.rows)
             checked += 1
     assert checked > 20_000
+
+
+def test_free_advance_and_the_doublers_strong_rebid() -> None:
+    # 1D X 1S: advancer with 8 points and five hearts bids them (it passed before)
+    assert bid("J4.KQ853.T42.Q82", "1D X 1S") == "2H"
+    assert bid("J4.K853.T42.Q832", "1D X 1S") == "P"  # four hearts, weak: pass
+    # the doubler with 18 does not pass partner's silence out: balanced with stoppers 1NT
+    assert bid("AQ2.KQ32.QJ3.A32", "1D X 1S P P") == "1NT"  # 18
+    assert bid("A2.AKQ32.KJ3.A32", "1D X 1S P P") == "2H"  # 21, five hearts: natural
+    # partner advanced 1H: the doubler raises by strength
+    assert bid("KQ2.AQ32.32.AQ43", "1D X P 1H P") == "3H"  # 17
+    assert bid("KQ2.AQ32.3.AK432", "1D X P 1H P") == "4H"  # 20

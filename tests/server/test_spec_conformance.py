@@ -38,9 +38,13 @@ from protocol import (
     Join,
     Leave,
     ListRooms,
+    Mute,
     Ping,
     QuickPlay,
+    RematchAnswer,
     RoomState,
+    Say,
+    SetSeat,
     answers,
     decode,
     encode,
@@ -160,6 +164,10 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
             ("ACTION", Action(1, 0)),
             ("PING", Ping(5)),
             ("ACCOUNT", Account("logout")),
+            ("SAY", Say("nowhere", "hi")),
+            ("MUTE", Mute("nowhere", "bob")),
+            ("REMATCH_ANSWER", RematchAnswer("nowhere", True)),
+            ("SET_SEAT", SetSeat("nowhere", 0, True)),
         ]:
             seen[name, ErrorCode.HELLO_FIRST] = await ann.error_of(frame)
         seen["HELLO", ErrorCode.BAD_VERSION] = await ann.error_of(Hello(2, "ann"))
@@ -206,6 +214,23 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         seen["JOIN", ErrorCode.ALREADY_IN_ROOM] = await ann.error_of(Join(state.room, 1))
         seen["JOIN", ErrorCode.SEAT_TAKEN] = await bob.error_of(Join(state.room, 0))
         seen["JOIN", ErrorCode.BAD_ROOM_OPTIONS] = await bob.error_of(Join(state.room, 3))  # tricks: seats 0, 1
+        # the room's chat, its seats and its rematch
+        room = state.room
+        for name, frame in [("SAY", Say("nowhere", "hi")), ("MUTE", Mute("nowhere", "bob"))]:
+            seen[name, ErrorCode.NO_SUCH_ROOM] = await ann.error_of(frame)
+        seen["REMATCH_ANSWER", ErrorCode.NO_SUCH_ROOM] = await ann.error_of(RematchAnswer("nowhere", True))
+        seen["SAY", ErrorCode.NOT_IN_ROOM] = await bob.error_of(Say(room, "hi"))
+        seen["MUTE", ErrorCode.NOT_IN_ROOM] = await bob.error_of(Mute(room, "ann"))
+        seen["SET_SEAT", ErrorCode.NOT_IN_ROOM] = await bob.error_of(SetSeat(room, 1, True))
+        seen["SAY", ErrorCode.BAD_FIELD] = await ann.error_of(Say(room, "   "))
+        for i in range(5):  # five lines at once, then one every 2 s
+            await ann.ws.send(encode(Say(room, f"line {i}")))
+        seen["SAY", ErrorCode.RATE_LIMITED] = await ann.error_of(Say(room, "one too many"))
+        seen["REMATCH_ANSWER", ErrorCode.WRONG_STATE] = await ann.error_of(RematchAnswer(room, True))
+        seen["SET_SEAT", ErrorCode.SEAT_TAKEN] = await ann.error_of(SetSeat(room, 0, True))
+        seen["SET_SEAT", ErrorCode.BAD_ROOM_OPTIONS] = await ann.error_of(SetSeat(room, 3, True))
+        assert isinstance(await bob.ask(Join(room)), RoomState)  # watching
+        seen["SET_SEAT", ErrorCode.WRONG_STATE] = await bob.error_of(SetSeat(room, 1, True))
         # the room has not dealt: no decision is pending for anyone
         seen["ACTION", ErrorCode.NOT_YOUR_TURN] = await ann.error_of(Action(1, 1))
         await bob.close()
@@ -487,3 +512,13 @@ def test_discovery_matches_the_registries(main: Served) -> None:
         assert g["options"]["seats"] == {"min": 0, "max": g["seats"] - 1}
     assert answer["version"] == 1 and answer["limits"]["max_rooms"] > 0
     assert Counter("pbn" in g["options"] for g in answer["games"]) == Counter({False: 3, True: 1})
+
+
+def test_every_request_frame_has_its_answers_declared() -> None:
+    """A client frame added to protocol/frames.py must be given its answer and errors in
+    protocol/answers.py (and so in SPEC.md §7.1, and provoked above)."""
+    from protocol.frames import FRAMES
+    from protocol.spec import wire_name
+
+    client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
+    assert [a.frame for a in answers.REQUESTS] == client
