@@ -38,9 +38,9 @@ def play(game: str, seed: int, hands: int = 1) -> list[tuple[int, bytes]]:
     """One seeded match of ``game`` at a Table whose every seat answers each PROMPT with a
     random legal option (``random.Random(seed)``): every frame sent, encoded, with the seat
     of the connection it went to."""
-    from games import Action
+    from games import GameAction
     from protocol import Prompt, encode
-    from server.table import Act, Join, Send, Table, Tick
+    from server.table import Enter, Reply, Send, Table, Tick
 
     t = Table("c", game, None, seed=seed, hands=hands, clock_ms=3_600_000, robot="random")
     rng = random.Random(seed)
@@ -61,14 +61,14 @@ def play(game: str, seed: int, hands: int = 1) -> list[tuple[int, bytes]]:
                         prompts.pop(f.prompt_id, None)
 
     for s in range(t.n):
-        feed(Join(f"p{s}", f"seat {s}", conn=s, seat=s))
+        feed(Enter(f"p{s}", f"seat {s}", conn=s, seat=s))
     while not t.closed:
         if prompts:
             pid = rng.choice(sorted(prompts))
             conn, p = prompts.pop(pid)
             opt = rng.choice(p.options)
             cards = bytes(rng.sample(list(opt.cards), opt.pick))
-            feed(Act(f"p{conn}", conn, pid, Action(opt.code, cards)))
+            feed(Reply(f"p{conn}", conn, pid, GameAction(opt.code, cards)))
         else:
             deadline = t.next_deadline()
             if deadline is None:

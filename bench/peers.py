@@ -8,7 +8,9 @@ and prompts by ``client.send``) in two modes: a patch broadcast after every move
 0 and ``broadcastPatch()``), and Colyseus's default of a patch every 50 ms. One load generator
 (bench/colyseus/loadgen.js, one Node process) drives each server in turn with the same logic:
 ``--rooms`` tables of two players who answer every prompt at once with a random legal card,
-and take a new room after each match of ``--hands`` hands.
+and take a new room after each match of ``--hands`` hands. paiju's players ask for batches in
+HELLO (protocol/SPEC.md §1), as paiju's client library and web client do (``--no-batch``: one
+frame a message).
 
 Each measure is a window of ``--seconds`` after ``--warmup``; the server's CPU time (user +
 system of its process and its children, from /proc) is read as the window opens and closes.
@@ -42,7 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from paiju.args import fail, nonnegative_float, positive_float, positive_int
-from paiju.bench_server import SERVE_OPTIONS, Child, cpu_of, end
+
+from .launch import Child, cpu_of, end, serve
+from .server import SERVE_OPTIONS
 
 HERE = Path(__file__).resolve().parent
 COLYSEUS = HERE / "colyseus"
@@ -139,6 +143,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=positive_int, default=4, help="hands per match; then a new room (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
     p.add_argument(
+        "--no-batch",
+        dest="batch",
+        action="store_false",
+        help="paiju's players do not ask for batches in HELLO: one frame a WebSocket message",
+    )
+    p.add_argument(
         "--servers",
         type=server_keys,
         default=list(SERVERS),
@@ -184,16 +194,17 @@ def run(args: argparse.Namespace) -> int:
     )
     say(
         f"  rooms {','.join(map(str, args.rooms))}, {args.runs} interleaved run(s) of {args.seconds:g} s "
-        f"after {args.warmup:g} s, {args.hands} hands a match; load average {os.getloadavg()[0]:.2f} "
+        f"after {args.warmup:g} s, {args.hands} hands a match, paiju's players "
+        f"{'asking for batches' if args.batch else 'taking one frame a message'}; "
+        f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
     )
     scratch = tempfile.TemporaryDirectory(prefix="paiju-peers-")
     children: dict[str, Child] = {}
     try:
         db = f"sqlite:///{scratch.name}/peers.sqlite3"
-        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db]
         if "paiju" in args.servers:
-            children["paiju"] = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
+            children["paiju"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db)
         for key, mode in MODES.items():
             if key not in args.servers:
                 continue
@@ -203,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 cwd=COLYSEUS,
             )
         out = measure_all(args, node, children)
+    except ServerGone as e:
+        return fail("bench peers", str(e), 1)
     finally:
         for c in children.values():
             c.stop()
@@ -316,6 +329,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         "warm": args.warm,
         "runs_per_figure": args.runs,
         "hands_per_match": args.hands,
+        "paiju_batches": args.batch,
         "load_average": {"start": load[0], "max": max(load), "end": load[-1]},
         "rooms": {},
         "runs": runs,
@@ -356,6 +370,10 @@ def medians(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class ServerGone(RuntimeError):
+    """A server of the comparison ended during the run."""
+
+
 def measure(
     args: argparse.Namespace,
     node: str,
@@ -370,11 +388,14 @@ def measure(
     unless given): its figures. ``bar``, when not None, moves a second a second."""
     seconds = args.seconds if seconds is None else seconds
     warmup = args.warmup if warmup is None else warmup
+    if server.proc.poll() is not None:
+        said = server.output().strip()
+        raise ServerGone(f"the {key} server ended (exit {server.proc.returncode}): {said[-2000:] or 'no output'}")
     target = SERVERS[key][1]
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")
     cmd = [node, "loadgen.js", "--target", target, "--url", url, "--rooms", str(rooms)]
     cmd += ["--seconds", f"{seconds:g}", "--warmup", f"{warmup:g}", "--hands", str(args.hands)]
-    cmd += ["--seed", str(args.seed)]
+    cmd += ["--seed", str(args.seed), "--batch", "1" if args.batch else "0"]
     gen = subprocess.Popen(cmd, cwd=COLYSEUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert gen.stdout is not None
     marks: list[tuple[float, float, float]] = []  # (server CPU, generator CPU, wall) at open and close
@@ -398,7 +419,7 @@ def measure(
         with contextlib.suppress(subprocess.TimeoutExpired):
             gen.wait(15)
     finally:
-        end(gen)  # type: ignore[arg-type]
+        end(gen)
     if report is None or len(marks) != 2:
         err = gen.stderr.read().strip() if gen.stderr else ""
         raise RuntimeError(f"the load generator against {key} stopped early: {err or 'no output'}")

@@ -11,11 +11,12 @@
                 break
 
 A reader task decodes every frame into one queue (iterate the client, or ``recv()``) and
-keeps the session's state up to date: ``seq`` (the last event seen, for resume), the
-``prompts`` pending for this connection by prompt id (a PROMPT with mask 0 withdraws
-one), ``room`` and ``seat``. Request methods (``create``, ``join``, ``act``, ...) send a
-frame and wait for its answer; the answer is also left in the stream, so a consumer that
-iterates sees everything. An ERROR answering a request raises :class:`ServerError`.
+keeps the session's state (:class:`client.state.SessionState`, ``state``) up to date:
+``seq`` (the last event seen, for resume), the ``prompts`` pending for this connection by
+prompt id (a PROMPT with mask 0 withdraws one), ``room`` and ``seat``. Request methods
+(``create``, ``join``, ``act``, ...) send a frame and wait for its answer; the answer is
+also left in the stream, so a consumer that iterates sees everything. An ERROR answering
+a request raises :class:`ServerError`.
 
 Several nodes (``paiju serve --redis``): a request for a room that lives on another node is
 answered with REDIRECT; the client connects there, says HELLO with its token (same player)
@@ -37,13 +38,13 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from protocol import (
     VERSION,
+    Account,
     Ack,
     Action,
     CreateRoom,
     Error,
     ErrorCode,
     Event,
-    Feature,
     Frame,
     Hello,
     Identity,
@@ -61,11 +62,10 @@ from protocol import (
     RoomList,
     RoomState,
     Welcome,
-    decode,
-    decode_all,
     encode,
 )
-from protocol import Account as AccountFrame
+
+from .state import SessionState
 
 
 class ServerError(Exception):
@@ -93,22 +93,50 @@ class Client:
         self.urls: list[str] = [url] if url else []  # the nodes to resume through (reconnect)
         self.redirects = 0  # REDIRECTs followed
         self.connect_options: dict[str, Any] = {}
-        self._session: str | None = None
-        self.name = name
-        self.player_id = ""
-        self.token = ""
-        self.room: str | None = None
-        self.seat: int | None = None
-        self.seq = 0
-        self.prompts: dict[int, Prompt] = {}
+        self.state = SessionState(name)
         self.frames: asyncio.Queue[Frame | None] = asyncio.Queue()
         self.log: list[Frame] = []  # every frame received, when record=True
         self.record = False
-        self.batch = True  # ask for batches in HELLO (Feature.BATCH): fewer, larger messages
         self.messages = 0  # WebSocket messages received
         self.closed = False
         self._waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
         self._reader = asyncio.create_task(self._read(ws))
+
+    # ------------------------------------------------------------------ the session's state
+    @property
+    def name(self) -> str:
+        return self.state.name
+
+    @name.setter
+    def name(self, name: str) -> None:
+        self.state.name = name
+
+    @property
+    def player_id(self) -> str:
+        return self.state.player_id
+
+    @property
+    def token(self) -> str:
+        """WELCOME's resume token ("" before the first)."""
+        return self.state.token or ""
+
+    @property
+    def room(self) -> str | None:
+        return self.state.room
+
+    @property
+    def seat(self) -> int | None:
+        return self.state.seat
+
+    @property
+    def seq(self) -> int:
+        """The last event seen (a resume goes on after it)."""
+        return self.state.seq
+
+    @property
+    def prompts(self) -> dict[int, Prompt]:
+        """The prompts open for this connection, by prompt id."""
+        return self.state.prompts
 
     # ------------------------------------------------------------------ connecting
     @classmethod
@@ -135,27 +163,30 @@ class Client:
         c.urls += [u for u in urls or [] if u != url]
         c.connect_options = kwargs
         c.record = record
-        c.batch = batch
+        c.state.batch = batch  # HELLO asks for batches (Feature.BATCH): fewer, larger messages
         if hello:
             await c.hello(token=token, last_seq=last_seq, session=session)
         return c
 
     async def hello(self, token: str | None = None, last_seq: int | None = None, session: str | None = None) -> Welcome:
+        """Say HELLO: a new player, or with ``token`` the same player again (resuming its room
+        after the event ``last_seq``); as an account with its ``session``."""
         if last_seq is not None:
-            self.seq = last_seq
-        hello = Hello(VERSION, self.name, token, last_seq, session, Feature.BATCH if self.batch else 0)
+            self.state.seq = last_seq
+        self.state.session = session
+        return await self._say(Hello(VERSION, self.name, token, last_seq, session, self.state.features))
+
+    async def _say(self, hello: Hello) -> Welcome:
         w = await self.request(hello, lambda f: isinstance(f, Welcome))
         assert isinstance(w, Welcome)
-        self.player_id, self.token = w.player_id, w.token
-        self._session = session
         return w
 
     async def move(self, url: str) -> None:
         """Continue this session on the node at ``url``: connect there and say HELLO with the
         token and the last event seen (the same player; its room resumes there)."""
         await self._switch(url)
-        if self.token:
-            await self.hello(token=self.token, last_seq=self.seq if self.room else None, session=self._session)
+        if self.state.token:
+            await self._say(self.state.hello())
 
     async def reconnect(self, timeout: float = 30.0, pause: float = 0.25) -> Welcome:
         """Resume after the connection was lost: HELLO with the token and the last event seen,
@@ -178,7 +209,7 @@ class Client:
 
     async def account(self, op: str, name: str | None = None, password: str | None = None) -> Identity:
         """Register, log in or log out (ServerError when refused); the new identity."""
-        i = await self.request(AccountFrame(op, name, password), lambda f: isinstance(f, Identity))
+        i = await self.request(Account(op, name, password), lambda f: isinstance(f, Identity))
         assert isinstance(i, Identity)
         self.name = i.player
         return i
@@ -214,8 +245,7 @@ class Client:
                     continue
                 self.messages += 1
                 # a batch (a single frame is one too), or exactly one frame when none was asked for
-                for f in decode_all(msg) if self.batch else (decode(msg),):
-                    self._track(f)
+                for f in self.state.receive(msg):
                     if self.record:
                         self.log.append(f)
                     for pred, fut in list(self._waiters):
@@ -234,23 +264,6 @@ class Client:
             if not fut.done():
                 fut.set_exception(Closed("connection closed"))
         self.frames.put_nowait(None)
-
-    def _track(self, f: Frame) -> None:
-        if isinstance(f, Event):
-            self.seq = max(self.seq, f.seq)
-            self.room = f.room
-        elif isinstance(f, RoomState):
-            self.seq, self.room, self.seat = f.seq, f.room, f.seat
-            self.prompts.clear()
-        elif isinstance(f, Prompt):
-            if f.mask == 0 and not f.options:
-                self.prompts.pop(f.prompt_id, None)
-            else:
-                self.prompts[f.prompt_id] = f
-        elif isinstance(f, Ack):
-            self.prompts.pop(f.prompt_id, None)
-        elif isinstance(f, Result):
-            self.prompts.clear()
 
     async def recv(self, timeout: float | None = None) -> Frame:
         """The next frame; Closed when the connection has ended."""
@@ -374,8 +387,7 @@ class Client:
         assert rid is not None
         await self.send(Leave(rid))
         await self.ping()
-        self.room, self.seat = None, None
-        self.prompts.clear()
+        self.state.left()
 
     async def quickplay(self, game: str, ruleset: str | None = None) -> RoomState:
         s = await self.request(QuickPlay(game, ruleset), lambda x: isinstance(x, RoomState))

@@ -8,16 +8,16 @@
 
 import protocol  # noqa: F401 - first: protocol.build picks the compiled or the pure modules
 
-from .base import Action, ActionSet, Event, Game, GameError, HandNotOver, Outcome, Rules
-from .registry import add_record, create, get, names, prepare, records, register
+from .base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
+from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request
 
 __all__ = [
-    "Action",
     "ActionSet",
-    "Event",
     "Game",
+    "GameAction",
     "GameError",
+    "GameEvent",
     "HandNotOver",
     "Outcome",
     "Rules",
@@ -26,7 +26,7 @@ __all__ = [
     "decision_request",
     "get",
     "names",
-    "prepare",
     "records",
     "register",
+    "shape",
 ]

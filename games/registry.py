@@ -17,7 +17,7 @@ MODULES = {
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
 _RECORDS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
-_PREPARES: dict[str, list[Callable[[Any], None]]] = {}
+_SHAPES: dict[tuple[str, str | None], tuple[int, Rules]] = {}
 
 
 def register(cls: type[Game[Any]]) -> type[Game[Any]]:
@@ -25,25 +25,14 @@ def register(cls: type[Game[Any]]) -> type[Game[Any]]:
     return cls
 
 
-def add_record(
-    name: str, record: Callable[[Any], dict[str, Any]], prepare: Callable[[Any], None] | None = None
-) -> None:
+def add_record(name: str, record: Callable[[Any], dict[str, Any]]) -> None:
     """Have :func:`records` give ``record(game)`` to the outcome of game ``name`` (a
     game's package registers what is written from a game, such as bridge's PBN file, so that
     the game itself need not import its writers). The records of one game merge; adding the
-    same one again changes nothing. ``prepare(game)``, if given, runs when a hand is dealt
-    (:func:`prepare`), so that a record slow to make (bridge's double-dummy par) can start
-    in the background and be ready when the hand ends."""
+    same one again changes nothing. A record must be quick: the server's rooms make it on
+    their event loop (what is slow, such as bridge's par, is worked out elsewhere: server/room.py)."""
     if record not in _RECORDS.setdefault(name, []):
         _RECORDS[name].append(record)
-    if prepare is not None and prepare not in _PREPARES.setdefault(name, []):
-        _PREPARES[name].append(prepare)
-
-
-def prepare(game: Game[Any]) -> None:
-    """A hand of ``game`` is dealt: start what its records will need (see :func:`add_record`)."""
-    for p in _PREPARES.get(game.name, ()):
-        p(game)
 
 
 def records(game: Game[Any]) -> dict[str, Any]:
@@ -73,3 +62,18 @@ def create(
 ) -> Game[Any]:
     """A new hand of the game ``name``: ``create("mahjong", 7, "classic")``."""
     return get(name)(seed, ruleset, hand=hand, dealer=dealer)
+
+
+def shape(name: str, ruleset: str | None = None) -> tuple[int, Rules]:
+    """``(seats, rules)`` of game ``name`` with ``ruleset`` (KeyError: no such game or
+    ruleset), without dealing a hand each time: what a room about to be created checks.
+
+    >>> shape("tricks")[0], shape("mahjong", "classic")[1].name
+    (2, 'classic')
+    """
+    key = (name, ruleset)
+    got = _SHAPES.get(key)
+    if got is None:
+        probe = create(name, 0, ruleset)
+        got = _SHAPES[key] = (probe.num_seats, probe.rules)
+    return got

@@ -1,7 +1,8 @@
 """The simulated clients: real protocol sessions that play, idle, or echo.
 
 - :class:`Session` is one WebSocket connection speaking the protocol (HELLO, PING), that
-  resumes with its token and last event number when the connection drops.
+  resumes with its token and last event number when the connection drops; what it knows
+  of the session is the client library's :class:`client.state.SessionState`.
 - :class:`Table` coordinates the players of one table: its first player creates each
   room (robots in the seats asked for), the others join it by id; they play match after
   match, choosing uniformly among the legal options each PROMPT offers, until the run
@@ -28,17 +29,15 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from client.state import SessionState
 from protocol import (
-    VERSION,
     Ack,
     Action,
     CreateRoom,
     Error,
     ErrorCode,
     Event,
-    Feature,
     Frame,
-    Hello,
     Join,
     Leave,
     Ping,
@@ -48,9 +47,6 @@ from protocol import (
     Result,
     RoomEvent,
     RoomState,
-    Welcome,
-    decode,
-    decode_all,
     encode,
 )
 
@@ -81,17 +77,14 @@ class Session:
 
     def __init__(self, url: str, name: str, stats: Stats, stopping: asyncio.Event, batch: bool = True) -> None:
         self.url = url
-        self.batch = batch  # ask for several frames a message (HELLO's Feature.BATCH)
         self.name = name
         self.stats = stats
         self.stopping = stopping
         self.ws: ClientConnection | None = None
-        self.token: str | None = None
-        self.seq = 0  # last event seen (for resume)
+        self.state = SessionState(name, batch=batch)  # token, last event, room: the resume
         self.pings: dict[int, float] = {}
         self._nonces = itertools.count(1)
         self.cut = False  # we dropped it on purpose (--drops)
-        self.room: str | None = None  # the room this player is in (to LEAVE at the end)
         self.gate: asyncio.Semaphore | None = None  # bounds the handshakes in flight (see run.py)
 
     async def open(self) -> None:
@@ -110,10 +103,9 @@ class Session:
                 continue
             self.ws = ws
             self.stats.connected()
-            resuming = self.token is not None
-            features = Feature.BATCH if self.batch else 0
-            await self.send(Hello(VERSION, self.name, self.token, self.seq if resuming else None, None, features))
-            if resuming:
+            hello = self.state.hello()
+            await self.send(hello)
+            if hello.token is not None:
                 self.stats.resumes += 1
             return
 
@@ -144,7 +136,8 @@ class Session:
 
     async def frames(self) -> Any:
         """Every frame from the server, reconnecting after a drop; the protocol's own
-        bookkeeping (WELCOME's token, event numbers, PONG times, ERROR counts) is done here."""
+        bookkeeping (the session's state, PONG times, undecodable frames) is done here."""
+        state = self.state
         while True:
             if self.ws is None:
                 await self.open()
@@ -156,21 +149,13 @@ class Session:
                     self.stats.messages_in += 1
                     self.stats.bytes_in += len(msg)
                     try:
-                        got = decode_all(msg) if self.batch else [decode(msg)]
+                        got = state.receive(msg)
                     except ProtocolError as e:
                         self.stats.error(f"undecodable: {code_name(e.code)}")
                         continue
                     self.stats.frames_in += len(got)
                     for f in got:
-                        if isinstance(f, Event):
-                            self.seq = max(self.seq, f.seq)
-                            if f.code == RoomEvent.MATCH_END:
-                                self.room = None
-                        elif isinstance(f, RoomState):
-                            self.seq, self.room = f.seq, f.room
-                        elif isinstance(f, Welcome):
-                            self.token = f.token
-                        elif isinstance(f, Pong):
+                        if isinstance(f, Pong):
                             t = self.pings.pop(f.nonce, None)
                             if t is not None:
                                 self.stats.latency("ping", (time.perf_counter() - t) * 1000)
@@ -196,9 +181,9 @@ class Session:
         ws = self.ws
         if ws is None:
             return
-        if self.room is not None:
+        if self.state.room is not None and not self.state.over:
             with contextlib.suppress(Exception):
-                await self.send(Leave(self.room))
+                await self.send(Leave(self.state.room))
         self._gone()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), 2)

@@ -44,6 +44,8 @@ def text(r: dict[str, Any]) -> str:
         lines.append(f"  hands/s           {r['hands_per_s']:12,.2f}   ({r['matches']:,} matches)")
         io = f"in {r['frames_in_per_s']:,.1f}, out {r['frames_out_per_s']:,.1f}"
         lines.append(f"  frames/s          {r['frames_per_s']:12,.1f}   ({io})")
+        cpu = f"{r['generator_cpu_percent']:12,.1f} %   ({r['generator_cpu_us_per_frame']:,.1f} us a frame)"
+        lines.append(f"  generator CPU     {cpu}")
         per = r["messages_in_per_s"] / r["actions_per_s"] if r["actions_per_s"] else 0.0
         how = "batches asked for" if r["batch"] else "one frame a message"
         lines.append(f"  messages in/s     {r['messages_in_per_s']:12,.1f}   ({per:.2f} an action; {how})")

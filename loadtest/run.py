@@ -101,6 +101,9 @@ class Report:
             "messages_in_per_s": round(s.messages_in / secs, 1),
             "batch": o.batch,
             "frames_out_per_s": round(s.frames_out / secs, 1),
+            # the generator's own cost (this process, every client): it must stay well under the server's
+            "generator_cpu_percent": round(100 * s.cpu / secs, 1) if secs else 0.0,
+            "generator_cpu_us_per_frame": round(1e6 * s.cpu / max(s.frames_in + s.frames_out, 1), 1),
             "latency_ms": {k: summary(s.lat[k]) for k in LATENCIES},
             "errors": dict(sorted(s.errors.items())),
             "error_count": sum(s.errors.values()),
@@ -116,11 +119,11 @@ class Report:
         }
 
 
-async def probe(url: str, game: str) -> int:
+async def probe(url: str, game: str, batch: bool = True) -> int:
     """The number of seats of ``game`` on the server at ``url``: a private room is created
-    and left at once (it never starts)."""
+    and left at once (it never starts). ``batch``: HELLO asks for batches."""
     stats, stopping = Stats(), asyncio.Event()
-    s = Session(url, "load-probe", stats, stopping)
+    s = Session(url, "load-probe", stats, stopping, batch=batch)
     try:
         async with asyncio.timeout(15):
             try:
@@ -158,7 +161,7 @@ async def run(
         if o.rooms == 0 and o.idle > 0:
             pass  # idle connections only
         else:
-            seats = await probe(o.url, o.game)
+            seats = await probe(o.url, o.game, o.batch)
             if not 0 <= o.robots_per_room <= seats:
                 raise LoadError(f"{o.game} has {seats} seats: --robots-per-room must be 0..{seats}")
             tables, humans = o.tables(seats)
@@ -178,7 +181,7 @@ async def run(
     for t in tabs:
         t.robot, t.interval = o.robot, interval
         for s in t.sessions:
-            s.batch = o.batch
+            s.state.batch = o.batch
 
     async def later(delay: float, coro: Any) -> None:
         try:

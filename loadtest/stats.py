@@ -89,6 +89,8 @@ class Stats:
     ticks: list[Tick] = field(default_factory=list)
     started: float = 0.0  # perf_counter when the measured window opened
     stopped: float = 0.0
+    cpu_started: float = 0.0  # this process's CPU seconds (process_time) when the window opened
+    cpu_stopped: float = 0.0
     _mark: dict[str, int] = field(default_factory=dict)
 
     def start(self) -> None:
@@ -107,9 +109,17 @@ class Stats:
         for k, v in keep.items():
             setattr(self, k, v)
         self.started = time.perf_counter()
+        self.cpu_started = time.process_time()
 
     def stop(self) -> None:
         self.stopped = time.perf_counter()
+        self.cpu_stopped = time.process_time()
+
+    @property
+    def cpu(self) -> float:
+        """The CPU seconds the load generator (this process) used in the measured window."""
+        end = self.cpu_stopped or time.process_time()
+        return max(end - self.cpu_started, 0.0) if self.started else 0.0
 
     @property
     def elapsed(self) -> float:

@@ -1,7 +1,7 @@
 """`paiju bench TARGET`: benchmark commands (timing targets live here, never in unit tests).
 
-Each target is a module with ``add_arguments(parser)`` and ``run(args)``: ``paiju.bench_<target>``,
-or the one ``MODULES`` names (the top-level package ``bench``).
+Each target is a module ``bench.<target>`` of the top-level package bench/, with
+``add_arguments(parser)`` and ``run(args)``; this module imports it only when it is asked for.
 """
 
 from __future__ import annotations
@@ -22,21 +22,15 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "pool": "a robot's decision in another process: the CPU it costs the serving process, executor against pipes",
     "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
 }
-MODULES: dict[str, str] = {"peers": "bench.peers"}  # target -> module, where not paiju.bench_<target>
-
-
-def module(target: str) -> str:
-    """The module of a target."""
-    return MODULES.get(target, f"paiju.bench_{target}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
     for target, text in TARGETS.items():
         p = sub.add_parser(target, help=text, description=text)
-        importlib.import_module(module(target)).add_arguments(p)
+        importlib.import_module(f"bench.{target}").add_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    code: int = importlib.import_module(module(args.target)).run(args)
+    code: int = importlib.import_module(f"bench.{args.target}").run(args)
     return code

@@ -8,7 +8,7 @@ server does to get there"):
 
 - a process of paiju imports some 93,000 tracked objects (SQLAlchemy, the Prometheus
   client, the games, the robots) that live as long as it does, and a full collection of
-  them alone takes tens of milliseconds (``python -m paiju.heap`` prints how many and how
+  them alone takes tens of milliseconds (``python -m bench.heap`` prints how many and how
   long on this machine). :func:`settle` moves them into the permanent generation,
   which collections skip (the frozen objects are still freed by reference counting when
   nothing refers to them);
@@ -27,10 +27,7 @@ server does to get there"):
 
 from __future__ import annotations
 
-import argparse
 import gc
-import statistics
-import time
 
 YOUNG = 10_000  # tracked objects allocated between two young collections (CPython: 700)
 
@@ -42,38 +39,3 @@ def settle() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(YOUNG, middle, old)
-
-
-def full_collection_ms(runs: int = 3) -> float:
-    """The CPU time of one full collection of this process now, the median of ``runs``."""
-    times = []
-    for _ in range(runs):
-        start = time.thread_time()
-        gc.collect()
-        times.append((time.thread_time() - start) * 1000)
-    return statistics.median(times)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """What a full collection costs a server process: after start-up's imports, after the
-    robots' memos have filled, and after :func:`settle`."""
-    ap = argparse.ArgumentParser(prog="python -m paiju.heap", description=main.__doc__)
-    ap.add_argument("--deals", type=int, default=20, help="mahjong deals the robots play first (default 20)")
-    args = ap.parse_args(argv)
-    import bots.registry  # noqa: F401  - what `paiju serve` imports
-    import server.app  # noqa: F401
-    from bots.arena import play
-
-    def line(what: str) -> None:
-        ms = full_collection_ms()
-        print(f"{what:<44} {len(gc.get_objects()):>8,} tracked objects, full collection {ms:6.1f} ms CPU")
-
-    line("after start-up's imports")
-    play("mahjong", ["bdi-hudist", "ukeire", "bdi-hudist", "ukeire"], args.deals, 1, "championship")
-    line(f"after {args.deals} deals of the mahjong robots")
-    settle()
-    line("after settle() (frozen)")
-
-
-if __name__ == "__main__":
-    main()

@@ -30,6 +30,7 @@ import signal
 import socket
 import sys
 from collections.abc import Coroutine
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from paiju import heap
@@ -71,6 +72,7 @@ def clock_setting(text: str) -> tuple[str, int]:
 if TYPE_CHECKING:
     from records import Database
     from records.recorder import Recorder
+    from server.room import Extras
 
 T = TypeVar("T")
 
@@ -287,15 +289,22 @@ def config_from(args: argparse.Namespace) -> Config:
     return cfg
 
 
-def add_records() -> None:
-    """RESULTs of the trick-taking game carry the solver's value of the deal, bridge ones the
-    deal's par (a match's IMPs are scored against it); the server meets the robots' side only here."""
-    import games
-    from bots.bridge.record import par_record, start_par
-    from bots.tricks.record import deal_value
+def robot_extras() -> Extras:
+    """What RESULTs and the records add from each deal, worked out in processes of their own:
+    the trick-taking game's solved value of the deal, bridge's par (a match's IMPs are scored
+    against it); the server meets the robots' side only here."""
+    from bots.bridge import record as bridge
+    from bots.tricks import record as tricks
 
-    games.add_record("tricks", deal_value)
-    games.add_record("bridge", par_record, prepare=start_par)
+    by_game = {"bridge": bridge.par_future, "tricks": tricks.value_future}
+    for module in (bridge, tricks):
+        module.start()  # ready for the first deal (their processes start in a second or two)
+
+    def extras(game: Any) -> Future[dict[str, Any]] | None:
+        start = by_game.get(game.name)
+        return start(game) if start is not None else None
+
+    return extras
 
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
@@ -338,7 +347,6 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         return 1
     db, rec = records
     bus = MemoryBus(cfg.server_id)
-    add_records()
     server = Server(
         cfg,
         bus,
@@ -347,6 +355,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         recorder=rec,
         robot_label=registry.label,
         describe=registry.describe,
+        extras=robot_extras(),
     )
     decisions = DecisionPool(robot_processes)  # no process before the first decision
     worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
@@ -404,7 +413,6 @@ async def main_redis(
     db, rec = records
     bus = RedisRoomBus(link, cfg.server_id)
     store = ClusterStore(link, cfg.server_id, log_ttl=log_ttl, seat_ttl=int(cfg.limits.token_ttl))
-    add_records()
     server = Server(
         cfg,
         bus,
@@ -414,6 +422,7 @@ async def main_redis(
         recorder=rec,
         robot_label=registry.label,
         describe=registry.describe,
+        extras=robot_extras(),
     )
     store.start()
     await bus.start()
@@ -483,7 +492,7 @@ def run(args: argparse.Namespace) -> int:
     args.pbn_text = None
     if args.pbn:
         import games
-        from server.app import pbn_rules
+        from server.lobby import pbn_rules
 
         with open(args.pbn, encoding="utf-8", errors="replace") as f:
             args.pbn_text = f.read()

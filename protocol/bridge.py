@@ -5,13 +5,14 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Annotated, Literal, TypedDict
 
+from .errors import ErrorCode
 from .views import Length, PerSeat
 
 GAME = "bridge"
 SEATS = "NESW"  # seat 0 North, 1 East, 2 South, 3 West
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     BID = 0  # 1 byte: the call byte level << 4 | strain
     PASS = 1
     DOUBLE = 2
@@ -22,8 +23,8 @@ class Act(IntEnum):
     REJECT = 7  # a defender rejects it: play goes on
 
 
-class Event(IntEnum):
-    """Bridge's own events. The echoes (protocol.echo(Act.X)) carry: a call, arg = the call byte
+class EventCode(IntEnum):
+    """Bridge's own events. The echoes (protocol.echo(ActCode.X)) carry: a call, arg = the call byte
     (0x00 pass, 0x01 double, 0x02 redouble, else level << 4 | strain) and no cards; PLAY, the card
     and seat = the hand it came from (dummy's seat for dummy's cards); CLAIM, seat = declarer and
     arg = the tricks claimed; ACCEPT and REJECT, the defender's seat."""
@@ -80,3 +81,43 @@ class View(TypedDict):
     claim: int  # while a claim is answered: the tricks the declarer claims; else 0
     to_act: list[int]  # the seats with a decision pending
     score: int | None  # North-South's score once the board is over (nil before)
+
+
+RESULT_HANDS = "every seat's 13 cards as dealt, in seat order (North, East, South, West)"
+"""What RESULT's ``hands`` holds in this game."""
+
+
+class _Detail(TypedDict):
+    """The keys every bridge detail has (Detail adds those the server's records add)."""
+
+    board: int  # the board number (1..)
+    vulnerable: str  # "None", "NS", "EW" or "All"
+    contract: str  # the contract as text: level, strain (C D H S NT), X or XX ("4SX", "3NT"); "Pass" when passed out
+    declarer: int | None  # the declarer's seat (nil when passed out)
+    tricks: int  # the tricks the declarer's side took (0 when passed out)
+    claimed: int  # of those, the tricks conceded by an accepted claim (0 without one)
+    score: int  # North-South's duplicate score of the board (East-West's is its negative)
+
+
+class Detail(_Detail, total=False):
+    """RESULT's ``detail`` of a bridge board."""
+
+    pbn: str  # the board as a PBN file (deal, auction, play, result), for any bridge program (every room adds it)
+    par: int  # the deal's double-dummy par score for North-South (when the server has the solver)
+
+
+REFUSALS: tuple[tuple[int, str], ...] = (
+    (ErrorCode.ILLEGAL_ACTION, "PLAY, CLAIM, ACCEPT or REJECT during the auction; another code not in the mask"),
+    (ErrorCode.ILLEGAL_CARDS, "a BID whose byte is no bid, a PLAY of other than one card"),
+    (Error.INSUFFICIENT_BID, "a BID not higher than the last bid"),
+    (Error.DOUBLE_NOT_ALLOWED, "DOUBLE with no bid to double, of one's own side's bid, or of a doubled bid"),
+    (Error.REDOUBLE_NOT_ALLOWED, "REDOUBLE of a bid that is not doubled, or by the side that doubled"),
+    (Error.REVOKE, "PLAY of a card of another suit while the hand holds the suit led"),
+    (Error.WRONG_HAND, "PLAY of a card that is not in the hand to play (dummy's prompt plays dummy's cards)"),
+    (Error.AUCTION_OVER, "BID, PASS, DOUBLE or REDOUBLE after the auction"),
+    (
+        Error.NO_CLAIM,
+        "CLAIM when not the declarer on lead (or in the `no-claims` rules); ACCEPT or REJECT with no claim",
+    ),
+)
+"""The refusals of an ACTION that the game decides (SPEC.md §7.1; protocol.answers)."""

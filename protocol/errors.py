@@ -23,13 +23,13 @@ class ErrorCode(IntEnum):
     # 2xx: session and lobby
     HELLO_FIRST = 200  # anything but HELLO before WELCOME
     BAD_TOKEN = 201  # resume token not valid (signature, expiry)
-    NO_SUCH_ROOM = 202
-    SEAT_TAKEN = 203
-    ROOM_FULL = 204
-    NOT_IN_ROOM = 205
+    NO_SUCH_ROOM = 202  # no room of that id here (or its match is over)
+    SEAT_TAKEN = 203  # the seat asked for is a person's or a robot's
+    ROOM_FULL = 204  # the server holds as many rooms as it may, or a quick-play room filled up
+    NOT_IN_ROOM = 205  # a room frame from a player who has no seat (or no place) in that room
     BAD_ROOM_OPTIONS = 206  # unknown game, ruleset, robot, or out-of-range option
-    RATE_LIMITED = 207
-    ALREADY_IN_ROOM = 208
+    RATE_LIMITED = 207  # over the connection's frame rate: dropped (§1: too many of them close it)
+    ALREADY_IN_ROOM = 208  # the player is in a room already: LEAVE it first
     SLOW_CONSUMER = 209  # send queue overflowed: the connection is closed
     WRONG_STATE = 210  # a frame that makes no sense now (a second HELLO on one connection)
     NAME_TAKEN = 211  # the name belongs to an account: log in to use it
@@ -45,10 +45,10 @@ class ErrorCode(IntEnum):
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one
     ILLEGAL_ACTION = 302  # action code not in the mask
     ILLEGAL_CARDS = 303  # code allowed, cards match no option
-    GAME_OVER = 304
+    GAME_OVER = 304  # the games' refusal after the end of the hand (the server answers NO_SUCH_PROMPT)
     # 5xx: the server
-    INTERNAL = 500
-    SHUTTING_DOWN = 503
+    INTERNAL = 500  # a fault of the server: the frame was not carried out
+    SHUTTING_DOWN = 503  # the node is shutting down and no other node takes rooms
 
 
 class PaijuError(Exception):

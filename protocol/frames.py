@@ -65,6 +65,8 @@ U64 = Annotated[int, Range(0, 2**63 - 1)]
 Seat = Annotated[int, Range(0, 3)]
 Name = Annotated[str, MaxLen(64)]
 Text = Annotated[str, MaxLen(1024)]
+ChatText = Annotated[str, MaxLen(200)]
+"""A chat line: 200 characters at most (the room refuses a longer one)."""
 LongText = Annotated[str, MaxLen(60_000)]
 """The text of a file sent whole (CREATE_ROOM's PBN deals): generous, yet within MAX_FRAME."""
 View = Mapping[str, Any]
@@ -75,11 +77,30 @@ CLIENT, SERVER, BUS = "client", "server", "bus"
 
 
 @enum.unique
+class ChatChannel(enum.IntEnum):
+    """Who reads a chat line: the table (players and spectators), or the spectators only."""
+
+    TABLE = 0
+    SPECTATORS = 1
+
+
+@enum.unique
+class RematchState(enum.IntEnum):
+    """A REMATCH_OFFER frame's state."""
+
+    OFFER = 0
+    ACCEPTED = 1
+    DECLINED = 2
+    EXPIRED = 3
+
+
+@enum.unique
 class Feature(enum.IntEnum):
     """Bits of HELLO's ``features`` (what the client asks for) and WELCOME's (what the server
     grants); a client that sets none gets the protocol as it was without them."""
 
     BATCH = 1  # a server message may hold several frames, one after the other (SPEC.md §1)
+    REMATCH = 2  # the client answers REMATCH_OFFER: after a match its players are offered a rematch
 
 
 FRAMES: dict[int, type[Frame]] = {}
@@ -90,6 +111,10 @@ class Frame:
 
     TYPE: ClassVar[int]
     SENDER: ClassVar[str]
+    LATER: ClassVar[int] = 0
+    """How many trailing fields came to the frame after its first form: ``encode`` leaves
+    them out while they hold their defaults, so that a peer that does not use them gets the
+    bytes it always did (and one that predates them reads the frame)."""
 
 
 class Record:
@@ -151,6 +176,8 @@ class Hello(Frame):
     session: Text | None = None  # an account's session token (from IDENTITY): plays as that account
     features: U32 = 0  # the Feature bits the client asks for
 
+    LATER = 1  # features
+
 
 @frame(0x02, CLIENT)
 @dataclass(frozen=True)
@@ -180,10 +207,11 @@ class CreateRoom(Frame):
 @frame(0x04, CLIENT)
 @dataclass(frozen=True)
 class Join(Frame):
-    """Take a seat in a room, or watch it."""
+    """Take a seat in a room, or watch it (first_free: the first free seat, else watch)."""
 
     room: Name
     seat: Seat | None = None  # nil = watch as a spectator
+    first_free: bool = False  # true: the first free seat (``seat`` ignored), else watch
 
 
 @frame(0x05, CLIENT)
@@ -232,6 +260,49 @@ class Account(Frame):
     password: Text | None = None
 
 
+@frame(0x0A, CLIENT)
+@dataclass(frozen=True)
+class Say(Frame):
+    """A line of the room's chat: a player's to the table, a spectator's to the spectators.
+
+    Answered by the CHAT_LINE that carries it, or ERROR (BAD_FIELD, RATE_LIMITED)."""
+
+    room: Name
+    text: ChatText
+
+
+@frame(0x0B, CLIENT)
+@dataclass(frozen=True)
+class Mute(Frame):
+    """Stop (``on``) or start again hearing the chat lines of the player named ``name``."""
+
+    room: Name
+    name: Name
+    on: bool = True
+
+
+@frame(0x0C, CLIENT)
+@dataclass(frozen=True)
+class RematchAnswer(Frame):
+    """A human's answer to the REMATCH_OFFER after a match."""
+
+    room: Name
+    accept: bool
+
+
+@frame(0x0D, CLIENT)
+@dataclass(frozen=True)
+class SetSeat(Frame):
+    """The room's creator, before the match starts, gives a free seat to a robot or opens one.
+
+    ``robot`` true: the free seat ``seat`` is a robot's; false: the robot's seat is free for a
+    player. Refused (WRONG_STATE) from anyone else or once the match has started."""
+
+    room: Name
+    seat: Seat
+    robot: bool
+
+
 # ------------------------------------------------------------------ server -> client
 @frame(0x41, SERVER)
 @dataclass(frozen=True)
@@ -242,6 +313,8 @@ class Welcome(Frame):
     token: Text
     version: U16 = VERSION
     features: U32 = 0  # the Feature bits of HELLO that the server grants
+
+    LATER = 1  # features
 
 
 @frame(0x42, SERVER)
@@ -378,6 +451,36 @@ class Redirect(Frame):
         return cls(moved.url, moved.room, ref.TYPE if ref is not None else None)
 
 
+@frame(0x4C, SERVER)
+@dataclass(frozen=True)
+class ChatLine(Frame):
+    """A line of the room's chat, shown as text (never markup); ids increase within a room.
+
+    On joining or resuming, the room's last lines come again: a known id is a duplicate."""
+
+    room: Name
+    id: U32
+    channel: U8  # ChatChannel: 0 the table, 1 the spectators
+    seat: Seat | None  # the speaker's seat (nil: a spectator)
+    speaker: Name  # the speaker's name
+    text: ChatText
+
+
+@frame(0x4D, SERVER)
+@dataclass(frozen=True)
+class RematchOffer(Frame):
+    """The rematch offer to each human after a match, and its outcome (state: RematchState).
+
+    OFFER: answer with REMATCH_ANSWER before ``ms_left`` runs out; ACCEPTED: the new match
+    follows in ``next_room`` (its ROOM_STATE comes next); DECLINED, EXPIRED: the offer is over."""
+
+    room: Name
+    state: U8  # RematchState
+    ms_left: U32
+    accepted: list[Seat] = field(default_factory=list)  # the seats that accepted so far
+    next_room: Name | None = None  # ACCEPTED: the room of the new match
+
+
 # ------------------------------------------------------------------ bus
 @frame(0x81, BUS)
 @dataclass(frozen=True)
@@ -433,6 +536,7 @@ class _Layout:
     fast: tuple[_Fast, ...]  # per field: the value (checked), or _Invalid
     required: int
     plain: bool  # no field holds records: the values go to msgpack as they are
+    later: tuple[Any, ...]  # the defaults of the trailing fields left out while at them (Frame.LATER)
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -456,7 +560,9 @@ def _layout(cls: type) -> _Layout:
             if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
         )
         fast = tuple(_fast_of(tp) for _, tp in hints)
-        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire))
+        n_later = getattr(cls, "LATER", 0)
+        later = tuple(x.default for x in dataclasses.fields(cls)[len(names) - n_later :]) if n_later else ()
+        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire), later)
     return lay
 
 
@@ -594,6 +700,11 @@ def encode(f: Frame) -> bytes:
     values = lay.get(f)
     if not lay.plain:
         values = tuple(v if w is None else w(v) for w, v in zip(lay.wire, values, strict=True))
+    if lay.later:
+        n, first = len(values), len(values) - len(lay.later)
+        while n > first and values[n - 1] == lay.later[n - 1 - first]:
+            n -= 1
+        values = values[:n]
     data: bytes = msgpack.packb([f.TYPE, *values], use_bin_type=True)
     return data
 
@@ -625,7 +736,8 @@ def decode_all(data: bytes) -> list[Frame]:
     """Decode one message of a connection granted :attr:`Feature.BATCH`: one or more frames,
     one after the other (a single frame is a batch of one); ProtocolError for any bad input.
 
-    >>> decode_all(batch([encode(Ping(1)), encode(Ping(2))]))
+    >>> (message,) = batch([encode(Ping(1)), encode(Ping(2))])
+    >>> decode_all(message)
     [Ping(nonce=1), Ping(nonce=2)]
     """
     try:
@@ -829,7 +941,7 @@ def type_name(tp: Any) -> str:
         return _INT_NAMES[(r.lo, r.hi)]
     if tp is str:
         (n,) = [m for m in meta if isinstance(m, MaxLen)]
-        return {64: "name", 1024: "text", 60_000: "longtext"}[n.n]
+        return {64: "name", 200: "chattext", 1024: "text", 60_000: "longtext"}[n.n]
     if tp is bool:
         return "bool"
     if tp is bytes:

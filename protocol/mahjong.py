@@ -5,12 +5,13 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Literal, Required, TypedDict
 
+from .errors import ErrorCode
 from .views import PerSeat
 
 GAME = "mahjong"
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     """Action codes (bit numbers of the mask) and the bytes each carries."""
 
     DISCARD = 0  # 1 tile
@@ -23,8 +24,8 @@ class Act(IntEnum):
     # bit 7 is free
 
 
-class Event(IntEnum):
-    """Mahjong's own events. The echoes (protocol.echo(Act.X)) carry: DISCARD and READY, the
+class EventCode(IntEnum):
+    """Mahjong's own events. The echoes (protocol.echo(ActCode.X)) carry: DISCARD and READY, the
     tile; CHOW, PONG and an exposed KONG, the whole meld with the claimed tile, arg = the seat
     that discarded it; an added KONG, the added tile, arg = the seat the pong came from; a
     concealed KONG, the four tiles to the seat itself and four 0x00 to everyone else, arg = the
@@ -114,3 +115,41 @@ class View(_View, total=False):
 
     hands: PerSeat[bytes]  # once the hand is over: every seat's concealed tiles, the winning tile included
     result: ResultView  # once the hand is over: how it ended
+
+
+RESULT_HANDS = (
+    "each seat's concealed tiles at the end, its concealed kongs included; the winner's include the winning tile"
+)
+"""What RESULT's ``hands`` holds in this game."""
+
+Detail = TypedDict(
+    "Detail",
+    {
+        "winner": Required[int],  # the winning seat; -1 when the wall ran out (a drawn hand)
+        "scores": Required[PerSeat[int]],  # the points each seat won (or paid, negative): RESULT's scores
+        "melds": Required[PerSeat[list[MeldView]]],  # each seat's melds at the end
+        "from": int,  # the seat the winning tile came from (the winner's own seat on a self-draw)
+        "tile": bytes,  # the winning tile
+        "form": str,  # the winning hand's type: "basic", "all pungs", "full flush" or "seven pairs"
+        "fan": int,  # the fan of that type (the ruleset's table)
+        "ready": int,  # 1 when the winner had declared ready
+        "self_draw": int,  # 1 on a self-draw
+        "points": int,  # fan + the ready and self-draw bonuses: what each payer pays
+    },
+    total=False,
+)
+Detail.__doc__ = "RESULT's ``detail`` of a mahjong hand (a drawn hand has only winner, scores and melds)."
+
+
+REFUSALS: tuple[tuple[int, str], ...] = (
+    (ErrorCode.ILLEGAL_ACTION, "a code not in the mask (a claim in one's own turn, a discard in a claim window)"),
+    (ErrorCode.ILLEGAL_CARDS, "tiles held but matching no option (two tiles for a DISCARD, a KONG of three)"),
+    (Error.TILE_NOT_IN_HAND, "DISCARD, READY, KONG, CHOW or PONG of tiles that are not in the hand"),
+    (Error.CHOW_WRONG_SEAT, "CHOW in a claim window by a seat other than the discarder's right-hand neighbour"),
+    (Error.NOT_A_WIN, "HU when the hand (with the discard) is no winning form"),
+    (Error.NOT_READY, "READY with a discard that does not leave the hand one tile from a win"),
+    (Error.HAND_LOCKED, "after declaring ready: DISCARD of a tile other than the one just drawn, or READY again"),
+)
+"""The refusals of an ACTION that the game decides (SPEC.md §7.1; protocol.answers). WINDOW_CLOSED
+is the engine's refusal of a claim from a seat without a window: through the server such an
+ACTION names a withdrawn prompt and gets NO_SUCH_PROMPT or NOT_YOUR_TURN."""

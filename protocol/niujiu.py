@@ -8,18 +8,19 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TypedDict
 
+from .errors import ErrorCode
 from .views import PerSeat
 
 GAME = "niujiu"
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     LEAD = 0  # the pattern led (k cards)
     EAT = 1  # a pattern of k cards that beats the best so far
     COVER = 2  # any k cards, face down (the option has pick = k)
 
 
-class Event(IntEnum):
+class EventCode(IntEnum):
     COVERED = 0x30  # seat covered; cards = its k cards to itself, k times 0x00 to everyone else
     OCCUPY = 0x31  # seat occupies the trick's best pattern; cards = those cards; arg = its total
     ENOUGH = 0x32  # seat has reached 6 occupied cards (够牌); arg = its total
@@ -58,7 +59,7 @@ class Error(IntEnum):
 
 
 TrickPlay = tuple[int, int, bytes, int]
-"""One play of the trick in a view, an array of four: seat, action code (Act), its face-up
+"""One play of the trick in a view, an array of four: seat, action code (ActCode), its face-up
 cards (empty for a COVER), how many cards it covered (0 unless a COVER)."""
 
 
@@ -83,3 +84,31 @@ class View(TypedDict):
     revealed: PerSeat[bytes]  # the cards each seat had left when the hand ended (empty before)
     over: bool  # the hand is over
     scores: list[int]  # the hand's score per seat once it is over; empty before
+
+
+RESULT_HANDS = "the cards each seat still held when the hand ended (covered cards are never shown, so often empty)"
+"""What RESULT's ``hands`` holds in this game."""
+
+
+class Detail(TypedDict):
+    """RESULT's ``detail`` of a Niujiu hand."""
+
+    head: int  # the head's seat (it led the hand's first trick)
+    occupied: PerSeat[bytes]  # the cards each seat occupied
+    occupied_count: PerSeat[int]  # how many cards each seat occupied
+    enough: PerSeat[bool]  # whether each seat occupied 6 cards or more (够牌)
+    liangzi: PerSeat[int]  # the liangzi (four of a number) each seat occupied, which score a bonus
+    covered_count: PerSeat[int]  # how many cards each seat covered face down
+
+
+REFUSALS: tuple[tuple[int, str], ...] = (
+    (
+        ErrorCode.ILLEGAL_ACTION,
+        "a code not in the mask: EAT or COVER when leading, LEAD when answering, EAT when nothing eats",
+    ),
+    (Error.CARD_NOT_IN_HAND, "a byte that is not one of the seat's cards"),
+    (Error.NOT_A_PATTERN, "LEAD, or EAT, of cards that are no pattern"),
+    (Error.WRONG_COUNT, "EAT or COVER of other than the trick's k cards"),
+    (Error.DOES_NOT_BEAT, "EAT with a pattern that does not beat the best play of the trick"),
+)
+"""The refusals of an ACTION that the game decides (SPEC.md §7.1; protocol.answers)."""

@@ -39,7 +39,7 @@ def _frames(sender: str) -> str:
     parts = []
     for code, cls in FRAMES.items():
         if sender == cls.SENDER:
-            doc = (cls.__doc__ or "").strip().splitlines()[0]
+            doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
             if doc.startswith(cls.__name__ + "("):  # the dataclass's own, not a docstring
                 doc = ""
             parts.append(f"#### {wire_name(cls)} = 0x{code:02x}\n\n" + (f"{doc}\n\n" if doc else ""))
@@ -63,6 +63,51 @@ def _enum(cls: type[IntEnum], hexa: bool) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _codes(rows: tuple[tuple[int, str], ...], names: dict[int, str]) -> list[str]:
+    return [f"| {int(c)} | {names[int(c)]} | {why} |" for c, why in rows]
+
+
+def _requests() -> str:
+    """§7.1: every request frame's answer and the errors it may get (protocol.answers)."""
+    answers = importlib.import_module("protocol.answers")
+    errors = importlib.import_module("protocol.errors")
+    names = {int(e): e.name for e in errors.ErrorCode}
+    for g in GAMES:
+        names |= {int(e): e.name for e in importlib.import_module(f"protocol.{g}").Error}
+    head = ["| code | name | when |", "|---|---|---|"]
+    parts = ["#### Any frame", "", *head, *_codes(answers.ANY_FRAME, names), ""]
+    for a in answers.REQUESTS:
+        parts += [f"#### {a.frame}", "", f"Answer: {a.answer}.", "", *head, *_codes(a.errors, names), ""]
+        if a.frame == "ACTION":
+            for g in GAMES:
+                parts += [f"ACTION in `{g}`, refused by the game:", "", *head]
+                parts += [*_codes(answers.refusals(g), names), ""]
+    parts += ["#### No request", "", *head, *_codes(answers.UNSOLICITED, names)]
+    parts += [*_codes(answers.NEVER_SENT, names), ""]
+    return "\n".join(parts)
+
+
+def _discovery() -> str:
+    """§10: the fields of GET /api/games, and the games, rulesets and robots of this code."""
+    discovery = importlib.import_module("server.discovery")
+    bots = importlib.import_module("bots.registry")
+    config = importlib.import_module("server.config")
+    rows = ["| field | meaning |", "|---|---|", *(f"| `{k}` | {v} |" for k, v in discovery.FIELDS)]
+    menus = {
+        g: [(n, d) for n in config.rank_robots([n for n, _ in bots.describe(g)]) for m, d in bots.describe(g) if m == n]
+        for g in GAMES
+    }
+    answer = discovery.catalogue(config.Limits(), robots=menus)
+    rows += ["", "With the default settings and every robot of this code installed:", ""]
+    rows += ["| game | seats | rulesets (the first is the default) | robots (the first is the default) |"]
+    rows += ["|---|---|---|---|"]
+    for g in answer["games"]:
+        rs = "; ".join(f"`{r['name']}`: {r['description']}" for r in g["rulesets"])
+        robots = ", ".join(f"`{r['name']}`" for r in g["robots"])
+        rows.append(f"| `{g['name']}` | {g['seats']} | {rs} | {robots} |")
+    return "\n".join(rows) + "\n"
+
+
 def blocks() -> dict[str, str]:
     """Every generated block of SPEC.md, by key."""
     out = {
@@ -75,14 +120,18 @@ def blocks() -> dict[str, str]:
     errors = importlib.import_module("protocol.errors")
     out["room-events"] = _enum(actions.RoomEvent, True) + "\n" + _enum(actions.SeatKind, False)
     out["errors"] = _enum(errors.ErrorCode, False)
+    out["requests"] = _requests()
+    out["discovery"] = _discovery()
     out["features"] = _enum(importlib.import_module("protocol.frames").Feature, False)
     for g in GAMES:
         m = importlib.import_module(f"protocol.{g}")
         tables = [
             v for v in vars(m).values() if isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == m.__name__
         ]
-        out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "Event") for t in tables)
+        out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "EventCode") for t in tables)
         out[f"{g}-view"] = "\n".join(views.table(t) for t in views.nested(m.View))
+        detail = [t for t in views.nested(m.Detail) if t is m.Detail or t not in views.nested(m.View)]
+        out[f"{g}-result"] = f"RESULT's `hands`: {m.RESULT_HANDS}.\n\n" + "\n".join(views.table(t) for t in detail)
     return out
 
 

@@ -2,8 +2,9 @@
 
 A name is 2 to 24 letters (any script), digits, ``_``, ``-`` or ``.``, starting with a letter
 or a digit; it belongs to one account whatever its case (``name_key`` is the case-folded
-name). Passwords are kept as argon2id hashes (argon2-cffi; hashing runs in a thread so that
-the event loop never stalls on it). A session token is 256 random bits shown once to its
+name). Passwords are kept as argon2id hashes (argon2-cffi; hashing runs in one of two threads
+of its own, so that the event loop never stalls on it and password checks never take more
+than those two threads, however many logins come at once). A session token is 256 random bits shown once to its
 client; the database keeps only its SHA-256, so neither a password nor a token is ever
 stored in clear. A robot's account is named ``NAME@VERSION`` (``@`` never appears in a
 person's name, so the two cannot collide).
@@ -27,6 +28,9 @@ import hashlib
 import re
 import secrets
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -37,6 +41,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .database import Database
 from .models import ROBOT, USER, Account, Session
 
+T = TypeVar("T")
+
 NAME_RE = re.compile(r"[^\W_][\w.-]{1,23}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 SESSION_TTL = 90 * 24 * 3600.0  # a login survives browser restarts for three months
@@ -44,6 +50,13 @@ SESSION_TTL = 90 * 24 * 3600.0  # a login survives browser restarts for three mo
 # costs a second of a busy 2-core server per login; hashes made with other settings are
 # re-hashed at the next login (check_needs_rehash).
 _hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+HASHING_THREADS = 2
+_hashing = ThreadPoolExecutor(HASHING_THREADS, thread_name_prefix="argon2")
+
+
+async def _hashed(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` (argon2's hash or verify) in the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
 
 
 class AccountError(ValueError):
@@ -77,7 +90,7 @@ async def register(db: Database, name: str, password: str) -> tuple[Account, str
     check_name(name)
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise AccountError("bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
-    digest = await asyncio.to_thread(_hasher.hash, password)
+    digest = await _hashed(_hasher.hash, password)
     now = time.time()
     try:
         async with db.session.begin() as s:
@@ -96,15 +109,15 @@ async def login(db: Database, name: str, password: str) -> tuple[Account, str]:
     acc = await find(db, name)
     wrong = AccountError("wrong_password", "no account with this name and password")
     if acc is None or acc.kind != USER or acc.password_hash is None:
-        await asyncio.to_thread(_hasher.hash, password)  # the same time whether the name exists or not
+        await _hashed(_hasher.hash, password)  # the same time whether the name exists or not
         raise wrong
     try:
-        await asyncio.to_thread(_hasher.verify, acc.password_hash, password)
+        await _hashed(_hasher.verify, acc.password_hash, password)
     except (VerificationError, InvalidHashError):
         raise wrong from None
     async with db.session.begin() as s:
         if _hasher.check_needs_rehash(acc.password_hash):
-            acc.password_hash = await asyncio.to_thread(_hasher.hash, password)
+            acc.password_hash = await _hashed(_hasher.hash, password)
             await s.merge(acc)
         token = _new_session(s, acc.id, time.time())
     return acc, token

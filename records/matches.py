@@ -26,11 +26,11 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import games
-from games import Action, Game, Rules
+from games import Game, GameAction, Rules
 
 from . import ratings
 from .database import Database
-from .models import GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
+from .models import ABANDONED, GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class MatchInfo:
 @dataclass(frozen=True)
 class HandRecord:
     hand: int
-    actions: Sequence[tuple[int, Action]]
+    actions: Sequence[tuple[int, GameAction]]
     scores: Sequence[int]
     revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
     detail: Mapping[str, Any] = field(default_factory=dict)
@@ -171,8 +171,24 @@ async def close_match(
     await s.execute(
         update(Match)
         .where(Match.id == match_id)
-        .values(status=OVER if complete else "abandoned", rated=rated, ended=time.time(), totals=list(totals))
+        .values(status=OVER if complete else ABANDONED, rated=rated, ended=time.time(), totals=list(totals))
     )
+
+
+async def abandon_playing(db: Database, room: str | None = None) -> int:
+    """Close as ``abandoned`` the matches still ``playing`` (those of room ``room``; None: all)
+    whose room is gone for good (a server killed outright, a room not rebuilt), keeping their
+    hands; their totals are the sum of those hands' scores. The number closed."""
+    async with db.session.begin() as s:
+        q = select(Match).where(Match.status == PLAYING)
+        if room is not None:
+            q = q.where(Match.room_id == room)
+        found = (await s.scalars(q)).all()
+        for m in found:
+            scores = (await s.scalars(select(Hand.scores).where(Hand.match_id == m.id))).all()
+            totals = [sum(col) for col in zip(*scores, strict=True)] if scores else None
+            m.status, m.rated, m.ended, m.totals = ABANDONED, False, time.time(), totals
+        return len(found)
 
 
 async def _write_seats(
@@ -649,14 +665,14 @@ def random_hand(game: str, seed: int, hand: int, rng: random.Random) -> HandReco
     while not g.is_over:
         seat = g.to_act()[0]
         opt = rng.choice(g.legal(seat).options)
-        g.apply(seat, Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+        g.apply(seat, GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
     out = g.outcome()
     return HandRecord(hand, list(g.log), out.scores, out.hands, out.detail)
 
 
 def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:
     """The game of a stored hand (``record`` from :func:`match`), rebuilt from its action log."""
-    log = [(int(seat), Action(int(code), bytes.fromhex(cards))) for seat, code, cards in hand["actions"]]
+    log = [(int(seat), GameAction(int(code), bytes.fromhex(cards))) for seat, code, cards in hand["actions"]]
     return games.get(record["game"]).replay(record["seed"], rules_of(record), log, hand=hand["hand"])
 
 

@@ -1,10 +1,12 @@
-"""The server: WebSocket endpoint ``/ws``, the lobby, the rooms, the decisions from the bus,
-and the HTTP side (``/healthz`` and the web client's static files).
+"""The server's asyncio shell: the WebSocket endpoint ``/ws``, the timers and the tasks.
 
-One process, one event loop. Each connection has a reader (this module's ``handler``) and
-a writer (:class:`~server.connection.Connection`); each room a task
-(:class:`~server.room.Room`). The lobby's state (players, rooms) is touched only from the
-event loop, and a room's game only from its task.
+One process, one event loop. The lobby's decisions are :class:`~server.lobby.Lobby`'s (sans-I/O:
+the directory of players and rooms), a room's match its :class:`~server.table.Table`'s, each
+run by its :class:`~server.room.Room`; the HTTP side is server/http.py's :class:`~server.http.Site`.
+This module only moves bytes and time between them: each connection has a reader (``handler``)
+and a writer (:class:`~server.connection.Connection`); the lobby's outputs are carried out here
+(:meth:`Server._do`), its questions for the database and the other nodes asked here
+(:meth:`Server._lookup`).
 """
 
 from __future__ import annotations
@@ -14,97 +16,94 @@ import contextlib
 import ctypes
 import ctypes.util
 import gc
-import http
 import json
 import logging
-import mimetypes
-import re
 import secrets
 import time
-from collections import Counter, deque
 from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import unquote
 
 import msgpack
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
+from websockets.http11 import Response
 
 import games
-from games import Rules
 from protocol import (
-    VERSION,
-    Action,
+    Account,
     CreateRoom,
-    Error,
     ErrorCode,
     Feature,
     Frame,
     Hello,
-    Identity,
     Join,
-    Leave,
     ListRooms,
     LobbyError,
-    Moved,
     PaijuError,
-    Ping,
-    Pong,
     ProtocolError,
     QuickPlay,
-    Redirect,
-    RoomList,
     SeatKind,
     Welcome,
     decode,
 )
-from protocol import Account as AccountFrame
 from protocol.bus import RoomBus
 from protocol.frames import CLIENT, FRAMES
-from records import Database
-from records import api as records_api
+from records import Database, matches
 from records.recorder import Recorder
 
-from . import identity, metrics, replays, table, tokens
-from .config import FALLBACK_CLOCK_MS, Config, rank_robots
+from . import discovery, errors, identity, metrics, table
+from .config import Config, rank_robots
 from .connection import Connection
 from .directory import Directory
+from .http import WEB_DIR, Site, respond
 from .keepalive import Keepalive
 from .lifecycle import Phase
+from .lobby import (
+    Answer,
+    Bound,
+    CatchUp,
+    Checked,
+    CloseConn,
+    Connect,
+    Disconnect,
+    Evict,
+    Failed,
+    Feed,
+    Garbled,
+    Go,
+    Listed,
+    Lobby,
+    Looked,
+    Lookup,
+    Open,
+    Output,
+    Player,
+    Received,
+    Refuse,
+    RoomClosed,
+    Send,
+    Tick,
+    Unbound,
+)
+from .lobby import Rematch as LobbyRematch
 from .recording import Follower, RobotLabel, default_label
 from .replays import Replays
-from .room import Player, Room
+from .room import Extras, Room
 from .roomlog import LogError, Replayed, replay
 from .storage import Journal, RoomStore
 
 log = logging.getLogger("paiju.server")
-
-WEB_DIR = Path(__file__).parent / "web"
-# the web client's own pages (player, match, leaderboard): each address is its index.html
-CLIENT_PAGES = re.compile(r"/(?:players|matches|leaderboard)/[^/]+")
-CONTENT_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".json": "application/json",
-    ".map": "application/json",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".txt": "text/plain; charset=utf-8",
-    ".wasm": "application/wasm",
-}
 
 
 class Server:
     """``Server(config, bus).start()``; ``robots(game)`` lists the robot names a room may ask
     for (the wiring in paiju/serve.py passes bots.registry.names; None accepts any name), and
     ``describe(game)`` gives them with a one-line description each, for the lobby's menus
-    (bots.registry.describe)."""
+    (bots.registry.describe); ``extras(game)`` starts, off the event loop, what a RESULT's
+    detail and the records add from a deal (server/room.py's Extras)."""
 
     def __init__(
         self,
@@ -117,28 +116,32 @@ class Server:
         recorder: Recorder | None = None,
         robot_label: RobotLabel = default_label,
         describe: Callable[[str], Sequence[tuple[str, str]]] | None = None,
+        extras: Extras | None = None,
     ) -> None:
         self.config = config
+        self.extras = extras  # what the records want worked out from each deal, in processes
         self.describe = describe
         self.replays = Replays()  # finished hands, for /replay/ROOM/HAND
         self.limits = config.limits
         self.bus = bus
         self.robots = robots
-        self.web_dir = web_dir
         self.store = store  # room logs in Redis (paiju serve --redis), else None
         self.database = database  # accounts, match history, ratings (paiju serve), else None
         self.recorder = recorder  # finished hands and matches go to the database through it
         self.robot_label = robot_label  # a robot's account name, NAME@VERSION
-        self.secret = config.secret or secrets.token_bytes(32)
-        self.rooms: dict[str, Room] = {}
-        self.players: dict[str, Player] = {}
-        self.connections: dict[Connection, Player | None] = {}  # and the player each speaks for
-        # per client address: open connections, the address of each, the rooms created from
-        # it (open ones) and when it created rooms in the last minute
-        self.per_address: Counter[str] = Counter()
-        self.address_of: dict[Connection, str] = {}
-        self.room_address: dict[str, str] = {}
-        self.created_at: dict[str, deque[float]] = {}
+        self.lobby: Lobby[Room] = Lobby(
+            config,
+            secret=config.secret or secrets.token_bytes(32),
+            robots=robots,
+            accounts=database is not None,
+            epoch=time.time() - _loop_time(),
+            reply_to=bus.server_id,
+            logged=store is not None or recorder is not None,  # the log feeds the records too
+            taken=lambda rid: store is not None and rid in store.journals,
+            observer=metrics.TABLES,
+        )
+        self.site = Site(self.health, self.replays, database, web_dir)
+        self.site.route("/api/games", self._games)  # discovery (server/discovery.py, SPEC.md §10.1)
         self.started = time.time()
         self.counts = {"frames_in": 0, "errors": 0, "connections": 0, "rooms": 0}
         self._ws: WsServer | None = None
@@ -147,17 +150,47 @@ class Server:
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the lobby's next deadline
+        self._when: float | None = None
         self.port = config.port
-        self.cluster: Directory | None = None  # the other nodes (server/cluster.py), else None
+        self._cluster: Directory | None = None
         metrics.watch(self)
+
+    # what the gauges (server/metrics.py) and /healthz count
+    @property
+    def rooms(self) -> dict[str, Room]:
+        return self.lobby.rooms
+
+    @property
+    def players(self) -> dict[str, Player]:
+        return self.lobby.players
+
+    @property
+    def connections(self) -> dict[object, Player | None]:
+        return self.lobby.conns
+
+    @property
+    def cluster(self) -> Directory | None:
+        """The other nodes (server/cluster.py), else None."""
+        return self._cluster
+
+    @cluster.setter
+    def cluster(self, directory: Directory | None) -> None:
+        self._cluster = directory
+        self.lobby.directory = directory is not None
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        self.lobby.epoch = time.time() - _loop_time()
+        if self.database is not None and self.store is None:
+            # without room logs no room outlives its process: the matches a killed one left
+            # playing are over (with logs, a room not rebuilt closes its own: rebuild())
+            await self._abandon(None)
         self._ws = await serve(
             self.handler,
             self.config.host,
             self.config.port,
-            process_request=self.http_or_api,
+            process_request=self.site,
             compression=None,
             max_size=self.limits.max_message,
             max_queue=32,
@@ -176,7 +209,9 @@ class Server:
         for task in (self._router, self._keepalive):
             if task is not None:
                 task.cancel()
-        for room in list(self.rooms.values()):
+        if self._timer is not None:
+            self._timer.cancel()
+        for room in list(self.lobby.rooms.values()):
             room.stop()
         if self._ws is not None:
             self._ws.close()
@@ -190,10 +225,42 @@ class Server:
     async def _route_decisions(self) -> None:
         while True:
             d = await self.bus.receive()
-            room = self.rooms.get(d.room)
+            room = self.lobby.rooms.get(d.room)
             if room is not None:
-                room.feed(table.Decide(d.seat, d.prompt_id, games.Action(d.code, d.cards)))
+                room.feed(table.Decide(d.seat, d.prompt_id, games.GameAction(d.code, d.cards)))
 
+    def health(self) -> dict[str, object]:
+        """The body of ``/healthz``."""
+        return {
+            "ok": True,
+            "rooms": len(self.lobby.rooms),
+            "connections": len(self.lobby.conns),
+            "players": len(self.lobby.players),
+            "uptime_s": round(time.time() - self.started, 1),
+            "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
+            "games": games.names(),
+            "robots": self.robot_menus(),
+        }
+
+    def _games(self, connection: ServerConnection, path: str, query: str) -> Response:
+        catalogue = discovery.catalogue(
+            self.limits, robots=self.robot_menus(), clocks=self.config.clocks, banks=self.config.banks
+        )
+        return respond(
+            connection, HTTPStatus.OK, json.dumps(catalogue, ensure_ascii=False).encode(), "application/json"
+        )
+
+    def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
+        """Each game's robots with their descriptions, strongest (the default) first."""
+        if self.describe is None:
+            return {}
+        menus = {}
+        for game in games.names():
+            described = dict(self.describe(game))
+            menus[game] = [(name, described[name]) for name in rank_robots(list(described))]
+        return menus
+
+    # ------------------------------------------------------------------ rooms
     async def restore(self) -> list[Room]:
         """Rebuild the rooms in play that this server process owned, from their logs."""
         if self.store is None:
@@ -216,18 +283,29 @@ class Server:
         except LogError as e:
             log.error("room %s not rebuilt: %s", rid, e)
             await self.store.forget(rid)
+            await self._abandon(rid)
             return None
         why = None if waiting and r.phase is Phase.WAITING else _not_rebuilt(r)
         if why is not None:
             log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
             await self.store.forget(rid)
+            if r.phase is Phase.PLAYING:
+                await self._abandon(rid)
             return None
-        t = table.Table.restore(r, limits=self.limits, reply_to=self.bus.server_id, **self._clock())
+        now = _loop_time()
+        t = table.Table.restore(
+            r,
+            limits=self.limits,
+            reply_to=self.bus.server_id,
+            now=now,
+            epoch=time.time() - now,
+            observer=metrics.TABLES,
+        )
         if t.quickplay and t.phase is Phase.WAITING:  # robots fill it after the wait, as before
             t.start_at = t.now + self.limits.quickplay_wait
         follower = None
         if self.recorder is not None:
-            follower = Follower.restored(self.recorder, r, self.players, self.robot_label)
+            follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
         room = self._open(t, self.store.open(rid, entries), follower)
         room.feed(table.Restored())
         log.info(
@@ -240,132 +318,171 @@ class Server:
         )
         return room
 
-    def _clock(self) -> dict[str, float]:
-        """The table's clock arguments: now on the loop's clock, and unix time at its zero."""
-        now = asyncio.get_running_loop().time()
-        return {"now": now, "epoch": time.time() - now}
+    async def _abandon(self, rid: str | None) -> None:
+        """Close as abandoned the matches left playing by room ``rid`` (None: every room),
+        which will never go on, keeping their hands."""
+        if self.database is None:
+            return
+        try:
+            n = await matches.abandon_playing(self.database, rid)
+        except Exception as e:  # the records are not the game: the server goes on
+            log.error("matches left playing not closed: %s: %s", type(e).__name__, e)
+            return
+        if n:
+            where = f"room {rid}" if rid else "a server that stopped"
+            log.warning("%d match%s left playing by %s closed as abandoned", n, "es" * (n != 1), where)
 
     def _open(self, t: table.Table, journal: Journal | None, follower: Follower | None = None) -> Room:
         if follower is None and self.recorder is not None:
-            follower = Follower(self.recorder, t.id, t.head(), self.players, self.robot_label)
+            follower = Follower(self.recorder, t.id, t.head(), self.lobby.players, self.robot_label)
         room = Room(
             t,
             bus=self.bus,
-            players=self.players,
+            tell=self._tell,
             on_close=self.forget_room,
             journal=journal,
             follower=follower,
             replays=self.replays,
+            extras=self.extras,
+            on_rematch=self._rematch,
         )
-        self.rooms[t.id] = room
+        self.lobby.add(room)
         return room
+
+    def _tell(self, msg: Bound | Unbound) -> None:
+        self._do(self.lobby.handle(msg, _loop_time()))
+
+    def _rematch(self, room: Room, o: table.Rematched) -> None:
+        """Every human at the room's table accepted a rematch: the lobby opens the new match."""
+        self._do(self.lobby.handle(LobbyRematch(room.id, o.humans, o.left), _loop_time()))
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
             room.follower.closed()  # a match that did not reach its end is recorded as abandoned
-        if self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
-            self.room_address.pop(room.id, None)
+        if self.lobby.rooms.get(room.id) is room:
+            self._do(self.lobby.handle(RoomClosed(room.id), _loop_time()))
 
-    # ------------------------------------------------------------------ HTTP
-    async def http_or_api(self, connection: ServerConnection, request: Request) -> Response | None:
-        """The records' JSON API under /api/ (it reads the database), else :meth:`http`."""
-        path, _, query = request.path.partition("?")
-        if not path.startswith("/api/"):
-            return self.http(connection, request)
-        if self.database is None:
-            body = b'{"error": {"code": "no_records", "message": "this server keeps no records (no database)"}}'
-            return _response(connection, http.HTTPStatus.NOT_FOUND, body, "application/json")
-        if m := replays.STORED.fullmatch(path):  # a stored hand for the web client's replay viewer
-            data = await replays.stored(self.database, int(m.group(1)), int(m.group(2)))
-            if data is None:
-                return _response(connection, http.HTTPStatus.NOT_FOUND, b"no such finished hand\n", "text/plain")
-            return _response(connection, http.HTTPStatus.OK, data, "application/msgpack")
-        r = await records_api.answer(self.database, path, query)
-        return _response(connection, http.HTTPStatus(r.status), r.body, r.content_type)
+    # the directory's view of this node (server/directory.py's Host)
+    def room(self, rid: str) -> Room | None:
+        """Room ``rid`` when this node holds it."""
+        return self.lobby.rooms.get(rid)
 
-    def http(self, connection: ServerConnection, request: Request) -> Response | None:
-        path = request.path.split("?", 1)[0]
-        if path == "/ws":
-            return None
-        if path == "/healthz":
-            body = {
-                "ok": True,
-                "rooms": len(self.rooms),
-                "connections": len(self.connections),
-                "players": len(self.players),
-                "uptime_s": round(time.time() - self.started, 1),
-                "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
-                "games": games.names(),
-                "robots": self.robot_menus(),
-            }
-            return _response(connection, http.HTTPStatus.OK, json.dumps(body).encode(), "application/json")
-        if path == "/metrics":
-            return _response(connection, http.HTTPStatus.OK, *metrics.exposition())
-        if path.startswith("/replay/"):
-            return self.replay(connection, path)
-        f = self.static_file("/" if CLIENT_PAGES.fullmatch(path) else path)
-        if f is None:
-            return _response(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
-        ctype = CONTENT_TYPES.get(f.suffix.lower()) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"
-        return _response(connection, http.HTTPStatus.OK, f.read_bytes(), ctype)
+    def room_ids(self) -> list[str]:
+        """The rooms this node holds."""
+        return list(self.lobby.rooms)
 
-    def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
-        """Each game's robots with their descriptions, strongest (the default) first."""
-        if self.describe is None:
-            return {}
-        menus = {}
-        for game in games.names():
-            described = dict(self.describe(game))
-            menus[game] = [(name, described[name]) for name in rank_robots(list(described))]
-        return menus
+    def evict(self, rid: str, why: str) -> None:
+        """Room ``rid`` stops here (another node has it now): its players' connections close
+        with ``why`` (they resume there)."""
+        room = self.lobby.rooms.get(rid)
+        if room is not None:
+            room.stop()
+        self._do(self.lobby.handle(Evict(rid, why), _loop_time()))
 
-    def replay(self, connection: ServerConnection, path: str) -> Response:
-        """``/replay/ROOM/HAND``: the web client's replay of a finished hand (a redirect to
-        ``/?replay=ROOM/HAND``); ``/replay/ROOM/HAND.msgpack``: its frames (server/replays.py)."""
-        parts = unquote(path).split("/")[2:]
-        if len(parts) == 2 and parts[1].removesuffix(".msgpack").isdigit():
-            room, hand = parts[0], parts[1].removesuffix(".msgpack")
-            if not parts[1].endswith(".msgpack"):
-                r = _response(connection, http.HTTPStatus.FOUND, b"", "text/plain; charset=utf-8")
-                r.headers["Location"] = f"../../?replay={room}/{hand}"
-                return r
-            data = self.replays.get(room, int(hand))
-            if data is not None:
-                return _response(connection, http.HTTPStatus.OK, data, "application/msgpack")
-        return _response(connection, http.HTTPStatus.NOT_FOUND, b"no such finished hand\n", "text/plain; charset=utf-8")
+    # ------------------------------------------------------------------ the lobby's outputs
+    def _do(self, outs: list[Output]) -> list[Lookup]:
+        """Carry out the lobby's outputs, in order; the lookups it asks for are returned."""
+        lookups = []
+        for o in outs:
+            if isinstance(o, Send):
+                conn = o.conn
+                assert isinstance(conn, Connection)
+                if isinstance(o.frame, Welcome):  # what is flushed from now on
+                    conn.batch = bool(o.frame.features & Feature.BATCH)
+                conn.send(o.frame)
+            elif isinstance(o, Feed):
+                room = self.lobby.rooms.get(o.room)
+                if room is None:
+                    continue
+                msg = o.input
+                room.feed(msg, ref=o.ref)
+                if isinstance(msg, table.Reply) and isinstance(msg.conn, Connection):
+                    metrics.action_latency(room.table.game_name, time.perf_counter() - msg.conn.received)
+                elif isinstance(msg, table.Resume):
+                    metrics.resumed()
+            elif isinstance(o, Refuse):
+                self.counts["errors"] += 1
+                conn = o.conn
+                assert isinstance(conn, Connection)
+                held = self.lobby.rooms.get(o.room) if o.room is not None else None
+                if held is not None:
+                    held.answer(conn, o.error)
+                else:
+                    conn.send(o.error)
+            elif isinstance(o, Open):
+                self.counts["rooms"] += 1
+                room = self._open(o.table, self.store.open(o.table.id) if self.store is not None else None)
+                if room.journal is not None:
+                    room.journal.append(o.table.head())
+            elif isinstance(o, CatchUp):
+                conn = o.conn
+                assert isinstance(o.room, Room) and isinstance(conn, Connection)
+                metrics.resumed()
+                o.room.catch_up(o.player, conn, o.last_seq)
+            elif isinstance(o, CloseConn):
+                conn = o.conn
+                assert isinstance(conn, Connection)
+                conn.close(o.code, o.reason)
+            else:
+                lookups.append(o)
+        self._schedule()
+        return lookups
 
-    def static_file(self, path: str) -> Path | None:
-        """The file under the web folder that ``path`` names, or None (never outside it).
+    async def _carry(self, outs: list[Output]) -> None:
+        """Carry out the lobby's outputs, the lookups too (their answers go back to it)."""
+        for lk in self._do(outs):
+            try:
+                answer = await self._lookup(lk)
+            except Exception as e:  # Moved among them: the lobby answers REDIRECT
+                answer = Failed(errors.refusal(e, f"lookup for {type(lk.frame).__name__}"))
+            await self._carry(self.lobby.handle(Looked(lk.conn, lk.frame, answer), _loop_time()))
 
-        >>> s = Server.__new__(Server); s.web_dir = Path("/nonexistent")
-        >>> s.static_file("/../../etc/passwd") is None, s.static_file("/%2e%2e/x") is None
-        (True, True)
-        """
-        rel = unquote(path).lstrip("/") or "index.html"
-        parts = rel.split("/")
-        if any(p in ("", "..") or p.startswith(".") or "\\" in p or "\0" in p for p in parts):
-            return None
-        root = self.web_dir.resolve()
-        f = (root / rel).resolve()
-        if not f.is_relative_to(root) or not f.is_file():
-            return None
-        return f
+    async def _lookup(self, lk: Lookup) -> Answer:
+        """The database's or the other nodes' answer to what the lobby asked."""
+        f, d, db = lk.frame, self._cluster, self.database
+        if isinstance(f, Hello):
+            if lk.player is not None and d is not None:
+                await d.resume(lk.player)  # Moved: its room is another node's
+            return Checked(await identity.check_hello(db, f, lk.account) if db else lk.account or "")
+        if isinstance(f, Account):
+            assert db is not None
+            return await identity.account_op(db, f, lk.session)
+        assert d is not None
+        if isinstance(f, ListRooms):
+            return Listed(await d.lobby(f.game))
+        if isinstance(f, CreateRoom):
+            d.accepting()
+        elif isinstance(f, Join):
+            await d.locate(f.room)
+        elif isinstance(f, QuickPlay):
+            await d.quickplay(f.game, games.get(f.game).ruleset(f.ruleset).name)
+        return Go()
+
+    def _schedule(self) -> None:
+        when = self.lobby.next_deadline()
+        if when == self._when:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._when = when
+        if when is not None:
+            self._timer = asyncio.get_running_loop().call_at(when, self._ring)
+
+    def _ring(self) -> None:
+        self._timer, self._when = None, None
+        self._do(self.lobby.handle(Tick(), _loop_time()))
 
     # ------------------------------------------------------------------ WebSocket
     async def handler(self, ws: ServerConnection) -> None:
         _forget_handshake(ws)
-        if len(self.connections) >= self.limits.max_connections:
+        if len(self.lobby.conns) >= self.limits.max_connections:
             await ws.close(1013, "server full")
             return
         conn = Connection(ws, self.limits)
-        self.connections[conn] = None
         self.counts["connections"] += 1
-        addr = self.address_of[conn] = _address(ws)
-        self.per_address[addr] += 1
-        cap = self.limits.address_connections
-        # over the address's bound: whatever it sends first is answered with the refusal
-        over = cap > 0 and self.per_address[addr] > cap
+        lobby = self.lobby
+        self._do(lobby.handle(Connect(conn, _address(ws)), _loop_time()))
         try:
             while True:
                 # recv(), not ``async for``: the async generator of the latter (and the loop's
@@ -385,45 +502,20 @@ class Server:
                 try:
                     f = self._decode(msg, allowed)
                     self._admit(f, allowed)
-                    if over:
-                        raise LobbyError(
-                            ErrorCode.TOO_MANY_CONNECTIONS, f"{cap} connections from one address at most: closing"
-                        )
-                    await self.dispatch(conn, f)
-                except Moved as e:  # the room is another node's: the client goes there
-                    conn.send(Redirect.answering(e, f))
-                except Exception as e:  # every refusal (wire, lobby, room, game) is answered here
-                    if not isinstance(e, PaijuError):
-                        log.exception("dispatch of %s failed", type(f).__name__)
-                        e = PaijuError(ErrorCode.INTERNAL, "internal error")
-                    self.counts["errors"] += 1
+                except PaijuError as e:
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
-                    refusal = Error.refusing(e, f, ref_type=peek)
-                    p = self.connections.get(conn)
-                    if p is not None and p.room is not None:
-                        p.room.answer(conn, refusal)
-                    else:
-                        conn.send(refusal)
-                    if over:
-                        conn.close(1013, "too many connections from this address")  # after the ERROR
+                    await self._carry(lobby.handle(Garbled(conn, e, f, peek), _loop_time()))
+                    continue
+                await self._carry(lobby.handle(Received(conn, f), _loop_time()))
         except ConnectionClosed:
             pass
         finally:
-            self.per_address[addr] -= 1
-            if self.per_address[addr] <= 0:
-                del self.per_address[addr]
-            del self.address_of[conn]
             self._released += 1
             if self._released >= 64:  # a wave of connections ended: a second after its last
                 if self._trim is not None:
                     self._trim.cancel()
                 self._trim = asyncio.get_running_loop().call_later(1.0, self._trim_memory)
-            p = self.connections.pop(conn, None)
-            if p is not None and p.conn is conn:
-                p.conn = None
-                if p.room is not None:
-                    p.room.feed(table.Drop(p.id, conn))
-                self._release(p)
+            self._do(lobby.handle(Disconnect(conn), _loop_time()))
             await conn.finish()
 
     def _trim_memory(self) -> None:
@@ -434,20 +526,6 @@ class Server:
         gc.collect()
         if _LIBC is not None:
             _LIBC.malloc_trim(0)
-
-    def _release(self, p: Player) -> None:
-        """Forget a player with neither connection nor room (its token makes a new record);
-        one an ended room waits for (Room.catch_up) is kept for the grace period."""
-        if p.conn is not None or p.room is not None or self.players.get(p.id) is not p:
-            return
-        if p.ended is None:
-            del self.players[p.id]
-        else:
-            asyncio.get_running_loop().call_later(self.limits.grace, self._expire, p)
-
-    def _expire(self, p: Player) -> None:
-        p.ended = None
-        self._release(p)
 
     def _decode(self, msg: bytes | str, allowed: bool) -> Frame:
         """The frame a client sent (ProtocolError: it cannot be read). Over the rate it is
@@ -472,250 +550,14 @@ class Server:
     def _limited(self) -> LobbyError:
         return LobbyError(ErrorCode.RATE_LIMITED, f"over {self.limits.rate:g} frames/s: dropped")
 
-    async def dispatch(self, conn: Connection, f: Frame) -> None:
-        """Carry out the client frame ``f`` (PaijuError: refused, nothing changed)."""
-        if isinstance(f, Hello):
-            await self._hello(conn, f)
-            return
-        p = self.connections.get(conn)
-        if p is None:
-            raise LobbyError(ErrorCode.HELLO_FIRST, "send HELLO first")
-        if isinstance(f, Ping):
-            conn.send(Pong(f.nonce))
-        elif isinstance(f, Action):
-            if p.room is None:
-                raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
-            game = p.room.table.game_name
-            p.room.feed(table.Act(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)))
-            metrics.action_latency(game, time.perf_counter() - conn.received)
-        elif isinstance(f, ListRooms):
-            rooms = [
-                r.table.info()
-                for r in self.rooms.values()
-                if not r.table.private
-                and not r.closed
-                and r.table.phase is not Phase.OVER
-                and (f.game is None or r.table.game_name == f.game)
-            ]
-            if self.cluster is not None:
-                rooms += await self.cluster.lobby(f.game)
-            conn.send(RoomList(rooms[:200]))
-        elif isinstance(f, CreateRoom):
-            if self.cluster is not None:
-                self._free(p)
-                self.cluster.accepting()
-            self._create(conn, p, f)
-        elif isinstance(f, Join):
-            room = self.rooms.get(f.room)
-            if room is None and self.cluster is not None:
-                self._free(p)
-                room = await self.cluster.locate(f.room)
-            if room is None or room.closed:
-                raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
-            self._free(p)
-            room.feed(table.Join(p.id, p.name, conn, f.seat))
-        elif isinstance(f, Leave):
-            if p.room is None or p.room.id != f.room:
-                raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
-            p.room.feed(table.Leave(p.id, conn))
-        elif isinstance(f, QuickPlay):
-            await self._quickplay(conn, p, f)
-        elif isinstance(f, AccountFrame):
-            await identity.account_frame(self.database, conn, p, f)
-        else:  # pragma: no cover - every client frame is handled above
-            raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
-    @staticmethod
-    def _free(p: Player) -> None:
-        """A player joins or opens a room only when it is in none."""
-        if p.room is not None:
-            raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room.id}; leave it first")
-
-    async def _hello(self, conn: Connection, f: Hello) -> None:
-        if self.connections.get(conn) is not None:
-            raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
-        if f.version != VERSION:
-            raise ProtocolError(
-                ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
-            )
-        player: Player | None = None
-        pid: str | None = None
-        if f.token is not None:
-            pid = tokens.verify(self.secret, f.token)
-            if pid is None:
-                raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
-            player = self.players.get(pid)
-            if self.cluster is not None and pid is not None and (player is None or player.room is None):
-                await self.cluster.resume(pid)  # Moved: its room is another node's
-                player = self.players.get(pid)
-        account = await identity.check_hello(self.database, f, player)
-        if self.connections.get(conn) is not None:  # another HELLO was done meanwhile
-            raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
-        if player is None:
-            pid = pid or secrets.token_hex(8)
-            player = self.players[pid] = Player(pid, f.name or "player")
-        old = player.conn
-        if old is not None and old is not conn:
-            if old in self.connections:
-                self.connections[old] = None
-            old.close(1008, "replaced by a newer connection of the same player")
-        player.conn = conn
-        player.name = f.name or player.name
-        self.connections[conn] = player
-        if account:
-            identity.become(player, account, f.session)
-        conn.batch = bool(f.features & Feature.BATCH)  # what is flushed from now on
-        granted = f.features & Feature.BATCH
-        conn.send(Welcome(player.id, tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl), VERSION, granted))
-        if account:
-            conn.send(Identity(account, True, None))
-        if player.room is not None:
-            metrics.resumed()
-            player.room.feed(table.Resume(player.id, conn, f.last_seq))
-        elif player.ended is not None:
-            metrics.resumed()
-            player.ended.catch_up(player, conn, f.last_seq)
-        self._trim_players()
-
-    def _trim_players(self) -> None:
-        # Players with neither a connection nor a room are only kept for their resume
-        # tokens' sake; past a bound the oldest go (a token then starts a fresh record).
-        if len(self.players) > 4 * self.limits.max_connections:
-            for pid in [k for k, v in self.players.items() if v.conn is None and v.room is None]:
-                del self.players[pid]
-
-    def _robot_for(self, game: str, wanted: str | None) -> str | None:
-        known = list(self.robots(game)) if self.robots is not None else None
-        if wanted is not None:
-            return wanted if known is None or wanted in known else None
-        if not known:
-            return "random"
-        return rank_robots(known)[0]  # the strongest the game has
-
-    def _create(self, conn: Connection, p: Player, f: CreateRoom, *, quickplay: bool = False) -> Room:
-        self._free(p)
-        addr = self.address_of.get(conn, "")
-        t = self._table(f, quickplay)
-        self._count_room(addr)
-        room = self._open(t, self.store.open(t.id) if self.store is not None else None)
-        self.room_address[t.id] = addr
-        if room.journal is not None:
-            room.journal.append(t.head())
-        self.counts["rooms"] += 1
-        room.feed(table.Join(p.id, p.name, conn, "any"))
-        return room
-
-    def _count_room(self, addr: str) -> None:
-        """A room is created from ``addr`` (LobbyError TOO_MANY_ROOMS: over its bounds)."""
-        lim = self.limits
-        if lim.address_rooms and sum(1 for a in self.room_address.values() if a == addr) >= lim.address_rooms:
-            raise LobbyError(
-                ErrorCode.TOO_MANY_ROOMS, f"{lim.address_rooms} open rooms created from one address at most"
-            )
-        now = time.monotonic()
-        if len(self.created_at) > 1_000:  # addresses quiet for a minute are forgotten
-            for a in [a for a, q in self.created_at.items() if not q or q[-1] < now - 60]:
-                del self.created_at[a]
-        recent = self.created_at.setdefault(addr, deque())
-        while recent and recent[0] < now - 60:
-            recent.popleft()
-        if lim.address_rooms_per_minute and len(recent) >= lim.address_rooms_per_minute:
-            raise LobbyError(
-                ErrorCode.TOO_MANY_ROOMS,
-                f"{lim.address_rooms_per_minute} rooms a minute from one address at most; try again in "
-                f"{max(1, round(recent[0] + 60 - now))} s",
-            )
-        recent.append(now)
-
-    def _table(self, f: CreateRoom, quickplay: bool) -> table.Table:
-        """The table CREATE_ROOM asks for (LobbyError BAD_ROOM_OPTIONS or ROOM_FULL: none)."""
-
-        def bad(msg: str) -> LobbyError:
-            return LobbyError(ErrorCode.BAD_ROOM_OPTIONS, msg)
-
-        if f.game not in games.names():
-            raise bad(f"no game {f.game!r}; known: {', '.join(games.names())}")
-        try:
-            probe = games.create(f.game, 0, f.ruleset)
-        except KeyError as e:
-            raise bad(str(e).strip("\"'")) from None
-        n = probe.num_seats
-        rules = probe.rules
-        boards = 1
-        # a bridge room without deals of its own plays the server's (paiju serve --pbn)
-        pbn = f.pbn if f.pbn is not None else (self.config.pbn if f.game == "bridge" else None)
-        if pbn is not None:
-            try:
-                rules, boards = pbn_rules(f.game, rules, pbn)
-            except ValueError as e:
-                raise bad(str(e)) from None
-        hands = f.hands if f.hands is not None else min(boards, self.limits.max_hands)
-        if not 1 <= hands <= self.limits.max_hands:
-            raise bad(f"hands must be 1..{self.limits.max_hands}")
-        clock = f.clock_ms if f.clock_ms is not None else self.config.clocks.get(f.game, FALLBACK_CLOCK_MS)
-        if not self.limits.min_clock_ms <= clock <= self.limits.max_clock_ms:
-            raise bad(f"clock_ms must be {self.limits.min_clock_ms}..{self.limits.max_clock_ms}")
-        bots = sorted(set(f.bots))
-        if any(b >= n for b in bots):
-            raise bad(f"{f.game} has seats 0..{n - 1}")
-        robot = self._robot_for(f.game, f.robot)
-        if robot is None:
-            raise bad(f"no robot {f.robot!r} for {f.game}")
-        if len(f.robots) > n or any(name is not None and s not in bots for s, name in enumerate(f.robots)):
-            raise bad(f"robots names a robot for each of the seats in bots, at most {n}")
-        for name in f.robots:
-            if name is not None and self._robot_for(f.game, name) is None:
-                raise bad(f"no robot {name!r} for {f.game}")
-        if len(self.rooms) >= self.limits.max_rooms:
-            raise LobbyError(ErrorCode.ROOM_FULL, "the server has as many rooms as it may hold")
-        while True:
-            rid = secrets.token_hex(8) if f.private else "r" + secrets.token_hex(3)
-            if rid not in self.rooms and (self.store is None or rid not in self.store.journals):
-                break
-        return table.Table(
-            rid,
-            f.game,
-            rules,
-            seed=f.seed if f.seed is not None else secrets.randbits(63),
-            hands=hands,
-            clock_ms=clock,
-            # the game's time bank, unless the room sets its own clock
-            bank_ms=self.config.banks.get(f.game, 0) if f.clock_ms is None else 0,
-            bots=bots,
-            robot=robot,
-            robots=list(f.robots),
-            private=f.private,
-            quickplay=quickplay,
-            limits=self.limits,
-            reply_to=self.bus.server_id,
-            created=time.time(),
-            logged=self.store is not None or self.recorder is not None,  # the log feeds the records too
-            **self._clock(),
-        )
-
-    async def _quickplay(self, conn: Connection, p: Player, f: QuickPlay) -> None:
-        self._free(p)
-        try:
-            ruleset = games.get(f.game).ruleset(f.ruleset).name if f.game in games.names() else None
-        except KeyError:
-            ruleset = None
-        if ruleset is None:
-            raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"no game {f.game!r} with ruleset {f.ruleset!r}")
-        for room in self.rooms.values():
-            t = room.table
-            if (
-                t.quickplay
-                and t.phase is Phase.WAITING
-                and not room.closed
-                and t.game_name == f.game
-                and t.ruleset == ruleset
-                and t.free_seats()
-            ):
-                room.feed(table.Join(p.id, p.name, conn, "any", quick=True))
-                return
-        if self.cluster is not None:  # Moved: a waiting room of another node, or a node that takes rooms
-            await self.cluster.quickplay(f.game, ruleset)
-        self._create(conn, p, CreateRoom(f.game, ruleset), quickplay=True)
+def _loop_time() -> float:
+    """The event loop's clock (the rooms' and the lobby's ``now``), or the monotonic clock it
+    reads when no loop runs (asyncio's loop.time())."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
 
 
 def _not_rebuilt(r: Replayed) -> str | None:
@@ -766,33 +608,6 @@ def _address(ws: ServerConnection) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
-def pbn_rules(game: str, base: Rules, text: str) -> tuple[Rules, int]:
-    """CREATE_ROOM's ``pbn``: the rules that play the file's deals (hand h plays deal h mod
-    their number) and the number of deals; ValueError with the message for BAD_ROOM_OPTIONS.
-
-    >>> pbn_rules("niujiu", games.get("niujiu").ruleset(), "")
-    Traceback (most recent call last):
-    ...
-    ValueError: pbn: PBN deals are for bridge rooms only, not niujiu
-    >>> pbn_rules("bridge", games.get("bridge").ruleset(), '[Board "1"] [Deal "N:AKQ"]')
-    Traceback (most recent call last):
-    ...
-    ValueError: pbn: line 1: Deal: a deal has four hands, not 1
-    """
-    if game != "bridge":
-        raise ValueError(f"pbn: PBN deals are for bridge rooms only, not {game}")
-    from games.bridge import BridgeRules
-    from games.bridge.pbn import read_pbn, rules_from_pbn
-
-    assert isinstance(base, BridgeRules)
-    try:
-        boards = read_pbn(text)
-        rules = rules_from_pbn(boards, base)
-    except ValueError as e:  # PbnError, whose message starts with "line N:"
-        raise ValueError(f"pbn: {e}") from None
-    return rules, len(boards)
-
-
 def _peek_type(msg: bytes) -> int | None:
     """The frame type of an undecodable frame, when its head is readable (for ERROR.ref_type)."""
     try:
@@ -805,18 +620,3 @@ def _peek_type(msg: bytes) -> int | None:
     except Exception:
         pass
     return None
-
-
-def _response(connection: ServerConnection, status: http.HTTPStatus, body: bytes, ctype: str) -> Response:
-    r = connection.respond(status, "")
-    headers = Headers()
-    for k, v in r.headers.raw_items():
-        if k.lower() not in ("content-length", "content-type"):
-            headers[k] = v
-    headers["Content-Type"] = ctype
-    headers["Content-Length"] = str(len(body))
-    headers["Cache-Control"] = "no-cache"
-    headers["X-Content-Type-Options"] = "nosniff"
-    r.headers = headers
-    r.body = body
-    return r

@@ -1,5 +1,5 @@
 """Several `paiju serve --redis` nodes as one service: the directory, the leases, the takeover
-of a dead node's rooms, and the drain (docs/architecture.md, "Several nodes").
+of a dead node's rooms, and the drain (docs/architecture.md, "On Redis: several processes, one service").
 
 Redis is the directory (redisbus/link.py lists the keys):
 
@@ -48,6 +48,7 @@ from protocol import ErrorCode, LobbyError, Moved, RoomInfo
 from redisbus.link import EPOCHS, LOBBY, NODES, ROOMS, TRANSIENT, Link, cancel_all, node_key, room_log, seat_key
 
 from .app import Server
+from .directory import Host
 from .lifecycle import Phase
 from .room import Room
 from .roomlog import Entry, Seats
@@ -207,7 +208,7 @@ class Cluster:
     """This node's part in the service (implements :class:`server.directory.Directory`)."""
 
     def __init__(self, server: Server, store: ClusterStore, *, url: str, lease: float = 5.0) -> None:
-        self.server = server
+        self.host: Host = server  # this node's rooms, only through server/directory.py's Host
         self.store = store
         self.link = store.link
         self.redis = store.redis
@@ -270,7 +271,7 @@ class Cluster:
         await self.scan()
 
     async def _renew(self) -> None:
-        me = {"url": self.url, "rooms": len(self.server.rooms), "draining": self.draining}
+        me = {"url": self.url, "rooms": len(self.host.room_ids()), "draining": self.draining}
         await self.redis.set(node_key(self.node), json.dumps(me), px=int(self.lease * 1000))
         self._renewed = time.monotonic()
 
@@ -293,17 +294,17 @@ class Cluster:
         self.nodes = await self.live()
         owners = {_text(k): _text(v) for k, v in (await self.redis.hgetall(ROOMS)).items()}
         now = time.monotonic()
-        for rid in [r for r in self.server.rooms if owners.get(r, self.node) != self.node]:
+        for rid in [r for r in self.host.room_ids() if owners.get(r, self.node) != self.node]:
             # claimed by another node while this one did not renew its lease (stopped, cut off),
             # unless this node took it over itself since the owners were read
             now_owner = await self.redis.hget(ROOMS, rid)
-            if now_owner is not None and _text(now_owner) != self.node and rid in self.server.rooms:
+            if now_owner is not None and _text(now_owner) != self.node and self.host.room(rid) is not None:
                 log.warning("room %s: node %s owns it now: it stops here", rid, _text(now_owner))
                 self.store.drop(rid)
                 self._fenced(rid)
         for rid, owner in owners.items():
             if owner == self.node:
-                if rid not in self.server.rooms and rid not in self.store.journals and not self.draining:
+                if self.host.room(rid) is None and rid not in self.store.journals and not self.draining:
                     self._take(rid, owner)  # handed over to this node
                 continue
             if owner in self.nodes:
@@ -338,10 +339,10 @@ class Cluster:
             self.store.epochs[rid] = int(await self.redis.hget(EPOCHS, rid) or 0)
         elif await self.store.claim(rid, owner, self.node) < 0:
             return None  # another node was first
-        room = self.server.rooms.get(rid)
+        room = self.host.room(rid)
         if room is not None:
             return room
-        room = await self.server.rebuild(rid, await self.store.entries(rid), waiting=True)
+        room = await self.host.rebuild(rid, await self.store.entries(rid), waiting=True)
         self.orphans.pop(rid, None)
         if room is None:
             self.store.epochs.pop(rid, None)
@@ -384,7 +385,7 @@ class Cluster:
         out = []
         for rid, e in entries.items():
             info = RoomInfo(*e["info"])
-            mine = rid in self.server.rooms or e["owner"] == self.node
+            mine = self.host.room(rid) is not None or e["owner"] == self.node
             if mine or e.get("private") or info.status == Phase.OVER.value:
                 continue
             if game is None or info.game == game:
@@ -400,7 +401,7 @@ class Cluster:
         raise Moved(target.url)
 
     async def _locate(self, room: str) -> Room | None:
-        here = self.server.rooms.get(room)
+        here = self.host.room(room)
         if here is not None:
             return here
         owner = await self.redis.hget(ROOMS, room)
@@ -432,7 +433,7 @@ class Cluster:
         entry = await self.redis.hget(LOBBY, room)
         owner = json.loads(entry)["owner"] if entry is not None else None
         if owner is None or owner == self.node:
-            return self.server.rooms.get(room)
+            return self.host.room(room)
         lease = await self.redis.get(node_key(owner))
         if lease is not None:
             raise Moved(json.loads(lease)["url"], room)
@@ -446,7 +447,7 @@ class Cluster:
                 e.get("quickplay")
                 and e["owner"] in self.nodes
                 and e["owner"] != self.node
-                and rid not in self.server.rooms
+                and self.host.room(rid) is None
                 and info.game == game
                 and info.ruleset == ruleset
                 and info.status == Phase.WAITING.value
@@ -469,10 +470,11 @@ class Cluster:
         """Write this node's rooms to the lobby hash (only what changed; the lobby lists the
         public ones, a resume finds the others there too)."""
         now: dict[str, str] = {}
-        for rid, room in self.server.rooms.items():
-            t = room.table
-            if room.closed:
+        for rid in self.host.room_ids():
+            room = self.host.room(rid)
+            if room is None or room.closed:
                 continue
+            t = room.table
             info = dataclasses.astuple(t.info())
             entry = {"owner": self.node, "info": info, "quickplay": t.quickplay, "private": t.private}
             now[rid] = json.dumps(entry, separators=(",", ":"))
@@ -498,19 +500,7 @@ class Cluster:
     # ------------------------------------------------------------------ losing rooms
     def _fenced(self, rid: str) -> None:
         """Another node owns room ``rid`` now: stop it here; its players resume there."""
-        room = self.server.rooms.pop(rid, None)
-        if room is not None:
-            room.stop()
-            self._evict(room, "the room moved to another node: resume")
-
-    def _evict(self, room: Room, why: str) -> None:
-        for p in list(self.server.players.values()):
-            if p.room is room:
-                p.room, p.seat = None, None
-                if p.conn is not None:
-                    p.conn.close(1012, why)
-                else:
-                    del self.server.players[p.id]
+        self.host.evict(rid, "the room moved to another node: resume")
 
     async def drain(self) -> int:
         """Stop taking rooms and hand every room over to another live node; the number
@@ -519,11 +509,16 @@ class Cluster:
         await self._renew()
         self.nodes = await self.live()
         handed = 0
-        for rid, room in list(self.server.rooms.items()):
+        for rid in self.host.room_ids():
+            room = self.host.room(rid)
+            if room is None:
+                continue
             target = self._target()
             if target is None:
                 log.warning(
-                    "node %s: no other node takes rooms: %d rooms stay for a restart", self.node, len(self.server.rooms)
+                    "node %s: no other node takes rooms: %d rooms stay for a restart",
+                    self.node,
+                    len(self.host.room_ids()),
                 )
                 break
             room.stop()  # its last frames are in the log: the new owner sends them on resume
@@ -532,8 +527,7 @@ class Cluster:
             epoch = self.store.epochs.get(rid, 0)
             got = int(await self.redis.eval(CLAIM, 2, ROOMS, EPOCHS, rid, self.node, epoch, target.id))
             self.store.drop(rid)
-            self.server.rooms.pop(rid, None)
-            self._evict(room, "the room moved to another node: resume")
+            self.host.evict(rid, "the room moved to another node: resume")
             if got > 0:
                 handed += 1
                 self.nodes[target.id] = dataclasses.replace(target, rooms=target.rooms + 1)

@@ -22,12 +22,12 @@ FALLBACK_CLOCK_MS = 10_000
 # Robot names are per game; the order within a game is by strength as measured in the arena
 # (docs/robots.md, "Default robots"), a name that is not measured yet comes after those that are.
 PREFERRED_ROBOTS = (
-    "hybrid",  # bridge: +5.68 IMP/board over basic (173 boards), +18.67 over random
-    "basic",  # bridge: the natural baseline
-    "automaton-mc",  # niujiu: mean score +0.092 against automaton's -0.046 (200 deals x 3 rotations)
+    "hybrid",  # bridge: +7.04 IMP a board against basic (1,000 boards), +18.58 against random
+    "basic",  # bridge: the natural baseline, +11.65 IMP a board against random
+    "automaton-mc",  # niujiu: mean score +0.107 against automaton's -0.053 (200 deals x 3 rotations)
     "automaton",  # niujiu: enough rate 0.601 against greedy's 0.425 (2000 deals x 3 rotations)
-    "bdi-hudist",  # mahjong: against 3 greedy, win share 0.361 (championship) and 0.372 (classic)
-    "ukeire",  # mahjong: level with bdi-hudist in points (+0.024 vs -0.008 a hand, not significant)
+    "bdi-hudist",  # mahjong: against 3 ukeire, +0.066 (championship) and +0.112 (classic) points a hand
+    "ukeire",  # mahjong: the strong non-learning baseline that bdi-hudist leads
     "bdi-rearrange",  # mahjong: 0.305 and 0.282 in the same matches
     "greedy",  # mahjong and niujiu: the baselines the robots above beat
     "perfect",  # tricks: never below the deal's value (an exact solver)
@@ -81,6 +81,7 @@ class Limits:
     replay_buffer: int = 4_096  # events kept per room for resume
     quickplay_wait: float = 5.0  # seconds quick play waits for humans before filling with robots
     hand_pause: float = 2.0  # seconds between the RESULT of a hand and the deal of the next
+    rematch_wait: float = 30.0  # seconds the humans have to accept a rematch after a match (0: no offer)
     # seconds a robot's move waits, counted from its prompt, in a room that people play in or
     # watch, so that they can follow (`paiju serve --robot-pace`, 0.6 s); 0 here: at once
     robot_pace: float = 0.0

@@ -63,6 +63,7 @@ class Connection:
         "limits",
         "loop",
         "received",
+        "rematch",
         "sent",
         "strikes",
         "ws",
@@ -85,6 +86,7 @@ class Connection:
         self._closer: asyncio.Task[None] | None = None
         self.burst = 0  # frames of a granted replay still waiting here
         self.batch = False  # granted Feature.BATCH: what leaves in one write is one message
+        self.rematch = False  # granted Feature.REMATCH: offered a rematch after a match
         self.sent = 0
         self.received = 0.0  # perf_counter when the last message came in (action latency)
         if limits.sndbuf:

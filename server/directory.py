@@ -41,3 +41,25 @@ class Directory(Protocol):
         """Before a resume: return when ``player``'s room, if any, is this node's (taken over
         here when its owner died); Moved when another live node holds it."""
         ...
+
+
+class Host(Protocol):
+    """What the directory asks of this node's server (server/app.py's Server): it never reads
+    or writes the lobby's players and rooms itself."""
+
+    def room(self, rid: str) -> Room | None:
+        """Room ``rid`` when this node holds it."""
+        ...
+
+    def room_ids(self) -> list[str]:
+        """The rooms this node holds."""
+        ...
+
+    async def rebuild(self, rid: str, entries: list[bytes], *, waiting: bool = False) -> Room | None:
+        """Room ``rid`` rebuilt here from its log (None: not rebuilt)."""
+        ...
+
+    def evict(self, rid: str, why: str) -> None:
+        """Room ``rid`` stops here (another node has it now): its players' connections close
+        with ``why``, and they resume on that node."""
+        ...

@@ -137,24 +137,27 @@ def error(code: int) -> None:
     ERRORS.labels(name).inc()
 
 
-def applied(game: str) -> None:
-    ACTIONS.add(game)
-
-
 def action_latency(game: str, seconds: float) -> None:
     ACTION_LATENCY.observe(game, seconds)
 
 
-def requested(game: str) -> None:
-    BUS_REQUESTS.add(game)
+class TableCounts:
+    """The tables' observer (:class:`server.table.Observer`): what they count goes here."""
+
+    def applied(self, game: str) -> None:
+        ACTIONS.add(game)
+
+    def requested(self, game: str) -> None:
+        BUS_REQUESTS.add(game)
+
+    def robot_latency(self, game: str, seconds: float) -> None:
+        ROBOT_LATENCY.observe(game, seconds)
+
+    def clock_default(self, game: str, robot: bool) -> None:
+        CLOCK_DEFAULTS.labels(game, "robot" if robot else "human").inc()
 
 
-def robot_latency(game: str, seconds: float) -> None:
-    ROBOT_LATENCY.observe(game, seconds)
-
-
-def clock_default(game: str, robot: bool) -> None:
-    CLOCK_DEFAULTS.labels(game, "robot" if robot else "human").inc()
+TABLES = TableCounts()
 
 
 def resumed() -> None:

@@ -11,8 +11,9 @@ log's seat entries: an account (``player.extra["account"]`` of the seat's player
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from games import Action
+from games import GameAction
 from protocol import RoomEvent, SeatKind
 from records.matches import HandRecord, MatchInfo, SeatHolder
 from records.models import GUEST, ROBOT, USER
@@ -20,7 +21,7 @@ from records.recorder import Recorder
 
 from . import roomlog
 from .identity import account_of
-from .room import Player
+from .lobby import Player
 
 RobotLabel = Callable[[str, str], str]  # (game, robot name) -> "NAME@VERSION"
 
@@ -41,7 +42,7 @@ class Follower:
         label: RobotLabel = default_label,
         *,
         seats: Iterable[roomlog.SeatRecord] = (),
-        actions: Iterable[tuple[int, Action]] = (),
+        actions: Iterable[tuple[int, GameAction]] = (),
         totals: Iterable[int] = (),
         hands: int = 0,
     ) -> None:
@@ -55,6 +56,11 @@ class Follower:
         self.totals = list(totals)
         self.hands = hands  # hands ended
         self.over = False
+        # A hand that ended before its extra (server/room.py: bridge's par...) was worked out:
+        # its record, and every record after it, wait for it (in order).
+        self.waiting: set[int] = set()
+        self.held: dict[int, dict[str, Any]] = {}  # by hand: the detail of its held record
+        self.queue: list[Callable[[], None]] = []
 
     @classmethod
     def restored(
@@ -75,28 +81,56 @@ class Follower:
         )
 
     def feed(self, e: roomlog.Entry) -> None:
-        if isinstance(e, roomlog.Seats):
-            self.seats = e.seats
-        elif isinstance(e, roomlog.Hand):
-            self.actions = []
-        elif isinstance(e, roomlog.Act):
-            self.actions.append((e.seat, Action(e.code, e.cards)))
-        elif isinstance(e, roomlog.Emitted):
+        if isinstance(e, roomlog.Emitted):  # the most frequent first: events, then actions
             r = e.result
             if e.event.code == RoomEvent.HAND_END and r is not None:
                 self.hands += 1
                 self.totals = list(r.totals)
-                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, r.detail)
-                self.recorder.hand_ended(self.info, hand, self.holders())
+                detail = dict(r.detail)
+                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, detail)
+                if r.hand in self.waiting:
+                    self.held[r.hand] = detail
+                holders = self.holders()
+                self._call(lambda: self.recorder.hand_ended(self.info, hand, holders))
             elif e.event.code == RoomEvent.MATCH_END:
                 self.over = True
-                self.recorder.match_ended(self.info, self.holders(), self.totals, complete=True)
+                holders, totals = self.holders(), list(self.totals)
+                self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
+        elif isinstance(e, roomlog.Applied):
+            self.actions.append((e.seat, GameAction(e.code, e.cards)))
+        elif isinstance(e, roomlog.Seats):
+            self.seats = e.seats
+        elif isinstance(e, roomlog.Hand):
+            self.actions = []
+
+    def wait(self, hand: int) -> None:
+        """Hand ``hand`` ends before its extra is worked out: its record waits for it."""
+        self.waiting.add(hand)
+
+    def extra(self, hand: int, detail: dict[str, Any]) -> None:
+        """Hand ``hand``'s extra: added to its record if that waits, which then goes (with
+        those held behind it)."""
+        self.waiting.discard(hand)
+        held = self.held.pop(hand, None)
+        if held is not None:
+            held.update(detail)
+        if not self.held:
+            queue, self.queue = self.queue, []
+            for call in queue:
+                call()
+
+    def _call(self, call: Callable[[], None]) -> None:
+        if self.held:
+            self.queue.append(call)
+        else:
+            call()
 
     def closed(self) -> None:
         """The room closed: a match that did not reach its end is abandoned."""
         if not self.over and self.hands:
             self.over = True
-            self.recorder.match_ended(self.info, self.holders(), self.totals, complete=False)
+            holders, totals = self.holders(), list(self.totals)
+            self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=False))
 
     def holders(self) -> list[SeatHolder]:
         try:

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
 
 import games
-from games import Action
+from games import GameAction
 from protocol import Event, Result, RoomState, encode
 from records import Database, matches
 
@@ -54,11 +54,13 @@ def pack(
     scores: Sequence[int],
     events: Sequence[Event],
     result: Result,
+    encoded: Callable[[Event], bytes] = encode,
 ) -> bytes:
-    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT."""
+    """One hand's replay: a spectator's ROOM_STATE before the hand, its events, its RESULT.
+    ``encoded``: the bytes of an event (those already encoded for its receivers)."""
     first = events[0].seq - 1 if events else 0
     head = RoomState(room, game, ruleset, None, first, hand, list(seats), list(scores), {})
-    frames = [encode(head), *(encode(e) for e in events), encode(result)]
+    frames = [encode(head), *map(encoded, events), encode(result)]
     header: bytes = msgpack.Packer().pack_array_header(len(frames))
     return header + b"".join(frames)
 
@@ -84,7 +86,7 @@ def from_record(record: dict[str, Any], hand: int) -> bytes | None:
     g = games.create(record["game"], record["seed"], matches.rules_of(record), hand=hand)
     game_events = list(g.events)
     for seat, code, cards in hands[k]["actions"]:
-        game_events += g.apply(int(seat), Action(int(code), bytes.fromhex(cards)))
+        game_events += g.apply(int(seat), GameAction(int(code), bytes.fromhex(cards)))
     events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(game_events, 1)]
     before = [sum(h["scores"][s] for h in hands[:k]) for s in range(g.num_seats)]
     out = g.outcome()

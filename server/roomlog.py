@@ -25,14 +25,14 @@ every act of a seat whose prompt drew on its bank, so a rebuilt room keeps what 
 left (a seat with no ``bank`` entry since its hand's ``hand`` entry has its whole bank).
 
 The log holds every private card (covered cards, hands, draws): it is for the server only
-and never goes to a client (clients get ``Event.seen_by(seat)`` of the ``ev`` entries).
+and never goes to a client (clients get ``GameEvent.seen_by(seat)`` of the ``ev`` entries).
 
 >>> import games
 >>> g = games.create("tricks", 5)
 >>> s = g.to_act()[0]
 >>> a = g.legal(s).options[0]
 >>> head = Head("tricks", g.rules.name, 5, 1, 1000, "random", False, False, 0.0)
->>> log = [pack(head), pack(Hand(0)), pack(Act(s, a.code, a.cards[: a.pick], 1))]
+>>> log = [pack(head), pack(Hand(0)), pack(Applied(s, a.code, a.cards[: a.pick], 1))]
 >>> r = replay("r1", log)
 >>> (r.phase.value, r.hand, r.actions, r.prompt_id), r.game.to_act() != [s] or r.game.legal(s) != g.legal(s)
 (('playing', 0, 1, 1), True)
@@ -47,8 +47,7 @@ from typing import Any
 import msgpack
 
 import games
-from games import Action, Game, GameError, Rules
-from games import Event as GameEvent
+from games import Game, GameAction, GameError, GameEvent, Rules
 from protocol import Result, RoomEvent, decode, encode
 
 from .lifecycle import Phase
@@ -79,7 +78,7 @@ class SeatRecord:
     kind: int  # SeatKind
     player: str | None
     name: str | None
-    robot: bool
+    stand_in: bool  # a robot stands in for the seat's human for now
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,7 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class Act:
+class Applied:
     """An action applied for ``seat`` in answer to prompt ``prompt_id``."""
 
     seat: int
@@ -131,7 +130,7 @@ class Bank:
     ms: int
 
 
-Entry = Head | Seats | Watchers | Hand | Act | Emitted | Bank
+Entry = Head | Seats | Watchers | Hand | Applied | Emitted | Bank
 
 
 class LogError(Exception):
@@ -163,12 +162,12 @@ def _plain_entry(e: Entry) -> list[Any]:
             *([e.bank_ms] if e.bank_ms else []),
         ]
     if isinstance(e, Seats):
-        return ["seats", [[s.kind, s.player, s.name, s.robot] for s in e.seats]]
+        return ["seats", [[s.kind, s.player, s.name, s.stand_in] for s in e.seats]]
     if isinstance(e, Watchers):
         return ["watchers", [[pid, name] for pid, name in e.watchers]]
     if isinstance(e, Hand):
         return ["hand", e.hand]
-    if isinstance(e, Act):
+    if isinstance(e, Applied):
         return ["act", e.seat, e.code, bytes(e.cards), e.prompt_id]
     if isinstance(e, Bank):
         return ["bank", e.seat, e.ms]
@@ -180,7 +179,10 @@ def _plain_entry(e: Entry) -> list[Any]:
 
 def unpack(data: bytes) -> list[Any]:
     """One entry as the plain msgpack array it is stored as (LogError if it is not one)."""
-    v = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    try:
+        v = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException) as e:  # not msgpack, truncated, trailing bytes
+        raise LogError(f"not a log entry: {data[:40]!r} ({type(e).__name__})") from None
     if not isinstance(v, list) or not v or not isinstance(v[0], str):
         raise LogError(f"not a log entry: {data[:40]!r}")
     return v
@@ -288,7 +290,7 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.banks = {}
             elif kind == "act":
                 _, seat, code, cards, pid = e
-                r.game.apply(seat, Action(code, bytes(cards)))
+                r.game.apply(seat, GameAction(code, bytes(cards)))
                 r.actions += 1
                 r.prompt_id = max(r.prompt_id, int(pid))
             elif kind == "ev":

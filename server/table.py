@@ -2,17 +2,18 @@
 
 A :class:`Table` holds the seats, the spectators, the pending prompts, the event sequence
 number, the clocks (as deadlines on the caller's clock) and the match's :class:`Phase`.
-:meth:`Table.handle` takes one input (:class:`Join`, :class:`Leave`, :class:`Drop`,
-:class:`Resume`, :class:`Act`, :class:`Decide`, :class:`Tick`, :class:`Restored`) with the
-time ``now`` and returns what must happen outside: frames to send to connections
-(:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's log
-(:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`) and
+:meth:`Table.handle` takes one input (:class:`Enter`, :class:`Exit`, :class:`Drop`,
+:class:`Resume`, :class:`Reply`, :class:`Decide`, :class:`Tick`, :class:`Restored`,
+:class:`Extra`) with the time ``now`` and returns what must happen outside: frames to send to
+connections (:class:`Send`), requests for the robots (:class:`Publish`), entries for the room's
+log (:class:`Append`, :class:`SealLog`), lobby bookkeeping (:class:`Bind`, :class:`Unbind`), a
+deal to work on outside (:class:`Dealt`), a finished hand for replays (:class:`Archive`) and
 the end of the room (:class:`Close`). It reads no clock and does no I/O: the asyncio shell
 (server/room.py) feeds it and carries out its outputs, and the tests drive it directly. A
 connection is whatever handle the caller passes (the shell's Connection, a test's int): the
 table only compares it and hands it back.
 
-The life of a table: in phase ``WAITING`` seats fill with humans (:class:`Join`) and robots
+The life of a table: in phase ``WAITING`` seats fill with humans (:class:`Enter`) and robots
 (the seats named at creation, or all free seats when quick play's wait runs out); when no
 seat is free the match starts (``PLAYING``): hand ``h`` is ``create(game, seed, rules,
 hand=h)``, so the dealer rotates; after the last hand it is ``OVER``. The players at the
@@ -25,7 +26,7 @@ the grace period like a seat (and resumes like one); a table whose match has not
 within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED).
 
 Events carry one sequence number per table over the whole match. Each connected seat
-receives every event as ``Event.seen_by(seat)`` and spectators ``seen_by(None)``; the last
+receives every event as ``GameEvent.seen_by(seat)`` and spectators ``seen_by(None)``; the last
 ``replay_buffer`` events are kept so that a player who resumes gets exactly those it
 missed (else a ROOM_STATE). The RESULT of a hand follows its HAND_END event.
 
@@ -44,9 +45,9 @@ A refusal (:class:`protocol.PaijuError`: a lobby or a game error) comes out last
 before the refusal (a robot handing the seat back) stands and its outputs come before it.
 
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
->>> out = t.handle(Join("p1", "ann", conn=7), now=0.0)
+>>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Send', 'Send'])
+('playing', ['Bind', 'Send', 'Dealt', 'Send'])
 """
 
 from __future__ import annotations
@@ -56,34 +57,71 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import games
-from games import Action, ActionSet, GameError, Rules
-from games import Event as GameEvent
+from games import ActionSet, GameAction, GameError, GameEvent, Rules
 from protocol import (
     Ack,
+    ChatLine,
     DecisionRequest,
     Error,
     ErrorCode,
+    Event,
     Frame,
     LobbyError,
     PaijuError,
     Prompt,
+    RematchOffer,
     Result,
     RoomEvent,
     RoomInfo,
     RoomState,
     SeatKind,
 )
-from protocol import Event as EventFrame
 
-from . import metrics, roomlog
+from . import errors, roomlog
 from .config import Limits
 from .lifecycle import Phase
 from .roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
+from .social import Chat, Line, Rematch, RematchState
 
 log = logging.getLogger("paiju.room")
+
+
+class Observer(Protocol):
+    """What a table tells whoever counts (server/metrics.py's, passed in by the shell)."""
+
+    def applied(self, game: str) -> None:
+        """An action was applied to the game (a player's, a robot's or the clock's)."""
+
+    def requested(self, game: str) -> None:
+        """A robot was asked for a decision."""
+
+    def robot_latency(self, game: str, seconds: float) -> None:
+        """A robot's decision came this long after its prompt."""
+
+    def clock_default(self, game: str, robot: bool) -> None:
+        """A prompt's clock ran out (``robot``: a robot held the seat)."""
+
+
+class Unobserved:
+    """The observer that counts nothing (a table made without one)."""
+
+    def applied(self, game: str) -> None:
+        pass
+
+    def requested(self, game: str) -> None:
+        pass
+
+    def robot_latency(self, game: str, seconds: float) -> None:
+        pass
+
+    def clock_default(self, game: str, robot: bool) -> None:
+        pass
+
+
+UNOBSERVED = Unobserved()
 
 Conn = Hashable
 """A connection as the caller knows it: the table only compares it and hands it back."""
@@ -92,7 +130,7 @@ ANSWERED_KEPT = 256  # answered (and withdrawn) prompts remembered: a retried or
 
 # ------------------------------------------------------------------ inputs
 @dataclass(frozen=True)
-class Join:
+class Enter:
     """Player ``player`` takes ``seat`` ("any": the first free seat, else watch; None: watch)."""
 
     player: str
@@ -100,10 +138,11 @@ class Join:
     conn: Conn
     seat: int | Literal["any"] | None = "any"
     quick: bool = False  # quick play: a room with no free seat is ROOM_FULL, not a seat to watch from
+    rematch: bool = False  # the connection answers rematch offers (HELLO's Feature.REMATCH)
 
 
 @dataclass(frozen=True)
-class Leave:
+class Exit:
     """The player leaves (a seat in play is then played by a robot)."""
 
     player: str
@@ -125,16 +164,17 @@ class Resume:
     player: str
     conn: Conn
     last_seq: int | None = None
+    rematch: bool = False  # the connection answers rematch offers (HELLO's Feature.REMATCH)
 
 
 @dataclass(frozen=True)
-class Act:
+class Reply:
     """A seated player's answer to prompt ``prompt_id``."""
 
     player: str
     conn: Conn
     prompt_id: int
-    action: Action
+    action: GameAction
 
 
 @dataclass(frozen=True)
@@ -143,7 +183,7 @@ class Decide:
 
     seat: int
     prompt_id: int
-    action: Action
+    action: GameAction
 
 
 @dataclass(frozen=True)
@@ -156,7 +196,69 @@ class Restored:
     """First input of a table rebuilt from its log (:meth:`Table.restore`)."""
 
 
-Input = Join | Leave | Drop | Resume | Act | Decide | Tick | Restored
+@dataclass(frozen=True)
+class Extra:
+    """What was computed outside the table from hand ``hand``'s deal (:class:`Dealt`), for
+    its RESULT's detail (bridge's par, the trick game's solved value): merged when it comes
+    before the hand ends, else ignored here (the shell gives it to the records)."""
+
+    hand: int
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SayLine:
+    """The player says ``text`` in the room's chat (server/social.py)."""
+
+    player: str
+    conn: Conn
+    text: str
+
+
+@dataclass(frozen=True)
+class MuteName:
+    """The player stops (``on``) or starts again hearing the chat lines of ``name``."""
+
+    player: str
+    conn: Conn
+    name: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class AnswerRematch:
+    """A human's answer to the rematch offered after the match."""
+
+    player: str
+    conn: Conn
+    accept: bool
+
+
+@dataclass(frozen=True)
+class SwapSeat:
+    """The room's creator gives the free ``seat`` to a robot (``robot``), or frees a robot's."""
+
+    player: str
+    conn: Conn
+    seat: int
+    robot: bool
+
+
+Input = (
+    Enter
+    | Exit
+    | Drop
+    | Resume
+    | Reply
+    | Decide
+    | Tick
+    | Restored
+    | Extra
+    | SayLine
+    | MuteName
+    | AnswerRematch
+    | SwapSeat
+)
 
 
 # ------------------------------------------------------------------ outputs
@@ -223,11 +325,30 @@ class Archive:
     hand: int
     seats: list[str | None]  # the seats' names when it was dealt
     totals: list[int]  # the match's scores before it
-    events: list[EventFrame]
+    events: list[Event]
     result: Result
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive
+@dataclass(frozen=True)
+class Dealt:
+    """Hand ``hand`` is dealt (``game``, read only): what is slow to work out from the deal
+    may start now, outside the table, and come back as :class:`Extra`."""
+
+    hand: int
+    game: games.Game[Any]
+
+
+@dataclass(frozen=True)
+class Rematched:
+    """Every human still at the table accepted the rematch: the caller opens the new match with
+    them (``humans``: seat -> (player, name, connection)); the seats of those who left
+    (``left``) go to robots."""
+
+    humans: dict[int, tuple[str, str, Conn]]
+    left: frozenset[int]
+
+
+Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive | Dealt | Rematched
 
 
 # ------------------------------------------------------------------ state
@@ -238,14 +359,15 @@ class SeatState:
     name: str | None = None
     member: bool = False  # the player is still in this room (false once let go after the end)
     conn: Conn | None = None  # the player's connection, while it is up
-    robot: bool = False  # a robot plays this human seat for now (timeouts, or dropped)
+    stand_in: bool = False  # a robot stands in for this human seat for now (timeouts, or dropped)
+    rematch: bool = False  # its connection answers rematch offers
     timeouts: int = 0  # consecutive
     bank: float = 0.0  # seconds of time bank left to this seat in this hand
     away_until: float | None = None
 
     @property
     def robot_played(self) -> bool:
-        return self.kind == SeatKind.BOT or self.robot
+        return self.kind == SeatKind.BOT or self.stand_in
 
     @property
     def live(self) -> Conn | None:
@@ -263,7 +385,7 @@ class Pending:
     unix_deadline_ms: int
     start: float = 0.0  # when it was asked
     bank: float = 0.0  # the part of the time to the deadline that is the seat's bank
-    ready: tuple[Action, float] | None = None  # a robot's answer and when it is played (pacing)
+    ready: tuple[GameAction, float] | None = None  # a robot's answer and when it is played (pacing)
 
 
 class Table:
@@ -295,8 +417,10 @@ class Table:
         reply_to: str = "",
         created: float = 0.0,
         logged: bool = False,
+        observer: Observer = UNOBSERVED,
     ) -> None:
         self.id = room_id
+        self.observer = observer
         self.game_name = game
         self.seed = seed
         self.game = games.create(game, seed, rules, hand=0)
@@ -306,8 +430,8 @@ class Table:
         self.hands = hands
         self.clock_ms = clock_ms
         self.bank_ms = bank_ms
-        self.robot = robot
-        self.robots = tuple(robots)  # by seat: a robot seat's own robot (None or missing: ``robot``)
+        self.default_robot = robot  # the robot of the robot seats
+        self.seat_robots = tuple(robots)  # by seat: a robot seat's own robot (None or missing: the default)
         self.private = private
         self.quickplay = quickplay
         self.limits = limits if limits is not None else Limits()
@@ -327,7 +451,7 @@ class Table:
         self.seq = 0
         self.log: deque[Emitted] = deque(maxlen=self.limits.replay_buffer)
         self.pending: dict[int, Pending] = {}
-        self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
+        self.answered: OrderedDict[int, tuple[int, GameAction]] = OrderedDict()
         self.withdrawn: OrderedDict[int, int] = OrderedDict()  # prompt id -> its controller
         self._prompt_ids = itertools.count(1)
         self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
@@ -335,14 +459,27 @@ class Table:
         self.next_hand_at: float | None = None
         self.closed = False
         self.final_result: Result | None = None
-        self._hand_frames: list[EventFrame] | None = None  # the hand in play, every card face up
+        self._hand_frames: list[Event] | None = None  # the hand in play, every card face up
         self._hand_head: tuple[list[str | None], list[int]] = ([], [])
         self.now = now
         self._out: list[Output] = []
+        self.extras: dict[int, dict[str, Any]] = {}  # by hand: Extra's detail, until the hand ends
+        self.creator: str | None = None  # the first player seated: it may swap seats before the start
+        self.chat = Chat()  # not in the log: a rebuilt room starts with an empty chat
+        self.rematch: Rematch | None = None  # offered when the match ends
+        self._rematch_conns: dict[str, Conn] = {}  # the humans offered a rematch, by player
+        self._rematch_names: dict[str, str] = {}
 
     @classmethod
     def restore(
-        cls, r: Replayed, *, limits: Limits | None = None, now: float = 0.0, epoch: float = 0.0, reply_to: str = ""
+        cls,
+        r: Replayed,
+        *,
+        limits: Limits | None = None,
+        now: float = 0.0,
+        epoch: float = 0.0,
+        reply_to: str = "",
+        observer: Observer = UNOBSERVED,
     ) -> Table:
         """The table that log ``r`` describes, at the same event sequence number; its first
         input must be :class:`Restored` (which binds its players again and prompts)."""
@@ -365,6 +502,7 @@ class Table:
             reply_to=reply_to,
             created=h.created,
             logged=True,
+            observer=observer,
         )
         t.start_at = t.expires_at = None
         t.game = r.game
@@ -375,7 +513,7 @@ class Table:
         t.log.extend(r.events)
         t._prompt_ids = itertools.count(r.prompt_id + 1)
         for st, rec in zip(t.seats, r.seats, strict=False):
-            st.kind, st.robot = SeatKind(rec.kind), rec.robot
+            st.kind, st.stand_in = SeatKind(rec.kind), rec.stand_in
             if rec.player is not None and st.kind in (SeatKind.HUMAN, SeatKind.AWAY):
                 st.player, st.name, st.member = rec.player, rec.name or "player", True
         for s, st in enumerate(t.seats):  # what each seat had left of its bank when the log ended
@@ -391,12 +529,12 @@ class Table:
             self.seed,
             self.hands,
             self.clock_ms,
-            self.robot,
+            self.default_robot,
             self.private,
             self.quickplay,
             self.created,
             roomlog.rules_options(self.game_name, self.rules),
-            self.robots,
+            self.seat_robots,
             self.bank_ms,
         )
 
@@ -428,8 +566,8 @@ class Table:
 
     def robot_of(self, seat: int) -> str:
         """The robot that plays ``seat`` when a robot does."""
-        own = self.robots[seat] if seat < len(self.robots) else None
-        return own or self.robot
+        own = self.seat_robots[seat] if seat < len(self.seat_robots) else None
+        return own or self.default_robot
 
     def next_deadline(self) -> float | None:
         """When the next :class:`Tick` is due (None: no clock runs)."""
@@ -437,6 +575,8 @@ class Table:
         times += [p.ready[1] for p in self.pending.values() if p.ready is not None]
         times += [s.away_until for s in self.seats if s.away_until is not None]
         times += self.watchers_away.values()
+        if self.rematch is not None and self.rematch.state is RematchState.OFFER:
+            times.append(self.rematch.deadline)
         for t in (self.start_at, self.next_hand_at, self.expires_at):
             if t is not None:
                 times.append(t)
@@ -460,11 +600,8 @@ class Table:
         refusal: PaijuError | None = None
         try:
             _HANDLERS[type(msg)](self, msg)
-        except PaijuError as e:
-            refusal = e
-        except Exception:  # a bug must not take the room down: the asker hears of it
-            log.exception("room %s failed on %s", self.id, type(msg).__name__)
-            refusal = PaijuError(ErrorCode.INTERNAL, "internal error")
+        except Exception as e:  # a refusal, or a bug (which must not take the room down): the asker hears of it
+            refusal = errors.refusal(e, f"room {self.id} on {type(msg).__name__}")
         if self.closed:
             out.append(Close())
         if refusal is not None:
@@ -478,7 +615,7 @@ class Table:
             log.warning("room %s: robot's decision for prompt %d refused: %s", self.id, msg.prompt_id, e)
 
     # ------------------------------------------------------------------ seats and people
-    def _join(self, m: Join) -> None:
+    def _enter(self, m: Enter) -> None:
         if self.seat_of(m.player) is not None or m.player in self.watchers:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {self.id}")
         if self.phase is Phase.OVER:
@@ -495,21 +632,30 @@ class Table:
             self._log_watchers()
             self._out.append(Bind(m.player, m.name, None))
             self._send(m.conn, self._state(None))
+            self._chat_history(m.conn, m.player, spectator=True)
         else:
             if not 0 <= seat < self.n:
                 raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"{self.game_name} has seats 0..{self.n - 1}")
             st = self.seats[seat]
             if st.kind != SeatKind.EMPTY:
                 raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
-            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, m.conn
-            st.robot, st.timeouts = False, 0
+            st.kind, st.player, st.name, st.member, st.conn = SeatKind.HUMAN, m.player, m.name, True, None
+            st.stand_in, st.timeouts, st.rematch = False, 0, m.rematch
+            if self.creator is None:
+                self.creator = m.player
             self._out.append(Bind(m.player, m.name, seat))
-            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
+            st.conn = m.conn
             self._send(m.conn, self._state(seat))
+            self._chat_history(m.conn, m.player, spectator=False)
         if self.phase is Phase.WAITING and not self.free_seats():
             self._start()  # the last seat filled (robots only: with the first watcher)
 
-    def _leave(self, m: Leave) -> None:
+    def _exit(self, m: Exit) -> None:
+        if m.player in self._rematch_conns and self.seat_of(m.player) is None:
+            self._rematch_leave(m.player)  # leaving the table after the match: no rematch for it
+            self._close_if_done()
+            return
         seat = self.seat_of(m.player)
         if seat is None and m.player not in self.watchers:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
@@ -538,13 +684,15 @@ class Table:
         if st.player is not None and st.member:
             self._out.append(Unbind(st.player))
         st.player, st.name, st.member, st.conn = None, None, False, None
-        st.robot, st.timeouts, st.away_until = False, 0, None
+        st.stand_in, st.timeouts, st.away_until = False, 0, None
         st.kind = to
         self._emit(GameEvent(RoomEvent.SEAT, i, arg=to))
         if to == SeatKind.BOT:
             self._redispatch(i)
 
     def _drop(self, m: Drop) -> None:
+        if self._rematch_conns.get(m.player) == m.conn:
+            self._rematch_leave(m.player)
         seat = self.seat_of(m.player)
         if seat is None:
             if self.spectators.get(m.player) == m.conn:
@@ -561,7 +709,7 @@ class Table:
         else:
             st.kind, st.away_until = SeatKind.AWAY, self.now + self.limits.grace
             self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.AWAY))
-            if self.limits.robot_on_drop and not st.robot:
+            if self.limits.robot_on_drop and not st.stand_in:
                 self._set_robot(seat, True)
         self._maybe_close()
 
@@ -582,14 +730,16 @@ class Table:
             self.watchers_away.pop(m.player, None)
             self.spectators[m.player] = m.conn
             self._send_since(m.conn, None, m.last_seq)
+            self._chat_history(m.conn, m.player, spectator=True)
             return
         st = self.seats[seat]
-        st.conn = m.conn
+        st.conn, st.rematch = m.conn, m.rematch
         self._send_since(m.conn, seat, m.last_seq)
+        self._chat_history(m.conn, m.player, spectator=False)
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
         self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
         self._grant_bank(seat)
-        if st.robot:
+        if st.stand_in:
             self._set_robot(seat, False)
         else:
             self._redispatch(seat)
@@ -632,9 +782,9 @@ class Table:
 
     def _set_robot(self, i: int, on: bool) -> None:
         st = self.seats[i]
-        if st.robot == on:
+        if st.stand_in == on:
             return
-        st.robot = on
+        st.stand_in = on
         st.timeouts = 0
         if not on:  # the owner is back: a robot's answer held for pacing is not played
             for p in self.pending.values():
@@ -642,6 +792,109 @@ class Table:
                     p.ready = None
         self._emit(GameEvent(RoomEvent.ROBOT, i, arg=int(on)))
         self._redispatch(i)
+
+    # ------------------------------------------------------------------ chat and rematch
+    def _say(self, m: SayLine) -> None:
+        """A line of chat: a seated player's to the table, a watcher's to the watchers."""
+        seat = self.seat_of(m.player)
+        if seat is None and m.player in self._rematch_conns and self.rematch is not None:
+            seat = self.rematch.seat_of(m.player)  # a player of the ended match, offered a rematch
+        if seat is not None:
+            name = self.seats[seat].name or "player"
+        elif m.player in self.watchers:
+            name = self.watchers[m.player]
+        else:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
+        line = self.chat.say(m.player, name, seat, m.text, self.now)
+        frame = self._chat_frame(line)
+        for st in self.seats:
+            conn = st.live
+            if conn is not None and st.player is not None and self.chat.hears(line, st.player, spectator=False):
+                self._send(conn, frame)
+        for player, conn in self.spectators.items():
+            if self.chat.hears(line, player, spectator=True):
+                self._send(conn, frame)
+        # after the match the humans offered a rematch still talk (they are no longer seated)
+        for player, conn in self._rematch_conns.items():
+            if self.seat_of(player) is None and self.chat.hears(line, player, spectator=False):
+                self._send(conn, frame)
+
+    def _mute(self, m: MuteName) -> None:
+        if self.seat_of(m.player) is None and m.player not in self.watchers and m.player not in self._rematch_conns:
+            raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {self.id}")
+        self.chat.mute(m.player, m.name, m.on)
+
+    def _chat_frame(self, line: Line) -> ChatLine:
+        return ChatLine(self.id, line.id, int(line.channel), line.seat, line.name, line.text)
+
+    def _chat_history(self, conn: Conn, player: str, *, spectator: bool) -> None:
+        """The room's last chat lines, to one who joins or resumes (a known id is a duplicate)."""
+        for line in self.chat.lines:
+            if self.chat.hears(line, player, spectator=spectator):
+                self._send(conn, self._chat_frame(line))
+
+    def _offer_rematch(self, humans: dict[int, tuple[str, Conn]]) -> None:
+        """The match is over: each human still connected is offered a rematch."""
+        if self.limits.rematch_wait <= 0 or not humans:
+            return
+        self.rematch = Rematch({s: p for s, (p, _) in humans.items()}, self.now + self.limits.rematch_wait)
+        self._rematch_conns = {p: conn for p, conn in humans.values()}
+        self._rematch_names = {p: self.seats[s].name or "player" for s, (p, _) in humans.items()}
+        self._tell_rematch()
+
+    def _tell_rematch(self) -> None:
+        r = self.rematch
+        if r is None:
+            return
+        left = max(0, round((r.deadline - self.now) * 1000)) if r.state is RematchState.OFFER else 0
+        if r.state is not RematchState.ACCEPTED:  # (an acceptance is told by the caller, with the new room)
+            frame = RematchOffer(self.id, int(r.state), left, sorted(r.accepted))
+            for conn in self._rematch_conns.values():
+                self._send(conn, frame)
+        if r.state is not RematchState.OFFER:
+            self._end_rematch()
+
+    def _end_rematch(self) -> None:
+        """The offer is settled: accepted (the caller opens the new match), or not."""
+        r = self.rematch
+        assert r is not None
+        if r.state is RematchState.ACCEPTED:
+            humans = {s: (p, self._rematch_names[p], self._rematch_conns[p]) for s, p in r.humans.items()}
+            self._out.append(Rematched(humans, frozenset(r.left)))
+        self._rematch_conns = {}
+        self._close_if_done()
+
+    def _answer_rematch(self, m: AnswerRematch) -> None:
+        if self.rematch is None:
+            raise LobbyError(ErrorCode.WRONG_STATE, f"no rematch is offered in room {self.id}")
+        self.rematch.answer(m.player, m.accept)
+        self._tell_rematch()
+
+    def _rematch_leave(self, player: str) -> None:
+        """A human left or dropped while the rematch was offered: a robot takes its seat."""
+        r = self.rematch
+        if r is None or r.state is not RematchState.OFFER or r.seat_of(player) is None:
+            return
+        r.leave(player)
+        self._rematch_conns.pop(player, None)
+        self._tell_rematch()
+
+    def _swap_seat(self, m: SwapSeat) -> None:
+        """Before the start the creator chooses who fills a seat: a robot, or a player to come."""
+        if m.player != self.creator or self.phase is not Phase.WAITING:
+            raise LobbyError(ErrorCode.WRONG_STATE, "only the room's creator swaps seats, before the match starts")
+        if not 0 <= m.seat < self.n:
+            raise LobbyError(ErrorCode.BAD_ROOM_OPTIONS, f"{self.game_name} has seats 0..{self.n - 1}")
+        st = self.seats[m.seat]
+        if st.kind == SeatKind.HUMAN:
+            raise LobbyError(ErrorCode.SEAT_TAKEN, f"seat {m.seat} is a player's")
+        want = SeatKind.BOT if m.robot else SeatKind.EMPTY
+        if st.kind == want:
+            return
+        st.kind = want
+        self._emit(GameEvent(RoomEvent.SEAT, m.seat, arg=want))
+        if not self.free_seats():
+            self._start()  # the last free seat went to a robot
 
     def _restored(self, m: Restored) -> None:
         """Nobody is connected yet to a table rebuilt from its log, so the seated players are
@@ -654,7 +907,7 @@ class Table:
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
                     self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
-                if self.limits.robot_on_drop and not st.robot:
+                if self.limits.robot_on_drop and not st.stand_in:
                     self._set_robot(i, True)
         for player, name in self.watchers.items():  # a watched robot match too
             self._out.append(Bind(player, name, None))
@@ -666,15 +919,20 @@ class Table:
             if self.hand < self.hands:  # between two hands
                 self.next_hand_at = self.now + max(self.limits.hand_pause, 0.0)
         else:
+            self._out.append(Dealt(self.hand, self.game))  # its slow records start again
             self._sync_prompts()
 
+    def _extra(self, m: Extra) -> None:
+        if m.hand == self.hand and self.phase is Phase.PLAYING and not self.game.is_over:
+            self.extras[m.hand] = {**self.extras.get(m.hand, {}), **m.detail}
+
     # ------------------------------------------------------------------ actions
-    def _act(self, m: Act) -> None:
+    def _reply(self, m: Reply) -> None:
         me = self.seat_of(m.player)
         if me is None:
             raise LobbyError(ErrorCode.NOT_IN_ROOM, "only a seated player acts")
         st = self.seats[me]
-        if st.robot:  # the owner is back at the controls
+        if st.stand_in:  # the owner is back at the controls
             self._set_robot(me, False)
         st.timeouts = 0
         p = next((q for q in self.pending.values() if q.id == m.prompt_id), None)
@@ -708,7 +966,7 @@ class Table:
         p = self.pending.get(m.seat)
         if p is None or p.id != m.prompt_id or not self.seats[p.controller].robot_played or p.ready is not None:
             return  # late, or the seat's owner took it back, or answered already
-        metrics.robot_latency(self.game_name, self.now - p.start)
+        self.observer.robot_latency(self.game_name, self.now - p.start)
         at = p.start + self._robot_wait(p)
         if at > self.now:  # paced: played by a Tick at ``at``
             p.ready = (m.action, at)
@@ -723,17 +981,17 @@ class Table:
         room that people play in or watch, the robot pace (so that they can follow); a room
         of robots alone plays at full speed."""
         st = self.seats[p.controller]
-        if st.kind == SeatKind.HUMAN and st.robot and st.conn is not None and self.bank_ms > 0:
+        if st.kind == SeatKind.HUMAN and st.stand_in and st.conn is not None and self.bank_ms > 0:
             return self.clock_ms / 1000
         watched = self.spectators or any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
         return self.limits.robot_pace if watched else 0.0
 
-    def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
+    def _apply(self, p: Pending, action: GameAction, conn: Conn | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
-        metrics.applied(self.game_name)
+        self.observer.applied(self.game_name)
         if self.logged:
-            self._out.append(Append(roomlog.Act(p.seat, action.code, bytes(action.cards), p.id)))
+            self._out.append(Append(roomlog.Applied(p.seat, action.code, bytes(action.cards), p.id)))
             if p.bank > 0:  # the prompt could draw on the bank: what is left goes in the log too
                 self._out.append(Append(roomlog.Bank(p.controller, int(self.seats[p.controller].bank * 1000))))
         self.answered[p.id] = (p.controller, action)
@@ -756,6 +1014,9 @@ class Table:
             if now >= until:
                 self._unwatch(player)
         if self.phase is Phase.OVER:  # only dropped players' grace periods are left to run out
+            r = self.rematch
+            if r is not None and r.state is RematchState.OFFER and r.tick(now) is not RematchState.OFFER:
+                self._tell_rematch()
             for st in self.seats:
                 if st.away_until is not None and now >= st.away_until:
                     self._let_go(st)
@@ -789,8 +1050,8 @@ class Table:
                 continue  # withdrawn by an earlier timeout's action in this window
             c = self.seats[p.controller]
             self._emit(GameEvent(RoomEvent.TIMEOUT, p.seat, arg=p.id))
-            metrics.clock_default(self.game_name, c.robot_played)
-            human = c.kind == SeatKind.HUMAN and not c.robot
+            self.observer.clock_default(self.game_name, c.robot_played)
+            human = c.kind == SeatKind.HUMAN and not c.stand_in
             if human and p.bank > 0:
                 c.bank = 0.0  # spent (before the action, which may end the hand and deal a new bank)
             self._apply(p, self.game.default_action(p.seat))
@@ -818,7 +1079,7 @@ class Table:
             if p is not None:
                 self._withdraw(p)
             st = self.seats[c]
-            bank = st.bank if st.kind == SeatKind.HUMAN and not st.robot else 0.0
+            bank = st.bank if st.kind == SeatKind.HUMAN and not st.stand_in else 0.0
             deadline = self.now + self.clock_ms / 1000 + bank
             unix_ms = int((self.epoch + deadline) * 1000)
             p = Pending(next(self._prompt_ids), s, c, legal, deadline, unix_ms, start=self.now, bank=bank)
@@ -828,7 +1089,7 @@ class Table:
     def _dispatch(self, p: Pending) -> None:
         st = self.seats[p.controller]
         if st.robot_played:
-            metrics.requested(self.game_name)
+            self.observer.requested(self.game_name)
             request = games.decision_request(
                 self.game,
                 p.seat,
@@ -872,7 +1133,7 @@ class Table:
     def _begin_hand(self) -> None:
         if self.hand > 0:
             self.game = games.create(self.game_name, self.seed, self.rules, hand=self.hand)
-        games.prepare(self.game)  # a slow record (bridge's par) starts now, ready at the hand's end
+        self._out.append(Dealt(self.hand, self.game))  # a slow record (bridge's par) may start now
         if self.logged:
             self._out.append(Append(roomlog.Hand(self.hand)))
         for st in self.seats:
@@ -893,7 +1154,7 @@ class Table:
         out = self.game.outcome()
         self.totals = [t + s for t, s in zip(self.totals, out.scores, strict=True)]
         final = self.hand + 1 >= self.hands
-        detail = {**out.detail, **games.records(self.game)}
+        detail = {**out.detail, **games.records(self.game), **self.extras.pop(self.hand, {})}
         result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, detail)
         self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
         if self._hand_frames is not None:
@@ -922,14 +1183,18 @@ class Table:
         if self.logged:
             self._out.append(SealLog())
         until = self.now + self.limits.grace
-        for st in self.seats:
+        offered: dict[int, tuple[str, Conn]] = {}
+        for i, st in enumerate(self.seats):
             if st.player is None or not st.member:
                 continue
             if st.live is None:
                 st.kind = SeatKind.AWAY
                 st.away_until = until if st.away_until is None else min(st.away_until, until)
             else:
+                if st.rematch:
+                    offered[i] = (st.player, st.live)
                 self._let_go(st)
+        self._offer_rematch(offered)
         for player in list(self.spectators):  # (a dropped watcher waits for its resume)
             self._unwatch(player)
         self._close_if_done()
@@ -941,6 +1206,8 @@ class Table:
         st.member, st.conn, st.away_until = False, None, None
 
     def _close_if_done(self) -> None:
+        if self.rematch is not None and self.rematch.state is RematchState.OFFER:
+            return  # the room stays while the rematch is offered
         if self.phase is Phase.OVER and not self.watchers and all(s.away_until is None for s in self.seats):
             self._close()
 
@@ -998,7 +1265,7 @@ class Table:
                 if result is not None:
                     self._send(conn, result)
         if self._hand_frames is not None:
-            self._hand_frames.append(EventFrame(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
+            self._hand_frames.append(Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
         if self.spectators:
             frame = public
             for conn in self.spectators.values():
@@ -1009,11 +1276,11 @@ class Table:
     @staticmethod
     def _seat_record(s: SeatState) -> SeatRecord:
         held = s.player is not None and s.member
-        return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.robot)
+        return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.stand_in)
 
-    def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> EventFrame:
+    def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> Event:
         e = ev.seen_by(seat)
-        return EventFrame(self.id, seq, e.code, e.seat, e.cards, e.arg)
+        return Event(self.id, seq, e.code, e.seat, e.cards, e.arg)
 
     def _state(self, seat: int | None) -> RoomState:
         view = self.game.view(seat) if self.phase is not Phase.WAITING else {}
@@ -1025,12 +1292,17 @@ class Table:
 # the handler of each input (a module-level table: mypyc compiles no class attribute that
 # names the class's own methods)
 _HANDLERS: dict[type, Callable[[Table, Any], None]] = {
-    Join: Table._join,
-    Leave: Table._leave,
+    Enter: Table._enter,
+    Exit: Table._exit,
     Drop: Table._drop,
     Resume: Table._resume,
-    Act: Table._act,
+    Reply: Table._reply,
     Decide: Table._decide,
     Tick: Table._tick,
     Restored: Table._restored,
+    Extra: Table._extra,
+    SayLine: Table._say,
+    MuteName: Table._mute,
+    AnswerRematch: Table._answer_rematch,
+    SwapSeat: Table._swap_seat,
 }

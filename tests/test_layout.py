@@ -4,6 +4,9 @@ Dependencies point one way, ``protocol <- games <- (server, bots)``, with ``redi
 ``client`` on ``protocol`` only; and no package has an import cycle among its own modules.
 Every import counts: at the top, inside a function, under ``if TYPE_CHECKING`` — a lazy or
 type-only import hides a cycle from the interpreter, not from the design.
+
+``paiju`` is the command line only: the benchmarks live in the package ``bench``, which
+paiju/bench.py dispatches to (see :func:`benchmark_breaks` for what counts as a benchmark).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ ALLOWED = {
     "redisbus": {"protocol", "redis"},
     "client": {"protocol", "websockets"},
     "records": {"games", "sqlalchemy", "alembic", "argon2", "openskill", "platformdirs", "asyncpg"},
-    # the load tester speaks only the protocol, to any paiju server (never imports the server)
-    "loadtest": {"protocol", "websockets", "tqdm", "matplotlib", "prometheus_client", "uvloop"},
+    # the load tester speaks only the protocol, to any paiju server (never imports the server),
+    # its sessions kept by the client library's sans-I/O state
+    "loadtest": {"protocol", "client", "websockets", "tqdm", "matplotlib", "prometheus_client", "uvloop"},
 }
 # Import cycles accepted for now: none (the test fails on an entry whose cycle is gone).
 KNOWN_CYCLES: set[frozenset[str]] = set()
@@ -157,6 +161,73 @@ def test_no_import_cycle_inside_a_package(package: str) -> None:
     assert not known - found, f"no longer a cycle, remove it from KNOWN_CYCLES: {[sorted(c) for c in known - found]}"
 
 
+# what a benchmark measures with: CPU clocks (a command may time itself with perf_counter,
+# as `paiju solve` reports its solve's seconds; what a process costs is a benchmark's figure)
+CPU_CLOCKS = {
+    ("time", "process_time"),
+    ("time", "process_time_ns"),
+    ("time", "thread_time"),
+    ("time", "thread_time_ns"),
+    ("resource", "getrusage"),
+    ("os", "times"),
+}
+
+
+def benchmark_breaks(root: Path) -> dict[str, str]:
+    """The modules of ``root/paiju`` that hold a benchmark, with why. A module holds one if it
+    is named ``bench_*``, reads a CPU clock (:data:`CPU_CLOCKS`) or a ``/proc`` file, or
+    imports the ``bench`` package — except paiju/bench.py, the dispatch of `paiju bench`,
+    which may import it inside its functions only (when a target runs), and each of whose
+    ``TARGETS`` must be a module ``bench/<target>.py`` with ``add_arguments`` and ``run``."""
+    bad: dict[str, str] = {}
+    for path in sorted((root / "paiju").rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        tree = _tree(path)
+        why = []
+        if path.stem.startswith("bench_"):
+            why.append("named bench_*")
+        top = set(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if (node.value.id, node.attr) in CPU_CLOCKS:
+                    why.append(f"reads {node.value.id}.{node.attr}")
+            elif isinstance(node, ast.ImportFrom) and node.module in {m for m, _ in CPU_CLOCKS}:
+                why += [f"imports {node.module}.{a.name}" for a in node.names if (node.module, a.name) in CPU_CLOCKS]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "/proc/" in node.value:
+                why.append("reads /proc")  # an f-string's literal parts are constants too
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if any(n.split(".")[0] == "bench" for n in names) and (path.stem != "bench" or node in top):
+                    why.append("imports bench")
+        if path.stem == "bench":
+            for target in _targets(tree):
+                module = root / "bench" / f"{target}.py"
+                defined = (
+                    {n.name for n in _tree(module).body if isinstance(n, ast.FunctionDef)} if module.exists() else set()
+                )
+                if not {"add_arguments", "run"} <= defined:
+                    why.append(f"target {target!r}: no bench/{target}.py with add_arguments and run")
+        if why:
+            bad[name] = "; ".join(sorted(set(why)))
+    return bad
+
+
+def _targets(tree: ast.Module) -> list[str]:
+    """The keys of the ``TARGETS`` dict literal of paiju/bench.py."""
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(isinstance(t, ast.Name) and t.id == "TARGETS" for t in targets):
+                return [k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return []
+
+
+def test_the_command_line_holds_no_benchmark() -> None:
+    bad = benchmark_breaks(ROOT)
+    assert not bad, f"benchmarks belong in bench/, not paiju/: {bad}"
+    assert _targets(_tree(ROOT / "paiju" / "bench.py")), "paiju/bench.py lists its TARGETS"
+
+
 def _package(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -182,3 +253,105 @@ def test_the_checks_fail_on_a_cycle_and_on_a_forbidden_import(tmp_path: Path) ->
     assert layout_breaks(root, {"pkg": {"protocol"}}) == {"pkg/sub/b.py": ["websockets"]}
     (root / "pkg/c.py").write_text("X = 2\n", encoding="utf-8")  # the back edges gone
     assert cycles(module_graph(root, "pkg")) == []
+
+
+# The sans-I/O cores: the room's table, the lobby and its login throttle. Neither they nor
+# any server module they import (transitively) may do I/O or count metrics (the shells
+# observe them: server/metrics.py is passed in as an observer), and the cores read no clock.
+PURE_CORES = ("server.table", "server.lobby", "server.throttle")
+IO = {
+    "asyncio",
+    "websockets",
+    "redis",
+    "redisbus",
+    "sqlalchemy",
+    "asyncpg",
+    "alembic",
+    "records",
+    "socket",
+    "selectors",
+    "ssl",
+    "subprocess",
+    "threading",
+    "concurrent",
+    "multiprocessing",
+    "http",
+    "urllib",
+    "prometheus_client",
+}
+CLOCKS = {"time", "datetime"}
+
+
+def impurities(root: Path, cores: tuple[str, ...], package: str = "server") -> dict[str, list[str]]:
+    """For each module the ``cores`` reach (themselves included): its I/O imports, the metrics
+    module if it reaches it, and for the cores themselves a clock."""
+    graph = module_graph(root, package)
+    paths = modules(root, package)
+    reached: set[str] = set()
+    todo = list(cores)
+    while todo:
+        m = todo.pop()
+        if m not in reached:
+            reached.add(m)
+            todo.extend(graph[m])
+    bad = {}
+    for m in sorted(reached):
+        found = (imports(paths[m]) & IO) | ({f"{package}.metrics"} & graph[m])
+        if m in cores:
+            found |= imports(paths[m]) & CLOCKS
+        if found:
+            bad[m] = sorted(found)
+    return bad
+
+
+def test_the_cores_do_no_io_count_no_metrics_and_read_no_clock() -> None:
+    bad = impurities(ROOT, PURE_CORES)
+    assert not bad, f"the sans-I/O cores (or what they import) do I/O, count metrics or read a clock: {bad}"
+
+
+def test_the_purity_check_fails_on_io_metrics_and_clocks(tmp_path: Path) -> None:
+    root = _package(
+        tmp_path,
+        {
+            "server/__init__.py": "",
+            "server/table.py": "from . import helper\nimport time\n",
+            "server/helper.py": "from . import metrics\nimport asyncio\n",
+            "server/metrics.py": "import prometheus_client\n",
+            "server/lobby.py": "from websockets import serve\n",
+            "server/throttle.py": "",
+        },
+    )
+    assert impurities(root, PURE_CORES) == {
+        "server.helper": ["asyncio", "server.metrics"],
+        "server.lobby": ["websockets"],
+        "server.metrics": ["prometheus_client"],
+        "server.table": ["time"],
+    }
+
+
+def test_the_benchmark_check_fails_on_each_kind(tmp_path: Path) -> None:
+    root = _package(
+        tmp_path,
+        {
+            "paiju/__init__.py": "",
+            "paiju/bench.py": "import importlib\nTARGETS = {'a': 'x', 'b': 'y'}\n"
+            "def run(t):\n    return importlib.import_module(f'bench.{t}')\n",
+            "paiju/bench_x.py": "X = 1\n",
+            "paiju/cpu.py": "import time\ndef f():\n    return time.process_time()\n",
+            "paiju/rss.py": "def f(pid):\n    return open(f'/proc/{pid}/status').read()\n",
+            "paiju/uses.py": "def f():\n    from bench.launch import Child\n",
+            "paiju/solve.py": "import time\nstart = time.perf_counter()\n",  # a command timing itself
+            "bench/__init__.py": "",
+            "bench/a.py": "def add_arguments(p):\n    pass\ndef run(args):\n    return 0\n",
+        },
+    )
+    assert benchmark_breaks(root) == {
+        "paiju/bench.py": "target 'b': no bench/b.py with add_arguments and run",
+        "paiju/bench_x.py": "named bench_*",
+        "paiju/cpu.py": "reads time.process_time",
+        "paiju/rss.py": "reads /proc",
+        "paiju/uses.py": "imports bench",
+    }
+    (root / "bench/b.py").write_text("def add_arguments(p):\n    pass\ndef run(args):\n    return 0\n")
+    (root / "paiju/bench.py").write_text("from bench import a\nTARGETS = {'a': 'x', 'b': 'y'}\n")
+    assert benchmark_breaks(root)["paiju/bench.py"] == "imports bench"  # at the top: not lazily

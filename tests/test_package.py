@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.launch import SERVING, Child
 from server import webvendor
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,26 +109,18 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     plot = run_paiju("arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png"))
     assert plot.returncode == 0 and (work / "a.png").stat().st_size > 0, plot.stderr
 
-    serve = subprocess.Popen(
-        [paiju, "serve", "--port", "0", "--quickplay-wait", "0"],
+    # the installed command, in a folder without the source tree (its env has no PYTHONPATH)
+    serve = Child(
+        [str(paiju), "serve", "--port", "0", "--quickplay-wait", "0"],
+        SERVING,
         cwd=work,
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        inherit=False,
+        timeout=30,
     )
     try:
-        assert serve.stdout is not None
-        port = None
-        deadline = time.monotonic() + 30
-        while port is None and time.monotonic() < deadline:
-            if select.select([serve.stdout], [], [], 0.5)[0]:
-                line = serve.stdout.readline()
-                assert line, "paiju serve ended"
-                assert "missing" not in line, line  # the warning of a broken install
-                if m := re.search(r"paiju serving on http://127\.0\.0\.1:(\d+)/", line):
-                    port = int(m.group(1))
-        assert port, "paiju serve did not start"
+        assert "missing" not in serve.output(), serve.output()  # the warning of a broken install
+        port = serve.port
         base = f"http://127.0.0.1:{port}/"
         with urllib.request.urlopen(base, timeout=10) as r:
             assert 'src="vendor/msgpack.min.js"' in r.read().decode()
@@ -147,8 +139,7 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
         assert "WELCOME" in client.stdout
         assert "'perfect (robot)'" in client.stdout, client.stdout  # the strongest robot by default
     finally:
-        serve.terminate()
-        serve.wait(10)
+        serve.stop(timeout=10)
 
     # without matplotlib, endplay cannot be imported (so it cannot be kept out of a plain
     # install while the bridge robot needs endplay), and `--plot` is refused in one line

@@ -1,14 +1,16 @@
 // The load generator of `paiju bench peers`: one design, one process, for both servers.
 //
 //   node loadgen.js --target paiju|colyseus --url URL [--rooms 16] [--seconds 20]
-//                   [--warmup 2] [--hands 4] [--seed 1]
+//                   [--warmup 2] [--hands 4] [--seed 1] [--batch 1|0]
 //
 // `--rooms` tables of two players each play the tricks game match after match: each player
 // answers every prompt at once with a uniformly random legal card; after a match's end both
 // take a new room (paiju: the first creates it with CREATE_ROOM and the second JOINs it, on
 // the connections they keep; Colyseus: `client.create` and `client.joinById`, its own
-// matchmaking). paiju is spoken as protocol/SPEC.md defines it (msgpack frames, one per
-// binary WebSocket message); Colyseus through its own client library, colyseus.js.
+// matchmaking). paiju is spoken as protocol/SPEC.md defines it (msgpack frames; the players
+// ask for batches in HELLO, as paiju's client library and web client do, so that what one
+// action sends a player comes in one WebSocket message; `--batch 0`: one frame a message);
+// Colyseus through its own client library, colyseus.js.
 //
 // An action counts once its effect reaches the table: the table's next prompt (to either
 // player), or the hand's result after its last card. Its latency is action -> next prompt
@@ -24,7 +26,7 @@
 "use strict";
 
 const WebSocket = require("ws");
-const { encode, decode } = require("@msgpack/msgpack");
+const { encode, decodeMulti } = require("@msgpack/msgpack");
 const Colyseus = require("colyseus.js");
 
 function option(name, fallback) {
@@ -39,6 +41,7 @@ const seconds = Number(option("seconds", "20"));
 const warmup = Number(option("warmup", "2"));
 const hands = Number(option("hands", "4"));
 const seed = Number(option("seed", "1"));
+const batch = option("batch", "1") !== "0"; // paiju: ask for batches in HELLO, as paiju's own clients do
 if (!["paiju", "colyseus"].includes(target) || !url || !(rooms > 0) || !(seconds > 0) || !(hands > 0)) {
   console.error("usage: node loadgen.js --target paiju|colyseus --url URL [--rooms N] [--seconds S] [--hands H]");
   process.exit(2);
@@ -130,6 +133,7 @@ const F = {
 };
 const MATCH_END = 0x06;
 const VERSION = 1;
+const BATCH = 1; // HELLO's features bit: a server message may hold several frames, one after the other
 
 class PaijuPlayer {
   constructor(table, seat) {
@@ -144,10 +148,12 @@ class PaijuPlayer {
     const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 20 });
     this.ws = ws;
     ws.binaryType = "nodebuffer";
-    ws.on("open", () => this.send([F.HELLO, VERSION, `peer${this.table.index}-${this.seat}`]));
+    // HELLO: version, name, token, last_seq, session, features
+    const name = `peer${this.table.index}-${this.seat}`;
+    ws.on("open", () => this.send([F.HELLO, VERSION, name, null, null, null, batch ? BATCH : 0]));
     ws.on("message", (data) => {
       received(data.length);
-      this.frame(decode(data));
+      for (const f of decodeMulti(data)) this.frame(f);
     });
     ws.on("error", (e) => error(`socket: ${e.code || e.message}`));
     ws.on("close", () => {
@@ -370,6 +376,7 @@ async function main() {
     target,
     rooms,
     hands_per_match: hands,
+    batch: target === "paiju" ? batch : null,
     seconds: wall,
     actions: stats.actions,
     actions_sent: stats.sent,

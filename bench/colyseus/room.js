@@ -72,8 +72,12 @@ class TricksRoom extends Room {
   }
 
   onLeave(client) {
+    // a player who leaves ends the match (the load generator leaves only at a match's end or
+    // when its run stops); the room closes once both are gone
     const seat = client.userData ? client.userData.seat : -1;
     if (seat >= 0 && this.seats[seat] === client) this.seats[seat] = null;
+    this.over = true;
+    this.state.turn = -1;
   }
 
   deal(hand) {
@@ -155,7 +159,7 @@ class TricksRoom extends Room {
       tricks: [s.won[0], s.won[1]],
       final,
     });
-    if (!final) this.deal(s.hand + 1);
+    if (!final && this.seats[0] !== null && this.seats[1] !== null) this.deal(s.hand + 1);
   }
 }
 

@@ -37,7 +37,7 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
 
 from .evaluate import features
 
-TABLES = ("openings", "responses", "rebids", "competition", "placement")
+TABLES = ("openings", "responses", "rebids", "competition", "slam", "placement")
 CURRENT = "tables"  # the system `hybrid` bids: bots/bridge/tables/*.txt
 FROZEN_V1 = "tables/v1"  # the frozen system of `hybrid-v1`, the baseline the current one is measured against
 SUIT_LETTERS = "CDHS"
@@ -138,6 +138,7 @@ class Context:
     last_ours: bool  # the last bid is our side's
     doubled: int
     partner: Summary
+    trump: int | None = None  # our side's agreed suit: the last suit one of us bid naturally (3+ cards promised)
 
     def legal(self, call: int) -> bool:
         if call == PASS:
@@ -149,7 +150,7 @@ class Context:
         return self.last_bid is None or call > self.last_bid
 
 
-def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None) -> Context:
+def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None, trump: int | None = None) -> Context:
     """The context of the next call after ``calls`` (``summaries`` by offset from the bidder: 2 = partner)."""
     n = len(calls)
     first = next((i for i, c in enumerate(calls) if c in BIDS), n)
@@ -169,6 +170,7 @@ def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None) ->
         last_i >= 0 and (n - last_i) % 2 == 0,
         doubled,
         partner,
+        trump,
     )
 
 
@@ -183,6 +185,7 @@ class Cond:
     lo: float = 0
     hi: float = 40
     other: str = ""
+    counts: tuple[int, ...] = ()
 
 
 def _suit(letter: str, b: Binding) -> int:
@@ -209,6 +212,11 @@ class Row:
         if self.auction == ("...",):
             return {}
         pattern = () if self.auction == ("-",) else self.auction
+        if pattern and pattern[0] == "...":  # "... 4NT P": the auction ends with these calls
+            pattern = pattern[1:]
+            if len(pattern) > len(rel):
+                return None
+            rel = rel[len(rel) - len(pattern) :]
         if len(pattern) != len(rel):
             return None
         b: Binding = {}
@@ -223,9 +231,23 @@ class Row:
             return None
         return b
 
+    @property
+    def forcing(self) -> bool:
+        """Whether partner may not pass the call (its meaning says ``forcing``)."""
+        return "forcing" in self.meaning and "not forcing" not in self.meaning
+
+    @property
+    def uses_trump(self) -> bool:
+        """Whether the row names ``t``, our agreed suit (it applies only once a suit is agreed)."""
+        return self.call.endswith("t") or any("t" in (c.suit, c.other) for c in self.conds)
+
     def calls(self, hand: Hand, ctx: Context, b: Binding) -> Iterator[tuple[int, Binding]]:
         """The concrete calls this row names, with the binding of its free suit letter."""
         text = self.call
+        if self.uses_trump:
+            if ctx.trump is None:
+                return
+            b = {**b, "t": ctx.trump}
         if text in ("P", "X", "XX"):
             yield {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text], b
             return
@@ -268,6 +290,8 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return c.lo <= hand.lengths[_suit(c.suit, b)] <= c.hi
     if k == "hon":
         return hand.honours[_suit(c.suit, b)] >= c.lo
+    if k == "hcp":
+        return c.lo <= hand.hcp <= c.hi
     if k == "bal":
         return hand.balanced
     if k == "rest":
@@ -300,18 +324,62 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return ctx.last_bid is not None and not ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
     if k == "ourlevel":
         return ctx.last_bid is not None and ctx.last_ours and c.lo <= ctx.last_bid >> 4 <= c.hi
+    if k == "trump":
+        return ctx.trump is not None and _suit(c.suit, b) == ctx.trump
+    if k == "notrumpfit":
+        return ctx.trump is None
+    if k == "noask":
+        return not any(call == _ASK for call in ctx.calls[len(ctx.calls) % 2 :: 2])
+    if k == "kc":
+        return ctx.trump is not None and key_cards(hand, ctx.trump) in c.counts
+    if k in ("tq", "notq"):
+        return ctx.trump is not None and ((ctx.trump << 4 | 12) in hand.cards) == (k == "tq")
+    if k == "miss":
+        return ctx.trump is not None and c.lo <= 5 - key_cards(hand, ctx.trump) - _partner_keys(hand, ctx) <= c.hi
     raise AssertionError(k)
 
 
+_ASK = 4 << 4 | NT  # 4NT: the key-card ask once a suit is agreed (quantitative over notrump: rows of their own)
+# the answers to the ask (1430): 5C one or four key cards, 5D none or three (or five), 5H two
+# without the trump queen, 5S two with it; the key cards are the four aces and the trump king
+ANSWERS = ((1, 4), (0, 3, 5), (2,), (2,))
+
+
+def key_cards(hand: Hand, trump: int) -> int:
+    """The aces and the king of ``trump`` in the hand."""
+    return sum(1 for card in hand.cards if card & 0xF == 14 or card == trump << 4 | 13)
+
+
+def _partner_keys(hand: Hand, ctx: Context) -> int:
+    """Partner's key cards, read from the answer to our ask (the last call but one): of the counts
+    the answer allows, those that fit with ours, the one nearest partner's points / 8."""
+    answer = ctx.calls[-2] if len(ctx.calls) >= 2 else PASS
+    if answer not in BIDS or answer >> 4 != 5 or answer & 0xF == NT:
+        return 0
+    mine = key_cards(hand, ctx.trump) if ctx.trump is not None else 0
+    options = [n for n in ANSWERS[answer & 0xF] if n + mine <= 5] or [0]
+    return min(options, key=lambda n: abs(n - ctx.partner.points / 8))
+
+
 def _cond(token: str, where: str) -> Cond:
-    if token in ("bal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast"):
+    if token in ("bal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast", "noask", "tq", "notq", "notrumpfit"):
         return Cond(token)
+    if re.fullmatch(r"kc\d(/\d)*", token):
+        return Cond("kc", counts=tuple(int(n) for n in token[2:].split("/")))
+    if token.startswith("miss"):
+        lo, hi = _range(token[4:], where, 5)
+        return Cond("miss", lo=lo, hi=hi)
+    if re.fullmatch(r"[a-z]=t", token):
+        return Cond("trump", token[0])
     if token.startswith("rest"):
         lo, _ = _range(token[4:], where, 13)
         return Cond("rest", lo=lo)
     if token.startswith("tp"):
         lo, hi = _range(token[2:], where)
         return Cond("tp", lo=lo, hi=hi)
+    if token.startswith("hcp"):
+        lo, hi = _range(token[3:], where)
+        return Cond("hcp", lo=lo, hi=hi)
     for kind in ("theirlevel", "ourlevel"):
         if token.startswith(kind):
             lo, hi = _range(token[len(kind) :], where, 7)
@@ -364,7 +432,8 @@ def system(tables: str = CURRENT) -> tuple[Row, ...]:
         pkg = pkg / part
     rows: list[Row] = []
     for name in TABLES:
-        rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"))
+        if (pkg / f"{name}.txt").is_file():  # the frozen v1 system has no slam table
+            rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"))
     return tuple(rows)
 
 
@@ -372,7 +441,8 @@ def system(tables: str = CURRENT) -> tuple[Row, ...]:
 def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str = CURRENT) -> tuple[int, Row | None]:
     """The call for the hand ``cards`` after ``calls`` (the auction from ``dealer``), and the row that gives it."""
     hand = Hand.of(cards)
-    ctx = context(calls, summaries_before(tuple(calls), tables))
+    seat = len(calls)  # by offset from dealer 0, as read_auction's seats below
+    ctx = context(calls, summaries_before(tuple(calls), tables), agreed(read_auction(tuple(calls), 0, tables), seat))
     for row in system(tables):
         b = row.match(ctx.rel)
         if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
@@ -391,6 +461,10 @@ def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row,
         if b is None:
             continue
         text = row.call
+        if row.uses_trump:
+            if ctx.trump is None:
+                continue
+            b = {**b, "t": ctx.trump}
         if text in ("P", "X", "XX"):
             nb = b
             produces = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text] == call
@@ -410,7 +484,9 @@ def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row,
 
 
 # conditions on the auction and the suits alone: decided at read-back, whatever the hand
-_PUBLIC = frozenset({"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel", "ourlevel"})
+_PUBLIC = frozenset(
+    {"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel", "ourlevel", "trump", "noask", "notrumpfit"}
+)
 _NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
 
 
@@ -447,6 +523,8 @@ class Promise:
                     len_lo = [max(x, int(c.lo)) if s not in named else x for s, x in enumerate(len_lo)]
                 elif c.kind == "tp":
                     lo, hi = max(lo, c.lo - self.ctx.partner.points), min(hi, c.hi - self.ctx.partner.points)
+                elif c.kind == "hcp":  # high-card points: the evaluation is within a point or two of them
+                    lo, hi = max(lo, c.lo - 1), min(hi, c.hi + 2)
             out.lo, out.hi = min(out.lo, lo), max(out.hi, max(lo, hi))
             out.len_lo = [min(a, x) for a, x in zip(out.len_lo, len_lo, strict=True)]
             out.len_hi = [max(a, x) for a, x in zip(out.len_hi, len_hi, strict=True)]
@@ -460,11 +538,20 @@ def read_auction(calls: tuple[int, ...], dealer: int = 0, tables: str = CURRENT)
     summaries = [Summary() for _ in range(4)]
     for i, call in enumerate(calls):
         seat = (dealer + i) % 4
-        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)])
+        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat))
         p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables)))
         out.append(p)
         summaries[seat].narrow(p.summary())
     return tuple(out)
+
+
+def agreed(promises: Sequence[Promise], seat: int) -> int | None:
+    """The suit of the last bid of ``seat``'s side that promised three or more cards of it."""
+    for p in reversed(promises):
+        natural = p.call in BIDS and p.call & 0xF != NT and p.summary().len_lo[p.call & 0xF] >= 3
+        if p.seat % 2 == seat % 2 and natural:
+            return p.call & 0xF
+    return None
 
 
 def summaries_before(calls: tuple[int, ...], tables: str = CURRENT) -> list[Summary]:

@@ -14,7 +14,6 @@ the card is the best, then the lowest card.
 from __future__ import annotations
 
 import random
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -187,30 +186,69 @@ def side_score(k: Known, tricks_for_side: int) -> int:
     return s if k.declaring else -s
 
 
-def best_card(k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden) -> tuple[int, dict[int, float]]:
+@dataclass
+class CardValues:
+    """Each legal card's weighted average over the samples: score for the seat's side, tricks, and
+    the weight of the samples in which it is the best card."""
+
+    score: dict[int, float]
+    tricks: dict[int, float]
+    optimal: dict[int, float]
+
+    def best(self) -> int:
+        """The best average score, then the best average tricks, then the most often best, then the lowest card."""
+        return max(self.score, key=lambda c: (self.score[c], self.tricks[c], self.optimal[c], -(c & 0xF)))
+
+    def near_best(self, tolerance: float = 0.0) -> list[int]:
+        """The cards whose average score is within ``tolerance`` of the best's."""
+        top = max(self.score.values())
+        return sorted(c for c, v in self.score.items() if v >= top - tolerance)
+
+
+# the weight of one sample (1.0: no reading of the play's signals; bots.bridge.signals weighs them)
+Weigher = Callable[[Known, dict[int, list[int]]], float]
+
+
+def card_values(
+    k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden, weigh: Weigher | None = None
+) -> CardValues:
+    """Deal ``n`` samples, solve them double dummy, and average each legal card's result (each
+    sample weighted by ``weigh``: the signals the defenders gave, read as soft constraints)."""
+    legal = k.legal()
+    samples = sample_deals(k, n, rng, dealer=dealer).deals
+    results = solve_samples(k, samples)
+    have = k.side_tricks(k.seat)
+    score = dict.fromkeys(legal, 0.0)
+    tricks = dict.fromkeys(legal, 0.0)
+    optimal = dict.fromkeys(legal, 0.0)
+    total = 0.0
+    for sample, r in zip(samples, results, strict=True):
+        w = weigh(k, sample) if weigh is not None else 1.0
+        total += w
+        values = {c: side_score(k, have + r.get(c, 0)) for c in legal}
+        top = max(values.values())
+        for c in legal:
+            tricks[c] += w * r.get(c, 0)
+            score[c] += w * values[c]
+            optimal[c] += w * (values[c] == top)
+    total = total or 1.0
+    return CardValues(
+        {c: v / total for c, v in score.items()},
+        {c: v / total for c, v in tricks.items()},
+        {c: v / total for c, v in optimal.items()},
+    )
+
+
+def best_card(
+    k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden, weigh: Weigher | None = None
+) -> tuple[int, dict[int, float]]:
     """The card with the best average score over ``n`` samples, and the average tricks of each card.
 
     Ties go to the better average tricks, then to the card that is best in the most
     samples, then to the lowest card.
     """
-    legal = k.legal()
-    samples = sample_deals(k, n, rng, dealer=dealer).deals
-    results = solve_samples(k, samples)
-    have = k.side_tricks(k.seat)
-    value: dict[int, list[int]] = {c: [] for c in legal}
-    tricks: dict[int, list[int]] = {c: [] for c in legal}
-    optimal = dict.fromkeys(legal, 0)
-    for r in results:
-        for c in legal:
-            t = r.get(c, 0)
-            tricks[c].append(t)
-            value[c].append(side_score(k, have + t))
-        top = max(value[c][-1] for c in legal)
-        for c in legal:
-            optimal[c] += value[c][-1] == top
-    avg_tricks = {c: statistics.fmean(tricks[c]) for c in legal}
-    best = max(legal, key=lambda c: (statistics.fmean(value[c]), avg_tricks[c], optimal[c], -(c & 0xF)))
-    return best, avg_tricks
+    values = card_values(k, n, rng, dealer, weigh)
+    return values.best(), values.tricks
 
 
 def equivalent(k: Known, cards: Sequence[int]) -> bool:

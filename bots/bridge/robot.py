@@ -17,16 +17,26 @@ import os
 import random
 from abc import abstractmethod
 
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 
 from ..base import Robot
 from ..registry import register
+from . import signals
 from .bidding import CURRENT, FROZEN_V1, choose
 from .evaluate import hcp, is_balanced, lengths
-from .montecarlo import DEFAULT_SAMPLES, Dealer, best_card, deal_hidden, equivalent, sample_deals, solve_samples
+from .montecarlo import (
+    DEFAULT_SAMPLES,
+    Dealer,
+    best_card,
+    card_values,
+    deal_hidden,
+    equivalent,
+    sample_deals,
+    solve_samples,
+)
 from .rules import cheapest_winner, experience_card, lowest, partner_winning
 from .table import Known
 
@@ -35,14 +45,17 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-_CALL_ACTS = {PASS: Act.PASS, DOUBLE: Act.DOUBLE, REDOUBLE: Act.REDOUBLE}
+# an opening lead within this many points of the simulation's best average score counts as
+# as good: the rules' lead among them is kept (a sample of 32 deals does not tell 10 points apart)
+LEAD_TOLERANCE = 10.0
+_CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
 
-def call_action(call: int) -> Action:
+def call_action(call: int) -> GameAction:
     """The action that makes the call byte ``call``."""
     if call in _CALL_ACTS:
-        return Action(_CALL_ACTS[call])
-    return Action(Act.BID, bytes([call]))
+        return GameAction(_CALL_ACTS[call])
+    return GameAction(ActCode.BID, bytes([call]))
 
 
 def _rng(request: DecisionRequest) -> random.Random:
@@ -55,11 +68,11 @@ class BridgeRobot(Robot):
     game = "bridge"
     tables = CURRENT  # the bidding system the robot bids and reads the auction with
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         view = request.view
         codes = {o.code for o in request.options}
-        if Act.ACCEPT in codes:
-            return Action(Act.ACCEPT if self.accept_claim(request) else Act.REJECT)
+        if ActCode.ACCEPT in codes:
+            return GameAction(ActCode.ACCEPT if self.accept_claim(request) else ActCode.REJECT)
         if view["phase"] == "auction":
             seat = request.seat
             return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
@@ -67,7 +80,7 @@ class BridgeRobot(Robot):
         k.tables = self.tables
         legal = k.legal()
         card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
-        return Action(Act.PLAY, bytes([card]))
+        return GameAction(ActCode.PLAY, bytes([card]))
 
     @abstractmethod
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
@@ -88,6 +101,11 @@ class HybridRobot(BridgeRobot):
     name = "hybrid"
     description = "table bidding, experience rules, then Monte Carlo double dummy"
     cpu_heavy = True  # DDS: a worker runs it in its process pool, off the event loop
+    # the opening lead by Monte Carlo double dummy, the rules breaking ties: off by default
+    # (PAIJU_BRIDGE_LEAD_SIM=1): on 60 leads of seed 100 it lost 0.32 DD tricks a lead to the
+    # rules' 0.25, at 1.8 s CPU a lead (docs/robots.md)
+    simulated_lead = os.environ.get("PAIJU_BRIDGE_LEAD_SIM", "0") == "1"
+    signalling = True  # defenders signal (bots.bridge.signals); both sides' samplers weigh them
 
     def __init__(
         self, samples: int | None = None, switch_trick: int | None = None, declarer_switch: int | None = None
@@ -104,9 +122,30 @@ class HybridRobot(BridgeRobot):
         legal = k.legal()
         if equivalent(k, legal):
             return legal[0]
+        if self.simulated_lead and k.tricks_done == 0 and not k.trick and not k.declaring:
+            return self.opening_lead(k, rng)
         if k.tricks_done + 1 < (self.declarer_switch if k.declaring else self.switch_trick):
-            return experience_card(k)
-        return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
+            return signals.rule_signal(k, experience_card(k)) if self.signalling else experience_card(k)
+        if not self.signalling:
+            return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
+        signals.low_readings_only(k)  # defenders signal: a high spot card is not their lowest
+        values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
+        given = signals.signal_card(k, values.near_best())
+        return given if given is not None else values.best()
+
+    def opening_lead(self, k: Known, rng: random.Random) -> int:
+        """The opening lead by simulation: the hidden hands dealt from the auction, each card's
+        double-dummy result averaged; among the cards within :data:`LEAD_TOLERANCE` of the best
+        score the rules' lead wins, else a card of its suit, else the best."""
+        values = card_values(k, self.samples, rng, self.dealer)
+        rule = experience_card(k)
+        near = values.near_best(LEAD_TOLERANCE)
+        if rule in near:
+            return rule
+        same_suit = [c for c in near if c >> 4 == rule >> 4]
+        if same_suit:
+            return max(same_suit, key=lambda c: (values.score[c], values.tricks[c], values.optimal[c], -(c & 0xF)))
+        return values.best()
 
     def samples_at(self, tricks_done: int) -> int:
         """The samples a decision gets: :attr:`samples` for the first three tricks, more later.
@@ -143,6 +182,8 @@ class HybridV1Robot(HybridRobot):
     name = "hybrid-v1"
     description = "hybrid frozen as the baseline: the tables of v1, opening leads by the rules, no signals"
     tables = FROZEN_V1
+    simulated_lead = False
+    signalling = False
 
 
 @register

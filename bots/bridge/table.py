@@ -59,6 +59,7 @@ class Known:
     # cards each seat is read not to hold: lower cards of a suit it followed low in (see `of`)
     without: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     tables: str = CURRENT  # the bidding system the auction is read with (bots.bridge.bidding.system)
+    history: list[tuple[int, list[int]]] = field(default_factory=list)  # (leader, cards) of every trick so far
 
     @classmethod
     def of(cls, view: Mapping[str, Any], seat: int) -> Known:
@@ -70,11 +71,13 @@ class Known:
         void: list[set[int]] = [set(), set(), set(), set()]
         without: list[set[int]] = [set(), set(), set(), set()]
         n_done = len(leaders)
+        history: list[tuple[int, list[int]]] = []
         for t in range(n_done + 1):
             cards = played[4 * t : 4 * t + 4]
             if not cards:
                 break
             lead = leaders[t] if t < n_done else view["leader"]
+            history.append((lead, list(cards)))
             for i, c in enumerate(cards):
                 s = (lead + i) % 4
                 played_by[s].append(c)
@@ -104,6 +107,7 @@ class Known:
             tricks_done=n_done,
             won=list(view.get("won") or [0, 0]),
             without=without,
+            history=history,
         )
 
     @property
@@ -138,6 +142,11 @@ class Known:
     def original(self, seat: int, remaining: Sequence[int]) -> list[int]:
         """The thirteen cards ``seat`` was dealt, given the cards it still holds."""
         return [*remaining, *self.played_by[seat]]
+
+    def trick_of(self, seat: int, i: int) -> tuple[int, int]:
+        """The leader and the card led of the trick in which ``seat`` played its ``i``-th card."""
+        leader, cards = self.history[i]
+        return leader, cards[0]
 
     def partner_of(self, seat: int) -> int:
         return (seat + 2) % 4

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from protocol import RoomEvent, echo
 from protocol.cards import tricks_card, tricks_number
 from protocol.frames import Option
-from protocol.tricks import Act, View
-from protocol.tricks import Event as TricksEvent
+from protocol.tricks import ActCode, Detail, Error, EventCode, View
 
-from ..base import Action, ActionSet, Event, Game, HandNotOver, Outcome, Rules
+from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 
 
@@ -32,13 +31,19 @@ def tricks_numbers(cards: bytes) -> list[int]:
 class Tricks(Game[TricksRules]):
     name = "tricks"
     VIEW = View
+    DETAIL = Detail
+    TITLE = "Tricks"
+    RULESET_NOTES = {
+        "standard": "8 cards each, the numbers 1..16",
+        "pack": "26 cards each: a whole 52-card pack between two",
+    }
     RULESETS = {"standard": TricksRules("standard", 8), "pack": TricksRules("pack", 26)}
 
     @property
     def num_seats(self) -> int:
         return 2
 
-    def _setup(self) -> list[Event]:
+    def _setup(self) -> list[GameEvent]:
         n = self.rules.n
         deck = list(range(1, 2 * n + 1))
         self.rng.shuffle(deck)
@@ -48,9 +53,9 @@ class Tricks(Game[TricksRules]):
         self.trick: list[int] = []  # card numbers of the trick in progress, leader's first
         self.played: list[int] = []  # completed tricks, two cards each, leader's first
         self.won = [0, 0]
-        events = [Event(RoomEvent.HAND_START, self.leader, arg=self.hand)]
+        events = [GameEvent(RoomEvent.HAND_START, self.leader, arg=self.hand)]
         for s in (0, 1):
-            events.append(Event(RoomEvent.DEAL, s, _bytes(self.hands[s]), visible_to=frozenset({s})))
+            events.append(GameEvent(RoomEvent.DEAL, s, _bytes(self.hands[s]), visible_to=frozenset({s})))
         return events
 
     @property
@@ -67,13 +72,19 @@ class Tricks(Game[TricksRules]):
     def legal(self, seat: int) -> ActionSet:
         if seat not in self.to_act():
             return ActionSet.empty()
-        return ActionSet.of([Option(Act.PLAY, _bytes(self.hands[seat]), 1)])
+        return ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
+        """A PLAY of one card that is not in the hand is CARD_NOT_IN_HAND; anything else as the base class."""
+        if action.code == ActCode.PLAY and len(action.cards) == 1 and self.legal(seat).mask:
+            return GameError(Error.CARD_NOT_IN_HAND, f"{action.cards.hex()} is not a card of seat {seat}'s hand")
+        return super().refusal(seat, action)
+
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         card = tricks_number(action.cards[0])
         self.hands[seat].remove(card)
         self.trick.append(card)
-        events = [Event(echo(Act.PLAY), seat, action.cards)]
+        events = [GameEvent(echo(ActCode.PLAY), seat, action.cards)]
         if len(self.trick) == 2:
             follower = 1 - self.leader
             winner = self.leader if self.trick[0] > self.trick[1] else follower
@@ -81,12 +92,12 @@ class Tricks(Game[TricksRules]):
             self.played += self.trick
             self.trick = []
             self.leader = winner
-            events.append(Event(TricksEvent.TRICK, winner, arg=self.won[winner]))
+            events.append(GameEvent(EventCode.TRICK, winner, arg=self.won[winner]))
         return events
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """On a timeout the lowest card is played."""
-        return Action(Act.PLAY, _bytes([min(self.hands[seat])]))
+        return GameAction(ActCode.PLAY, _bytes([min(self.hands[seat])]))
 
     def view(self, seat: int | None) -> View:
         return {
@@ -109,7 +120,7 @@ class Tricks(Game[TricksRules]):
         if not self.is_over:
             raise HandNotOver()
         d = self.won[0] - self.won[1]
-        return Outcome((d, -d), tuple(self.dealt), {"tricks": list(self.won)})
+        return Outcome((d, -d), tuple(self.dealt), dict(Detail(tricks=list(self.won))))
 
 
 def _bytes(numbers: list[int]) -> bytes:

@@ -1,8 +1,10 @@
 // Card and tile faces. A card or tile is one byte: high nibble suit, low nibble rank
 // (SPEC.md §4); 0x00 is a card face down. Mahjong tiles are drawn as small SVGs (pips,
-// sticks, numerals, winds, dragons; 萬 and 發 need a CJK font, e.g. fonts-wqy-microhei);
+// sticks, numerals, winds, dragons; 万 and 发 need a CJK font, e.g. fonts-wqy-microhei);
 // playing cards use the suit symbols ♠♥♦♣; the simple trick-taking game shows its card
 // numbers 1..2n (the k-th card of a pack in byte order).
+
+import { ZH, tr } from "./i18n.js";
 
 export const HIDDEN = 0x00;
 const SUIT_LETTERS = "CDHS";
@@ -11,7 +13,10 @@ const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
 const MJ_SUITS = "msp";
 const MJ_SUIT_NAMES = ["characters", "bamboo", "dots"];
 const HONOURS = "ESWNCFP";
-const HONOUR_NAMES = ["East", "South", "West", "North", "Red dragon", "Green dragon", "White dragon"];
+const HONOUR_NAMES = ZH ? ["东风", "南风", "西风", "北风", "红中", "发财", "白板"] : ["East", "South", "West", "North", "Red dragon", "Green dragon", "White dragon"];
+// Chinese tile names (simplified characters only): 五筒, 东; the wind's character on its tile
+const MJ_SUITS_ZH = ["万", "条", "筒"];
+const HONOURS_ZH = "东南西北中发白";
 const STRAINS = ["♣", "♦", "♥", "♠", "NT"];
 const STRAIN_LETTERS = ["C", "D", "H", "S", "NT"];
 
@@ -40,7 +45,7 @@ export function formatTile(b) {
 
 /** Bridge call notation: 0x34 -> "3NT", 0 -> "Pass", 1 -> "X", 2 -> "XX". */
 export function formatCall(b) {
-  if (b === 0) return "Pass";
+  if (b === 0) return tr("Pass", "不叫");
   if (b === 1) return "X";
   if (b === 2) return "XX";
   return `${b >> 4}${STRAINS[b & 15]}`;
@@ -57,7 +62,7 @@ export function tricksNumber(b) {
 /** How the game names its cards, for logs and titles. */
 export function cardText(game, b) {
   if (b === HIDDEN) return game === "mahjong" ? "?" : "??";
-  if (game === "mahjong") return formatTile(b);
+  if (game === "mahjong") return ZH ? tileZh(b) : formatTile(b);
   if (game === "tricks") return `#${tricksNumber(b)}`;
   const s = b >> 4;
   return `${SUIT_SYMBOLS[s] || "?"}${rankText(b & 15)}`;
@@ -66,11 +71,18 @@ export function cardsText(game, bytes) {
   return Array.from(bytes, (b) => cardText(game, b)).join(" ");
 }
 
+function tileZh(b) {
+  const s = b >> 4;
+  const r = b & 15;
+  return s === 3 ? HONOURS_ZH[r - 1] : `${r}${MJ_SUITS_ZH[s]}`;
+}
+
 function longName(game, b) {
-  if (b === HIDDEN) return "face down";
+  if (b === HIDDEN) return tr("face down", "暗牌");
   if (game === "mahjong") {
     const s = b >> 4;
     const r = b & 15;
+    if (ZH) return s === 3 ? HONOUR_NAMES[r - 1] : tileZh(b);
     return s === 3 ? HONOUR_NAMES[r - 1] : `${r} ${MJ_SUIT_NAMES[s]} (${formatTile(b)})`;
   }
   if (game === "tricks") return `card ${tricksNumber(b)} (${formatCard(b)})`;
@@ -123,17 +135,17 @@ function tileFace(b) {
     const t = svg("text", { x: 15, y: 19, "text-anchor": "middle", "font-size": 17, "font-weight": "bold", fill: "#14306b" }, g);
     t.textContent = String(r);
     const w = svg("text", { x: 15, y: 35, "text-anchor": "middle", "font-size": 14, "font-weight": "bold", fill: "#c62828" }, g);
-    w.textContent = "萬";
+    w.textContent = "万";
   } else if (r <= 4) {
     const t = svg("text", { x: 15, y: 27, "text-anchor": "middle", "font-size": 20, "font-weight": "bold", fill: "#14306b" }, g);
-    t.textContent = HONOURS[r - 1];
+    t.textContent = ZH ? HONOURS_ZH[r - 1] : HONOURS[r - 1];
   } else if (r === 5) {
     // 中: a box crossed by one stroke, in red
     svg("rect", { x: 6, y: 13, width: 18, height: 12, fill: "none", stroke: "#c62828", "stroke-width": 3 }, g);
     svg("line", { x1: 15, x2: 15, y1: 5, y2: 35, stroke: "#c62828", "stroke-width": 3.4 }, g);
   } else if (r === 6) {
     const t = svg("text", { x: 15, y: 28, "text-anchor": "middle", "font-size": 20, "font-weight": "bold", fill: "#2e8b3a" }, g);
-    t.textContent = "發";
+    t.textContent = "发";
   } else {
     svg("rect", { x: 5, y: 6, width: 20, height: 28, fill: "none", stroke: "#1f5fbf", "stroke-width": 2.4 }, g);
   }

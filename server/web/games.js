@@ -6,7 +6,8 @@
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
-import { BRIDGE_SEATS, VULNERABILITY, seatBase, vulnerabilityWords } from "./words.js";
+import { BRIDGE_SEATS, VULNERABILITY, actName, niujiuKind, seatBase, vulnerabilityWords } from "./words.js";
+import { tr } from "./i18n.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
 // each game's codes by name (codes.js, checked against protocol/<game>.py)
@@ -117,8 +118,7 @@ class Model {
       if (ev.seat !== null && (ev.seat === this.me || faceUp(ev.cards))) this.held[ev.seat] = arr(ev.cards);
       if (ev.seat !== null) this.counts[ev.seat] = ev.cards.length;
     } else if (ev.code >= ECHO && ev.code < ECHO + ACTION_CODES && ev.seat !== null) {
-      const act = (this.info.act[ev.code - ECHO] || "").toLowerCase().replace(/_/g, " ");
-      this.last[ev.seat] = `${act} ${cardsText(this.game, ev.cards)}`.trim();
+      this.last[ev.seat] = `${actName(this.game, ev.code - ECHO)} ${cardsText(this.game, ev.cards)}`.trim();
     }
   }
 
@@ -129,14 +129,17 @@ class Model {
   /** The seat panel: name, badges, and what the seat holds. */
   seatPanel(s, ctx, body) {
     const badges = [];
-    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: "dealer / head / leader of the hand" }, "D"));
-    if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, "to act"));
-    if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, "robot"));
-    if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, "away"));
+    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: tr("dealer / head / leader of the hand", "庄家 / 头家 / 本局先出") }, tr("D", "庄")));
+    if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, tr("to act", "出牌")));
+    if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, tr("robot", "机器人")));
+    if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, tr("away", "离线")));
+    // a robot's seat says which robot plays it, in a line
+    const robot = ctx.robotLine ? ctx.robotLine(s) : null;
     return h(
       "div",
       { class: `seat ${ctx.pos[s]}${s === this.me ? " me" : ""}`, "data-seat": s },
       h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.seatName(s, ctx)), ...badges),
+      robot ? h("div", { class: "robot-line", title: robot }, robot) : null,
       body,
     );
   }
@@ -240,7 +243,7 @@ class TricksModel extends Model {
     const seats = [];
     for (let s = 0; s < this.n; s++) {
       const body = s === this.me ? this.handRow(this.mine, ctx) : this.otherRow(s);
-      seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `tricks won: ${this.won[s]}`))));
+      seats.push(this.seatPanel(s, ctx, h("div", {}, body, h("div", { class: "stat", "data-won": this.won[s] }, `${tr("tricks won", "吃墩")}: ${this.won[s]}`))));
     }
     return h("div", { class: `board seats-${this.n}` }, ...seats, h("div", { class: "center" }, trickArea(this, ctx, this.trick, this.lastTrick)));
   }
@@ -369,14 +372,15 @@ class BridgeModel extends Model {
 
   seatName(s, ctx) {
     let role = "";
-    if (s === this.declarer) role = " · declarer";
-    else if (s === this.dummy) role = " · dummy";
+    if (s === this.declarer) role = ` · ${tr("declarer", "庄家")}`;
+    else if (s === this.dummy) role = ` · ${tr("dummy", "明手")}`;
     return `${BRIDGE_SEATS[s]} ${ctx.playerName(s)}${role}`;
   }
 
   contractText() {
-    if (this.contract === null || this.contract === undefined) return this.phase === "over" ? "passed out" : "auction";
-    return `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]} by ${BRIDGE_SEATS[this.declarer]}`;
+    if (this.contract === null || this.contract === undefined) return this.phase === "over" ? tr("passed out", "四家不叫") : tr("auction", "叫牌中");
+    const call = `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]}`;
+    return tr(`${call} by ${BRIDGE_SEATS[this.declarer]}`, `${call}，${BRIDGE_SEATS[this.declarer]}家主打`);
   }
 
   render(ctx) {
@@ -392,14 +396,14 @@ class BridgeModel extends Model {
       }
       seats.push(this.seatPanel(s, ctx, body));
     }
-    const vul = this.board === null ? null : h("span", { class: "vul" }, `Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable: ${vulnerabilityWords(this.vulnerable)}`);
+    const vul = this.board === null ? null : h("span", { class: "vul" }, tr(`Board ${this.board} · dealer ${BRIDGE_SEATS[this.dealer]} · vulnerable: ${vulnerabilityWords(this.vulnerable)}`, `第 ${this.board} 副 · ${BRIDGE_SEATS[this.dealer]}家发牌 · ${vulnerabilityWords(this.vulnerable)}`));
     const center = h("div", { class: "bridge-center" }, vul, h("div", { class: "contract", "data-phase": this.phase }, this.contractText()));
     if (this.phase === "auction" || this.trick.length + this.lastTrick.length === 0) {
       center.appendChild(auctionTable(this));
     } else {
       center.appendChild(trickArea(this, ctx, this.trick, this.lastTrick));
-      center.appendChild(h("div", { class: "stat" }, `tricks NS ${this.won[0]} · EW ${this.won[1]}`));
-      if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, `declarer claims ${this.claim}`));
+      center.appendChild(h("div", { class: "stat" }, tr(`tricks NS ${this.won[0]} · EW ${this.won[1]}`, `墩数 南北 ${this.won[0]} · 东西 ${this.won[1]}`)));
+      if (this.phase === "claim") center.appendChild(h("div", { class: "stat" }, tr(`declarer claims ${this.claim}`, `庄家摊牌要 ${this.claim} 墩`)));
       // the bidding stays in view during the play, as on a real table's bidding-box tray
       center.appendChild(auctionTable(this, true));
     }
@@ -433,7 +437,7 @@ function auctionTable(model, compact = false) {
   const t = h("table", { class: compact ? "auction compact" : "auction", "data-calls": model.auction.length });
   const vulnerable = (s) => model.vulnerable === "All" || model.vulnerable === ["NS", "EW"][s % 2];
   t.appendChild(
-    h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? " (dealer)" : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
+    h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? tr(" (dealer)", "（发牌）") : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
   );
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {
@@ -491,8 +495,7 @@ class NiujiuModel extends Model {
       this.counts[ev.seat] -= ev.cards.length;
       this.trick.push([ev.seat, code - ECHO, arr(ev.cards), 0, ev.arg]);
       this.best = ev.seat;
-      const kind = this.info.kinds[ev.arg];
-      this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? "leads" : "eats with"} ${kind ? kind.toLowerCase().replace("_", " ") : ""}`;
+      this.last[ev.seat] = `${code === NIUJIU.echo.LEAD ? tr("leads", "出") : tr("eats with", "吃")} ${niujiuKind(ev.arg)}`;
       this.turn = (ev.seat + 1) % this.n;
     } else if (code === NIUJIU.events.COVERED) {
       this.take(ev.seat, ev.cards);
@@ -500,7 +503,7 @@ class NiujiuModel extends Model {
       this.counts[ev.seat] -= ev.cards.length;
       this.covered[ev.seat] += ev.cards.length;
       this.trick.push([ev.seat, NIUJIU.act.COVER, [], ev.cards.length]);
-      this.last[ev.seat] = `covers ${ev.cards.length}`;
+      this.last[ev.seat] = tr(`covers ${ev.cards.length}`, `扣 ${ev.cards.length} 张`);
       this.turn = (ev.seat + 1) % this.n;
     } else if (code === NIUJIU.events.OCCUPY) {
       for (const [s, c, cards] of this.trick) if (c !== NIUJIU.act.COVER && s !== ev.seat) this.beaten.push(...cards);
@@ -527,18 +530,18 @@ class NiujiuModel extends Model {
       const parts = [];
       if (s === this.me) parts.push(this.handRow(this.mine, ctx));
       else if (this.counts[s]) parts.push(this.otherRow(s));
-      if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, "revealed ", cardsEl("niujiu", this.revealed[s], { small: true })));
+      if (this.revealed[s] && this.revealed[s].length) parts.push(h("div", { class: "stat" }, tr("revealed ", "亮牌 "), cardsEl("niujiu", this.revealed[s], { small: true })));
       const occ = h(
         "div",
         { class: "occupied", "data-occupied": this.occupied[s].length },
-        h("span", { class: "label" }, `occupied ${this.occupied[s].length}`),
-        this.enough[s] ? h("span", { class: "badge enough" }, "enough 够") : null,
+        h("span", { class: "label" }, `${tr("occupied", "占")} ${this.occupied[s].length}`),
+        this.enough[s] ? h("span", { class: "badge enough" }, tr("enough 够", "够")) : null,
         cardsEl("niujiu", this.occupied[s], { small: true }),
       );
       parts.push(occ);
       if (this.covered[s]) {
         const mine = s === this.me && this.myCovered.length ? cardsEl("niujiu", this.myCovered, { small: true }) : null;
-        parts.push(h("div", { class: "stat covered" }, `covered ${this.covered[s]} `, mine));
+        parts.push(h("div", { class: "stat covered" }, `${tr("covered", "扣")} ${this.covered[s]} `, mine));
       }
       if (this.last[s]) parts.push(h("div", { class: "last" }, this.last[s]));
       seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
@@ -553,7 +556,7 @@ class NiujiuModel extends Model {
     const center = h(
       "div",
       { class: "niujiu-center" },
-      h("div", { class: "stat" }, `head ${ctx.seatLabel(this.head, true)} · beaten ${this.beaten.length}`),
+      h("div", { class: "stat" }, tr(`head ${ctx.seatLabel(this.head, true)} · beaten ${this.beaten.length}`, `头家 ${ctx.seatLabel(this.head, true)} · 已出 ${this.beaten.length} 张`)),
       area,
     );
     return h("div", { class: `board seats-${this.n} niujiu` }, ...seats, h("div", { class: "center" }, center));
@@ -564,11 +567,11 @@ class NiujiuModel extends Model {
 // meld kinds of the view (protocol.mahjong.MeldKind): the echo of a claim carries the whole meld
 const MELD = MAHJONG.meldKinds;
 const MELD_NAMES = {
-  [MELD.CHOW]: "chow",
-  [MELD.PONG]: "pong",
-  [MELD.KONG_EXPOSED]: "kong",
-  [MELD.KONG_CONCEALED]: "concealed kong",
-  [MELD.KONG_ADDED]: "added kong",
+  [MELD.CHOW]: tr("chow", "吃"),
+  [MELD.PONG]: tr("pong", "碰"),
+  [MELD.KONG_EXPOSED]: tr("kong", "明杠"),
+  [MELD.KONG_CONCEALED]: tr("concealed kong", "暗杠"),
+  [MELD.KONG_ADDED]: tr("added kong", "补杠"),
 };
 const CLAIMED_MELD = { [MAHJONG.echo.CHOW]: MELD.CHOW, [MAHJONG.echo.PONG]: MELD.PONG, [MAHJONG.echo.KONG]: MELD.KONG_EXPOSED };
 
@@ -626,7 +629,7 @@ class MahjongModel extends Model {
       this.wall = ev.arg;
       this.turn = s;
       this.lastDiscard = null;
-      this.last[s] = code === DRAW ? "draws" : "draws a replacement";
+      this.last[s] = code === DRAW ? tr("draws", "摸牌") : tr("draws a replacement", "补摸");
     } else if (code === DISCARD || code === READY) {
       this.take(s, tiles);
       this.counts[s] -= 1;
@@ -682,7 +685,7 @@ class MahjongModel extends Model {
   }
 
   seatName(s, ctx) {
-    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? " · ready 听" : ""}`;
+    return `${seatBase("mahjong", s, this.dealer)} · ${ctx.playerName(s)}${this.ready[s] ? tr(" · ready 听", " · 听") : ""}`;
   }
 
   render(ctx) {
@@ -726,15 +729,15 @@ class MahjongModel extends Model {
       seats.push(this.seatPanel(s, ctx, h("div", {}, ...parts)));
     }
     const status = [];
-    if (this.wall !== null) status.push(`wall ${this.wall}`);
-    if (this.winner !== null) status.push(`${ctx.seatLabel(this.winner, true)} wins (hu 胡)`);
-    if (this.drawn !== null && this.turn === this.me) status.push("you drew");
-    if (this.drawnHand) status.push("drawn hand: the wall is empty");
+    if (this.wall !== null) status.push(tr(`wall ${this.wall}`, `牌墙 ${this.wall}`));
+    if (this.winner !== null) status.push(tr(`${ctx.seatLabel(this.winner, true)} wins (hu 胡)`, `${ctx.seatLabel(this.winner, true)}胡了`));
+    if (this.drawn !== null && this.turn === this.me) status.push(tr("you drew", "你摸了牌"));
+    if (this.drawnHand) status.push(tr("drawn hand: the wall is empty", "流局：牌墙已空"));
     const center = h(
       "div",
       { class: "mahjong-center" },
-      h("div", { class: "stat" }, status.join(" · ") || "mahjong"),
-      this.lastDiscard ? h("div", { class: "claimable" }, `${ctx.seatLabel(this.lastDiscard[0], true)} discarded `, cardEl("mahjong", this.lastDiscard[1])) : null,
+      h("div", { class: "stat" }, status.join(" · ") || tr("mahjong", "麻将")),
+      this.lastDiscard ? h("div", { class: "claimable" }, tr(`${ctx.seatLabel(this.lastDiscard[0], true)} discarded `, `${ctx.seatLabel(this.lastDiscard[0], true)}打出 `), cardEl("mahjong", this.lastDiscard[1])) : null,
     );
     return h("div", { class: "board seats-4 mahjong" }, ...seats, h("div", { class: "center" }, center));
   }

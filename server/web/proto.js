@@ -10,51 +10,11 @@ if (!MP) {
   throw new Error("vendor/msgpack.min.js is missing: reinstall paiju (or run `python -m server.webvendor`)");
 }
 
-export const VERSION = 1;
-export const MAX_FRAME = 65536;
-// HELLO's features (SPEC §1): BATCH, several frames a message, which decodeMessage reads
-export const FEATURES = { BATCH: 1 };
+import { C, ERRORS, FEATURES, MAX_FRAME, ROOM_INFO, S, VERSION } from "./wire.js";
 
-// client -> server: type and field names in wire order (SPEC §3.1)
-export const C = {
-  HELLO: 0x01,
-  LIST_ROOMS: 0x02,
-  CREATE_ROOM: 0x03,
-  JOIN: 0x04,
-  LEAVE: 0x05,
-  QUICK_PLAY: 0x06,
-  ACTION: 0x07,
-  PING: 0x08,
-  ACCOUNT: 0x09,
-};
-
-// server -> client: name, fields, and the defaults of trailing fields that may be left out
-export const S = {
-  0x41: ["WELCOME", ["player_id", "token", "version"], { version: 1 }],
-  0x42: ["ROOM_LIST", ["rooms"], {}],
-  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
-  0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg"], { seat: null, cards: new Uint8Array(0), arg: 0 }],
-  0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options", "bank_ms"], { bank_ms: 0 }],
-  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],
-  0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
-  0x48: ["PONG", ["nonce"], {}],
-  0x49: ["ACK", ["prompt_id"], {}],
-  0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
-  0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
-};
-
-const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
-
-export const ERRORS = {
-  100: "MALFORMED", 101: "UNKNOWN_FRAME", 102: "BAD_FIELD", 103: "BAD_CARD", 104: "TOO_LARGE",
-  105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST",
-  201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM",
-  206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE",
-  211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS", 215: "MOVED",
-  216: "TOO_MANY_CONNECTIONS", 217: "TOO_MANY_ROOMS", 218: "ROOM_EXPIRED",
-  300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS",
-  304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN",
-};
+// the frame tables (SPEC §3) and HELLO's features (SPEC §1: BATCH, several frames a message,
+// which decodeMessage reads), generated from the Python declarations into wire.js
+export { C, ERRORS, FEATURES, MAX_FRAME, S, VERSION };
 
 const bin = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b || []));
 
@@ -106,15 +66,20 @@ function fromArray(arr) {
 // Frames the client sends, with every field in wire order (SPEC §3.1).
 export const frames = {
   hello: (name, token = null, lastSeq = null, session = null) =>
-    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH),
+    encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH | FEATURES.REMATCH),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   // robots (a robot's name per seat, null for the room's default) only when the seats differ
   createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>
     robots ? encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn, robots) : encode(C.CREATE_ROOM, game, ruleset, hands, clockMs, bots, robot, priv, seed, pbn),
-  join: (room, seat = null) => encode(C.JOIN, room, seat),
+  // firstFree: the first free seat, else watch (an invite link)
+  join: (room, seat = null, firstFree = false) => (firstFree ? encode(C.JOIN, room, null, true) : encode(C.JOIN, room, seat)),
   leave: (room) => encode(C.LEAVE, room),
   quickPlay: (game, ruleset = null) => encode(C.QUICK_PLAY, game, ruleset),
   action: (promptId, code, cards) => encode(C.ACTION, promptId, code, bin(cards)),
   ping: (nonce) => encode(C.PING, nonce),
+  say: (room, text) => encode(C.SAY, room, text),
+  mute: (room, name, on = true) => encode(C.MUTE, room, name, on),
+  rematch: (room, accept) => encode(C.REMATCH_ANSWER, room, accept),
+  setSeat: (room, seat, robot) => encode(C.SET_SEAT, room, seat, robot),
 };

@@ -9,16 +9,18 @@
 // match) and /leaderboard/GAME.
 
 import { C, ERRORS, frames } from "./proto.js";
-import { GAMES, byName, gameInfo } from "./codes.js";
+import { byName } from "./codes.js";
 import { cardsText, fromHex } from "./cards.js";
 import { h } from "./games.js";
+import { tr } from "./i18n.js";
+import { GAME_ORDER, gameTitle, rulesetName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
 const SESSION = "paiju.session";
 const ERROR = byName(ERRORS);
 
-let hooks = null; // {send, rename, showScreen, showError, reconnect, myName, lobby}
+let hooks = null; // {send, rename, showScreen, showError, reconnect, myName, lobby, lastGame}
 const me = { name: null, registered: false };
 
 /** The session token to send in HELLO (null: play as a guest). */
@@ -46,7 +48,7 @@ export function onError(f) {
   }
   if (f.ref_type === C.HELLO && f.code === ERROR.NAME_TAKEN) {
     // a guest name that belongs to an account: pick another and say so
-    hooks.showError(`the name is registered: log in to use it (playing as a guest meanwhile)`);
+    hooks.showError(tr("the name is registered: log in to use it (playing as a guest meanwhile)", "这个名字已注册：登录后才能使用（暂以游客身份游戏）"));
     hooks.rename(`guest-${Math.floor(Math.random() * 9000 + 1000)}`);
     hooks.reconnect();
     return true;
@@ -70,17 +72,17 @@ function renderAccount() {
   const box = $("#account");
   if (me.registered) {
     box.replaceChildren(
-      h("span", { id: "account-name" }, `signed in as ${me.name}`),
-      h("button", { id: "logout", onclick: () => hooks.send(frames.account("logout")) }, "Log out"),
+      h("span", { id: "account-name", "data-name": me.name }, tr(`signed in as ${me.name}`, `已登录：${me.name}`)),
+      h("button", { id: "logout", onclick: () => hooks.send(frames.account("logout")) }, tr("Log out", "退出")),
     );
   } else {
-    const name = h("input", { id: "account-user", placeholder: "account name", size: "12", autocomplete: "username" });
-    const pw = h("input", { id: "account-password", type: "password", placeholder: "password", size: "12", autocomplete: "current-password" });
+    const name = h("input", { id: "account-user", placeholder: tr("account name", "账号"), size: "12", autocomplete: "username" });
+    const pw = h("input", { id: "account-password", type: "password", placeholder: tr("password", "密码"), size: "12", autocomplete: "current-password" });
     const go = (op) => () => {
       $("#account-error").textContent = "";
       hooks.send(frames.account(op, name.value.trim(), pw.value));
     };
-    box.replaceChildren(name, pw, h("button", { id: "login", onclick: go("login") }, "Log in"), h("button", { id: "register", onclick: go("register") }, "Register"));
+    box.replaceChildren(name, pw, h("button", { id: "login", onclick: go("login") }, tr("Log in", "登录")), h("button", { id: "register", onclick: go("register") }, tr("Register", "注册")));
   }
   box.appendChild(h("span", { id: "account-error", class: "error-text" }));
 }
@@ -93,7 +95,11 @@ async function api(path) {
 }
 
 const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
-const rating = (x) => (x === null || x === undefined ? "" : x.toFixed(2));
+// A rating as shown: the openskill ordinal (mu - 3 sigma, what the leaderboard sorts by) on an
+// Elo-like scale, 1500 + 60 x ordinal, floored at 0: a newcomer shows 1500, not 0.00, and one
+// loss does not make it negative (docs/architecture.md, Ratings).
+export const shownRating = (ordinal) => Math.max(0, Math.round(1500 + 60 * ordinal));
+const rating = (x) => (x === null || x === undefined ? "" : String(shownRating(x)));
 
 /** Go to one of the records' pages (``path``: /players/NAME, /matches/ID, /leaderboard/GAME, or /
  * for the lobby), as a new entry of the browser's history. */
@@ -118,7 +124,7 @@ async function showPlayer(name, before = null) {
   const box = $("#records-body");
   box.dataset.view = "player";
   if (!name) {
-    box.replaceChildren(h("p", {}, "Log in (or register) to keep your matches and a rating."));
+    box.replaceChildren(h("p", {}, tr("Log in (or register) to keep your matches and a rating.", "登录（或注册）以保存对局和等级分。")));
     return;
   }
   let page;
@@ -126,7 +132,7 @@ async function showPlayer(name, before = null) {
     page = await api(`/api/players/${encodeURIComponent(name)}/matches?limit=20${before ? `&before=${before}` : ""}`);
   } catch (e) {
     // a name with no match stored yet (a guest before the end of its first match)
-    if (e.message.startsWith("not_found")) box.replaceChildren(h("h2", {}, `${name}: matches`), h("p", {}, "No match yet."));
+    if (e.message.startsWith("not_found")) box.replaceChildren(h("h2", {}, tr(`${name}: matches`, `${name} 的对局`)), h("p", {}, tr("No match yet.", "还没有对局。")));
     else box.replaceChildren(h("p", { class: "error-text" }, e.message));
     return;
   }
@@ -138,19 +144,19 @@ async function showPlayer(name, before = null) {
       { "data-match": String(m.id) },
       h("td", {}, String(m.id)),
       h("td", {}, when(m.ended || m.started)),
-      h("td", {}, gameInfo(m.game).title),
+      h("td", {}, gameTitle(m.game)),
       h("td", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` (${s.total})` : ""}`).join(", ")),
       h("td", {}, m.status),
       h("td", { class: "rating-change" }, change),
-      h("td", {}, h("a", { class: "open-replay", href: `/matches/${m.id}`, onclick: follow }, "replay")),
+      h("td", {}, h("a", { class: "open-replay", href: `/matches/${m.id}`, onclick: follow }, tr("replay", "回放"))),
     );
   });
   box.replaceChildren(
-    h("h2", {}, `${page.player.name}${page.player.kind === "robot" ? " (robot)" : ""}: matches`),
+    h("h2", {}, tr(`${page.player.name}${page.player.kind === "robot" ? " (robot)" : ""}: matches`, `${page.player.name}${page.player.kind === "robot" ? "（机器人）" : ""} 的对局`)),
     rows.length
-      ? h("table", { id: "matches" }, h("thead", {}, h("tr", {}, ...["#", "when", "game", "seats", "status", "rating", ""].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows))
-      : h("p", {}, "No match yet."),
-    page.next ? h("button", { id: "older", onclick: () => showPlayer(name, page.next) }, "older") : "",
+      ? h("table", { id: "matches" }, h("thead", {}, h("tr", {}, ...["#", tr("when", "时间"), tr("game", "游戏"), tr("seats", "座位"), tr("status", "状态"), tr("rating", "等级分"), ""].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows))
+      : h("p", {}, tr("No match yet.", "还没有对局。")),
+    page.next ? h("button", { id: "older", onclick: () => showPlayer(name, page.next) }, tr("older", "更早")) : "",
   );
 }
 
@@ -174,20 +180,19 @@ async function showMatch(id) {
     box.replaceChildren(h("p", { class: "error-text" }, e.message));
     return;
   }
-  const info = gameInfo(m.game);
-  const seatName = (i) => (m.seats[i] ? m.seats[i].name : `seat ${i}`);
+  const seatName = (i) => (m.seats[i] ? m.seats[i].name : tr(`seat ${i}`, `${i} 号位`));
   const hands = m.hands.map((hd) =>
     h(
       "section",
       { class: "replay-hand", "data-hand": String(hd.hand) },
-      h("h3", {}, `hand ${hd.hand + 1}: ${hd.scores.map((s, i) => `${seatName(i)} ${s > 0 ? "+" : ""}${s}`).join(", ")}`),
+      h("h3", {}, `${tr(`hand ${hd.hand + 1}`, `第 ${hd.hand + 1} 局`)}: ${hd.scores.map((s, i) => `${seatName(i)} ${s > 0 ? "+" : ""}${s}`).join(", ")}`),
       h("ul", { class: "replay-deal" }, ...hd.revealed.map((c, i) => h("li", {}, `${seatName(i)}: ${cardsText(m.game, fromHex(c))}`))),
-      h("a", { class: "open-hand-replay", href: `./?match=${encodeURIComponent(m.id)}/${hd.hand}`, target: "_blank" }, `replay hand ${hd.hand + 1} on the table (${plural(hd.actions.length, "move")})`),
+      h("a", { class: "open-hand-replay", href: `./?match=${encodeURIComponent(m.id)}/${hd.hand}`, target: "_blank" }, tr(`replay hand ${hd.hand + 1} on the table (${plural(hd.actions.length, "move")})`, `在牌桌上回放第 ${hd.hand + 1} 局（${hd.actions.length} 步）`)),
     ),
   );
   box.replaceChildren(
-    h("h2", {}, `match ${m.id}: ${info.title} (${m.ruleset}), ${m.status}`),
-    h("p", {}, "seed ", h("span", { id: "match-seed" }, m.seed), ` · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
+    h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${m.status}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${m.status}`)),
+    h("p", {}, tr("seed ", "种子 "), h("span", { id: "match-seed" }, m.seed), ` · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
     m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
     ...hands,
   );
@@ -198,7 +203,7 @@ async function showLeaderboard(game) {
   hooks.showScreen("records");
   const box = $("#records-body");
   box.dataset.view = "leaderboard";
-  const pick = h("select", { id: "leaderboard-game", onchange: (e) => navigate(`/leaderboard/${e.target.value}`) }, ...Object.keys(GAMES).map((g) => h("option", { value: g, selected: g === game }, gameInfo(g).title)));
+  const pick = h("select", { id: "leaderboard-game", onchange: (e) => navigate(`/leaderboard/${e.target.value}`) }, ...GAME_ORDER.map((g) => h("option", { value: g, selected: g === game }, gameTitle(g))));
   let board;
   try {
     board = await api(`/api/leaderboard/${encodeURIComponent(game)}?limit=100`);
@@ -219,8 +224,8 @@ async function showLeaderboard(game) {
     ),
   );
   box.replaceChildren(
-    h("h2", {}, "Leaderboard ", pick),
-    h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, ...["#", "player", "kind", "rating", "skill", "matches"].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows)),
+    h("h2", {}, tr("Leaderboard ", "排行榜 "), pick),
+    h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, ...["#", tr("player", "玩家"), tr("kind", "类型"), tr("rating", "等级分"), tr("skill", "实力"), tr("matches", "对局数")].map((t) => h("th", {}, t)))), h("tbody", {}, ...rows)),
   );
 }
 
@@ -230,7 +235,8 @@ export function initRecords(h0) {
   renderAccount();
   // a guest's matches are kept under its name too
   $("#show-mine").addEventListener("click", () => navigate(`/players/${encodeURIComponent(me.name || hooks.myName())}`));
-  $("#show-leaderboard").addEventListener("click", () => navigate(`/leaderboard/${Object.keys(GAMES)[0]}`));
+  // the leaderboard of the game last played here (mahjong at first)
+  $("#show-leaderboard").addEventListener("click", () => navigate(`/leaderboard/${hooks.lastGame() || GAME_ORDER[0]}`));
   $("#records-back").addEventListener("click", () => navigate("/"));
   window.addEventListener("popstate", () => route() || hooks.lobby());
 }

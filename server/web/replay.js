@@ -37,6 +37,7 @@ export async function startReplay(source, app) {
   document.body.dataset.replay = "loading";
   app.showScreen("table");
   $("#leave").hidden = true;
+  $("#chat").hidden = true; // a replay has no table to talk to
   $("#replay-bar").hidden = false;
   app.setStatus(`replay of ${source.label}`);
   try {

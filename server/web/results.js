@@ -7,9 +7,10 @@
 import { cardEl, cardsEl, handOrder } from "./cards.js";
 import { MELD_NAMES, h } from "./games.js";
 import { vulnerabilityWords } from "./words.js";
+import { count, tr } from "./i18n.js";
 
 const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`; // English only
 const row = (label, ...value) => h("div", { class: "result-row" }, h("span", { class: "result-label" }, label), h("span", { class: "result-value" }, ...value));
 
 // The WBF IMP scale: the lower bound of each step (games/bridge/scoring.py IMP_STEPS, which
@@ -33,18 +34,25 @@ export function resultSummary(game, f, ctx) {
 }
 
 // ------------------------------------------------------------------ mahjong
-const FORMS = { basic: "basic hand (平胡)", "all pungs": "all pungs (碰碰胡)", "full flush": "full flush (清一色)", "seven pairs": "seven pairs (七对)" };
+const FORMS = {
+  basic: tr("basic hand (平胡)", "平胡"),
+  "all pungs": tr("all pungs (碰碰胡)", "碰碰胡"),
+  "full flush": tr("full flush (清一色)", "清一色"),
+  "seven pairs": tr("seven pairs (七对)", "七对"),
+};
 
 function mahjongResult(f, d, ctx) {
   const out = [];
   if (d.winner === undefined || d.winner < 0) {
-    out.push(h("p", { class: "result-headline", "data-result": "drawn" }, "Drawn hand (流局): the wall ran out and nobody won. Nobody pays."));
+    out.push(h("p", { class: "result-headline", "data-result": "drawn" }, tr("Drawn hand (流局): the wall ran out and nobody won. Nobody pays.", "流局：牌墙摸完，无人胡牌，不计输赢。")));
     return out;
   }
   const s = d.winner;
   const tile = d.tile && d.tile.length ? d.tile[0] : null;
-  const how = d.self_draw ? "by self-draw (自摸)" : `on the discard of ${ctx.seatLabel(d.from)}`;
-  out.push(h("p", { class: "result-headline", "data-result": "win" }, `${ctx.seatLabel(s)} wins (hu 胡) ${how}.`));
+  const headline = d.self_draw
+    ? tr(`${ctx.seatLabel(s)} wins (hu 胡) by self-draw (自摸).`, `${ctx.seatLabel(s)}自摸胡牌。`)
+    : tr(`${ctx.seatLabel(s)} wins (hu 胡) on the discard of ${ctx.seatLabel(d.from)}.`, `${ctx.seatLabel(s)}胡牌，${ctx.seatLabel(d.from)}点炮。`);
+  out.push(h("p", { class: "result-headline", "data-result": "win" }, headline));
   // the winning hand: the concealed tiles (the winning tile apart, lit) and the melds
   const concealed = handOrder("mahjong", f.hands[s] || []);
   const at = tile === null ? -1 : concealed.lastIndexOf(tile);
@@ -53,22 +61,22 @@ function mahjongResult(f, d, ctx) {
   if (tile !== null) {
     const t = cardEl("mahjong", tile, { small: true });
     t.classList.add("winning-tile");
-    t.title = `the winning tile: ${t.title}`;
+    t.title = `${tr("the winning tile", "胡的牌")}: ${t.title}`;
     hand.appendChild(t);
   }
   for (const m of (d.melds && d.melds[s]) || []) {
     hand.appendChild(h("span", { class: "meld", "data-kind": m.kind, title: MELD_NAMES[m.kind] }, cardsEl("mahjong", m.tiles, { small: true })));
   }
-  out.push(row("hand", hand));
-  const items = [h("li", {}, `${FORMS[d.form] || d.form}: ${plural(d.fan, "fan")}`)];
-  if (d.ready) items.push(h("li", {}, "declared ready (报听): +1"));
-  if (d.self_draw) items.push(h("li", {}, "self-draw (自摸): +1"));
-  out.push(row("fan", h("ul", { class: "fan-items" }, ...items), h("b", {}, `= ${plural(d.points, "point")}`)));
+  out.push(row(tr("hand", "牌"), hand));
+  const items = [h("li", {}, `${FORMS[d.form] || d.form}${tr(": ", "：")}${count(d.fan, "fan", "番", "fan")}`)];
+  if (d.ready) items.push(h("li", {}, tr("declared ready (报听): +1", "报听：+1")));
+  if (d.self_draw) items.push(h("li", {}, tr("self-draw (自摸): +1", "自摸：+1")));
+  out.push(row(tr("fan", "番"), h("ul", { class: "fan-items" }, ...items), h("b", {}, `= ${count(d.points, "point", "分")}`)));
   const payers = (d.scores || f.scores).map((x, i) => [i, x]).filter(([, x]) => x < 0);
   const pay = d.self_draw
-    ? `each of the other three pays ${ctx.seatLabel(s)} ${plural(d.points, "point")}`
-    : payers.map(([i, x]) => `${ctx.seatLabel(i)} pays ${ctx.seatLabel(s)} ${plural(-x, "point")}`).join("; ");
-  out.push(row("payment", pay || "nobody pays"));
+    ? tr(`each of the other three pays ${ctx.seatLabel(s)} ${plural(d.points, "point")}`, `其他三家各付${ctx.seatLabel(s)} ${d.points} 分`)
+    : payers.map(([i, x]) => tr(`${ctx.seatLabel(i)} pays ${ctx.seatLabel(s)} ${plural(-x, "point")}`, `${ctx.seatLabel(i)}付${ctx.seatLabel(s)} ${-x} 分`)).join(tr("; ", "；"));
+  out.push(row(tr("payment", "支付"), pay || tr("nobody pays", "无人支付")));
   return out;
 }
 
@@ -86,39 +94,48 @@ function bridgeResult(f, d, ctx) {
   const out = [];
   const c = parseContract(d.contract);
   const ns = d.score ?? f.scores[0];
-  out.push(h("p", { class: "result-headline" }, `Board ${d.board ?? f.hand + 1} · vulnerable: ${vulnerabilityWords(d.vulnerable)}`));
+  out.push(h("p", { class: "result-headline" }, tr(`Board ${d.board ?? f.hand + 1} · vulnerable: ${vulnerabilityWords(d.vulnerable)}`, `第 ${d.board ?? f.hand + 1} 副 · ${vulnerabilityWords(d.vulnerable)}`)));
   if (!c) {
-    out.push(row("contract", "passed out: all four passed"));
+    out.push(row(tr("contract", "定约"), tr("passed out: all four passed", "四家都不叫")));
   } else {
     const need = c.level + 6;
     const by = d.tricks - need;
     const made = by >= 0 ? (by === 0 ? "made exactly" : `made with ${plural(by, "overtrick")}`) : `down ${-by}`;
     const claimed = d.claimed ? ` (${plural(d.claimed, "trick")} by claim)` : "";
-    out.push(row("contract", h("b", { class: "contract-text" }, c.text), ` by ${ctx.seatLabel(d.declarer)}`));
-    out.push(row("tricks", `${d.tricks} of the ${need} needed: ${made}${claimed}`));
+    out.push(row(tr("contract", "定约"), h("b", { class: "contract-text" }, c.text), tr(` by ${ctx.seatLabel(d.declarer)}`, `，${ctx.seatLabel(d.declarer)}主打`)));
+    out.push(row(tr("tricks", "墩数"), tr(`${d.tricks} of the ${need} needed: ${made}${claimed}`, `${d.tricks} 墩（需 ${need} 墩）：${by >= 0 ? (by === 0 ? "正好完成" : `超 ${by} 墩`) : `宕 ${-by}`}`)));
   }
-  out.push(row("score", h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
+  out.push(row(tr("score", "得分"), h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
   // the match so far: one line per board, with North-South's IMPs against the deal's par (the
-  // datum of a board no other table played); a server that sends no par gets no IMP column
+  // datum of a board no other table played). The par is solved off the server's loop: a board
+  // whose solve was not done when its RESULT went out shows "—", and the total counts the others;
+  // a server that sends no par at all gets no IMP column
   const boards = ctx.boards || [];
   if (boards.length) {
-    const vsPar = boards.every((b) => typeof b.par === "number");
-    const impsOf = boards.map((b) => (vsPar ? imps(b.ns - b.par) : null));
+    const hasPar = (b) => typeof b.par === "number";
+    const vsPar = boards.some(hasPar);
+    const impsOf = boards.map((b) => (hasPar(b) ? imps(b.ns - b.par) : null));
     const cells = (...c) => c.filter((x) => x !== null);
+    const shown = (x) => (x === null ? "—" : signed(x));
     const rows = boards.map((b, k) =>
-      h("tr", {}, ...cells(h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), vsPar ? h("td", { class: "num" }, `${signed(b.par)}`) : null, vsPar ? h("td", { class: "num imps" }, signed(impsOf[k])) : null)),
+      h("tr", {}, ...cells(h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), vsPar ? h("td", { class: "num" }, shown(hasPar(b) ? b.par : null)) : null, vsPar ? h("td", { class: "num imps" }, shown(impsOf[k])) : null)),
     );
     const sum = (xs) => xs.reduce((a, x) => a + x, 0);
     const ns = sum(boards.map((b) => b.ns));
+    const missing = boards.length - boards.filter(hasPar).length;
+    const note = !vsPar
+      ? tr("This server sends no par: no IMPs.", "此服务器不提供最优定约分数：不计 IMP。")
+      : tr("IMPs: North-South's score against the deal's par (double-dummy), board by board.", "IMP：南北得分与该副牌双明手最优分数之差，逐副计算。") +
+        (missing ? tr(` "—": ${missing} board(s) whose par was not solved in time, left out of the total.`, ` “—”：${missing} 副牌的最优分数未及时算出，不计入总分。`) : "");
     out.push(
       h(
         "table",
         { class: "match", "data-boards": boards.length },
-        h("tr", {}, ...cells(h("th", {}, "board"), h("th", {}, "contract"), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, "par NS") : null, vsPar ? h("th", {}, "IMPs NS") : null)),
+        h("tr", {}, ...cells(h("th", {}, tr("board", "牌号")), h("th", {}, tr("contract", "定约")), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, tr("par NS", "最优分 NS")) : null, vsPar ? h("th", {}, "IMPs NS") : null)),
         ...rows,
-        h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, "match"), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf))) : null)),
+        h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, tr("match", "全场")), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf.filter((x) => x !== null)))) : null)),
       ),
-      h("p", { class: "note" }, vsPar ? "IMPs: North-South's score against the deal's par (double-dummy), board by board." : "This server sends no par: no IMPs."),
+      h("p", { class: "note" }, note),
     );
   }
   return out;
@@ -141,7 +158,8 @@ function niujiuResult(f, d, ctx) {
   const out = [];
   const n = f.scores.length;
   const enough = (d.enough || []).map((e, s) => (e ? s : -1)).filter((s) => s >= 0);
-  out.push(h("p", { class: "result-headline" }, enough.length ? `Enough (够): ${enough.map((s) => ctx.seatLabel(s)).join(", ")}.` : "Nobody has enough (够)."));
+  const names = enough.map((s) => ctx.seatLabel(s)).join(tr(", ", "、"));
+  out.push(h("p", { class: "result-headline" }, enough.length ? tr(`Enough (够): ${names}.`, `够牌：${names}。`) : tr("Nobody has enough (够).", "无人够牌。")));
   const list = h("div", { class: "niujiu-result" });
   for (let s = 0; s < n; s++) {
     const occ = (d.occupied && d.occupied[s]) || new Uint8Array(0);
@@ -154,12 +172,12 @@ function niujiuResult(f, d, ctx) {
           "div",
           { class: "niujiu-seat-head" },
           h("b", {}, ctx.seatLabel(s)),
-          s === d.head ? h("span", { class: "badge dealer", title: "head 头家" }, "head") : null,
-          h("span", {}, isEnough ? "enough 够" : "not enough"),
+          s === d.head ? h("span", { class: "badge dealer", title: tr("head 头家", "头家") }, tr("head", "头家")) : null,
+          h("span", {}, isEnough ? tr("enough 够", "够") : tr("not enough", "不够")),
           h("b", { class: "num" }, signed(f.scores[s])),
         ),
-        row(`occupied ${occ.length}`, occ.length ? cardsEl("niujiu", handOrder("niujiu", occ), { small: true }) : "nothing"),
-        h("div", { class: "stat" }, `liangzi 亮子: ${(d.liangzi && d.liangzi[s]) || 0} · covered: ${plural((d.covered_count && d.covered_count[s]) || 0, "card")}`),
+        row(`${tr("occupied", "占")} ${occ.length}`, occ.length ? cardsEl("niujiu", handOrder("niujiu", occ), { small: true }) : tr("nothing", "无")),
+        h("div", { class: "stat" }, tr(`liangzi 亮子: ${(d.liangzi && d.liangzi[s]) || 0} · covered: ${plural((d.covered_count && d.covered_count[s]) || 0, "card")}`, `亮子：${(d.liangzi && d.liangzi[s]) || 0} · 扣牌：${(d.covered_count && d.covered_count[s]) || 0} 张`)),
       ),
     );
   }
@@ -171,9 +189,11 @@ function niujiuResult(f, d, ctx) {
 function tricksResult(f, d, ctx) {
   const out = [];
   const won = d.tricks || [];
-  out.push(h("p", { class: "result-headline" }, won.map((t, s) => `${ctx.seatLabel(s)} took ${plural(t, "trick")}`).join(" · ")));
+  out.push(h("p", { class: "result-headline" }, won.map((t, s) => tr(`${ctx.seatLabel(s)} took ${plural(t, "trick")}`, `${ctx.seatLabel(s)}吃 ${t} 墩`)).join(" · ")));
   if (typeof d.value === "number") {
-    out.push(row("solver", `the deal's value with perfect play: ${signed(d.value)} for ${ctx.seatLabel(d.leader ?? 0)} (tricks taken minus tricks lost)`));
+    const v = `${signed(d.value)}`;
+    const who = ctx.seatLabel(d.leader ?? 0);
+    out.push(row(tr("solver", "求解"), tr(`the deal's value with perfect play: ${v} for ${who} (tricks taken minus tricks lost)`, `双方完美打法下本副牌的值：${who} ${v}（赢墩减输墩）`)));
   }
   return out;
 }

@@ -11,11 +11,11 @@ from bots.bridge.bidding import Hand
 from bots.bridge.robot import BasicRobot, HybridRobot
 from bots.bridge.rules import experience_card, lead_from
 from bots.bridge.table import Known
-from games import Action
+from games import GameAction
 from games.bridge import Bridge, BridgeRules, format_deal
 from games.bridge.deal import parse_hand
 from protocol import DecisionRequest
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 
 
 def request(game: Bridge, seat: int, prompt: int = 1) -> DecisionRequest:
@@ -148,12 +148,12 @@ def test_experience_rules_second_hand_low_third_hand_high() -> None:
     game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
     for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
         game.call(game.to_act()[0], call)
-    game.apply(3, Action(Act.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
+    game.apply(3, GameAction(ActCode.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
     k = Known.of(game.view(2), 0)  # North (dummy) to play: declarer decides, second hand
     from protocol.cards import format_card
 
     assert format_card(experience_card(k)) == "D2"  # second hand low
-    game.apply(0, Action(Act.PLAY, bytes(parse_hand("..2.")[:1])))
+    game.apply(0, GameAction(ActCode.PLAY, bytes(parse_hand("..2.")[:1])))
     k = Known.of(game.view(1), 1)  # East, third hand: high, the lowest of touching QJ
     assert format_card(experience_card(k)) == "DJ"
 
@@ -167,11 +167,11 @@ def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
         game.call(game.to_act()[0], call)
     for _ in range(4):
         seat = game.to_act()[0]
-        game.apply(seat, Action(Act.PLAY, bytes([min(game.playable(seat))])))
+        game.apply(seat, GameAction(ActCode.PLAY, bytes([min(game.playable(seat))])))
     assert game.to_act()[0] in (0, 2), "North-South won the first trick and lead to the second"
-    game.apply(game.to_act()[0], Action(Act.CLAIM))
+    game.apply(game.to_act()[0], GameAction(ActCode.CLAIM))
     answer = robot.decide(request(game, 1))
-    assert answer.code in (Act.ACCEPT, Act.REJECT)
+    assert answer.code in (ActCode.ACCEPT, ActCode.REJECT)
     game.apply(1, answer)  # a legal answer
 
 
@@ -233,7 +233,7 @@ def test_cards_either_side_of_a_card_of_the_trick_in_progress_are_not_equivalent
     game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
     for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
         game.call(game.to_act()[0], call)
-    game.apply(3, Action(Act.PLAY, bytes(parse_hand(".Q..")[:1])))  # West leads the queen of hearts
+    game.apply(3, GameAction(ActCode.PLAY, bytes(parse_hand(".Q..")[:1])))  # West leads the queen of hearts
     k = Known.of(game.view(2), 0)  # dummy to play: declarer decides
     king_jack = sorted(parse_hand(".KJ..")[:])
     assert k.legal() == king_jack
@@ -281,3 +281,21 @@ def test_a_seat_that_followed_low_is_dealt_no_lower_card_of_the_suit() -> None:
         raise AssertionError("no board in sixty with a low follow whose lower cards are still out")
     for d in montecarlo.sample_deals(k, 64, random.Random(2)).deals:
         assert not any(c in d[s] for s, c in forced)
+
+
+def test_the_simulated_opening_lead_cashes_the_setting_tricks() -> None:
+    # South plays 3NT; West, on lead, holds AKQJT of clubs and two more aces: every sample
+    # says a club sets the contract, a spade lets it make
+    deal = "N:AKQ2.KQ32.KQ2.32 J54.J54.J543.954 T987.T98.T98.876 63.A76.A76.AKQJT"
+    game = Bridge(0, BridgeRules("x", deals=("1 S None " + deal,)))
+    for call in ("3NT", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    west = game.to_act()[0]
+    assert west == 3
+    k = Known.of(game.view(west), west)
+    robot = HybridRobot(samples=8)
+    robot.simulated_lead = True
+    values = montecarlo.card_values(k, 8, random.Random(1))
+    club_ace = 0x0E
+    assert values.score[club_ace] > values.score[0x3 << 4 | 6]  # a club beats the spade six on average
+    assert robot.opening_lead(k, random.Random(1)) >> 4 == 0  # a club

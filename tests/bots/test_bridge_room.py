@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client
+from client import Client
 from protocol import CreateRoom, Event, RoomEvent, RoomState
-from protocol.bridge import Event as BridgeEvent
+from protocol.bridge import EventCode
 from tests.redis.conftest import RedisServer, answered, start_bots, start_serve
 from tests.redis.conftest import redis_server as redis_server  # the fixture
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
@@ -46,9 +46,9 @@ def check_board(events: list[Event]) -> None:
     assert RoomEvent.MATCH_END in codes
     assert RoomEvent.TIMEOUT not in codes, "a robot's request went unanswered"
     assert RoomEvent.HAND_END in codes
-    assert BridgeEvent.PASSED_OUT in codes or BridgeEvent.CONTRACT in codes  # a whole auction, then the play
-    if BridgeEvent.CONTRACT in codes:
-        assert codes.count(BridgeEvent.TRICK) >= 1
+    assert EventCode.PASSED_OUT in codes or EventCode.CONTRACT in codes  # a whole auction, then the play
+    if EventCode.CONTRACT in codes:
+        assert codes.count(EventCode.TRICK) >= 1
 
 
 async def test_three_hybrid_robots_and_a_client_through_serve(few_samples: None) -> None:
@@ -63,10 +63,10 @@ async def test_three_hybrid_robots_and_a_client_through_serve(few_samples: None)
 
 @pytest.mark.redis
 async def test_three_hybrid_robots_and_a_client_through_redis(few_samples: None, redis_server: RedisServer) -> None:
-    served, server = start_serve(redis_server.url)
+    server = start_serve(redis_server.url)
     bots = start_bots(redis_server.url, "bridge-worker")
     try:
-        events = await play_one_board(served.url)
+        events = await play_one_board(server.url)
     finally:
         worker_log = bots.stop()
         server_log = server.stop()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from paiju.client import Client
+from client import Client
 from protocol import Result
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from paiju.client import Client
+from client import Client
 from protocol import Event, RoomEvent
 from tests.redis.conftest import RedisServer, answered, free_port, start_bots, start_serve
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
@@ -44,10 +44,10 @@ async def test_a_hand_through_redis_and_a_bots_worker() -> None:
     redis = RedisServer(free_port())
     redis.start()
     try:
-        served, server = start_serve(redis.url)
+        server = start_serve(redis.url)
         worker = start_bots(redis.url, "worker-niujiu")
         try:
-            events = await play_one_hand(served.url)
+            events = await play_one_hand(server.url)
         finally:
             log = worker.stop()
             out = server.stop()

@@ -341,7 +341,7 @@ def _check_log(game: str, page: Any) -> None:
         assert not CODE_WORDS.search(line), f"{game}: a code in the event log: {line!r}"
         assert not any(raw in line for raw in RAW), f"{game}: raw text in the event log: {line!r}"
     if game == "mahjong":
-        assert sum(any(w in line for w in "東南西北") for line in lines) > len(lines) // 2, lines[:20]
+        assert sum(any(w in line for w in "东南西北") for line in lines) > len(lines) // 2, lines[:20]
         ponds = page.evaluate(PONDS)
         assert len(ponds) == 4 and all(p["columns"] == 6 for p in ponds), ponds
         for p in ponds:  # six a row: tiles 1-6 on the first, the 7th below them
@@ -362,7 +362,7 @@ def _check_result(game: str, page: Any, text: str) -> None:
             assert "fan" in text and "point" in text and "pay" in text
         else:
             assert "Drawn hand" in headline
-        assert any(w in text for w in ("東", "南", "西", "北"))
+        assert any(w in text for w in ("东", "南", "西", "北"))
     elif game == "bridge":
         assert "contract" in text and "NS " in text and "EW " in text
         assert "tricks" in text or "passed out" in text

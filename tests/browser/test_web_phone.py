@@ -67,7 +67,8 @@ def _create(page: Any, game: str, seats: int) -> None:
     assert not page.locator("#show-mine").is_visible()
     page.select_option("#create-game", game)
     for s in range(1, seats):
-        page.select_option(f'#create-bots select[data-seat="{s}"]', "random")
+        # bridge: the natural bidder (a random one may bid 7NT before North's first call)
+        page.select_option(f'#create-bots select[data-seat="{s}"]', "basic" if game == "bridge" else "random")
     page.fill("#create-clock", str(CLOCK_S))
     if game == "bridge":
         page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
@@ -91,7 +92,8 @@ def test_phone_bridge_auction_and_play(base_url: str, browser: Any) -> None:  # 
         )
         assert box == {"columns": 5, "first": box["first"], "pass": True}, box
         _check(page, "bridge auction", 13)
-        page.locator(f"{bid} button.choice").first.click()  # the lowest bid: the hand is played
+        # 7NT, the last bid: no one can bid over it, so North declares and is asked to play
+        page.locator(f"{bid} button.choice").last.click()
         while True:
             page.wait_for_function(
                 """() => { const p = document.querySelector('#prompt');

@@ -9,6 +9,7 @@ drawn by a font this machine has (Debian's DejaVu and WenQuanYi Micro Hei), none
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,6 +20,7 @@ from client import Client
 from tests.browser.test_web_client import (  # noqa: F401 (fixtures)
     ARTIFACTS,
     CLOCK_S,
+    DOCS_IMG,
     SIZES,
     _play_hand,
     base_url,
@@ -86,7 +88,8 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         page.select_option("#create-game", "bridge")
         page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
         for s in (1, 2, 3):
-            page.select_option(f'#create-bots select[data-seat="{s}"]', "random")
+            # the natural bidder: a random one may bid 7NT before North's first call
+            page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
         page.fill("#create-clock", str(CLOCK_S))
         page.click("#create-room")
         page.wait_for_selector('body[data-screen="table"]', timeout=15000)
@@ -106,9 +109,9 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         assert page.locator("#prompt").get_attribute("data-prompt-id") == prompt_id
         print(f"bridge: 13 cards clicked during the auction, {page.evaluate(OUT_ACTIONS)} actions sent")
 
-        # the lowest bid (a contract is reached, so the hand is played), then passes; in the
-        # play a click on a card is the answer
-        page.locator(f"{bid} button.choice").first.click()
+        # 7NT, the last bid (no one can bid over it: North declares and is asked to play), then
+        # passes; in the play a click on a card is the answer
+        page.locator(f"{bid} button.choice").last.click()
         while True:
             page.wait_for_function(
                 """() => { const p = document.querySelector('#prompt');
@@ -128,11 +131,14 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         shots = {k: ARTIFACTS / f"web-defects-bridge-{k}.png" for k in ("play", "result")}
         _play_hand(page, "bridge", random.Random("web:defects"), shots, False)
         room = page.evaluate("window.paiju.state.room.room")
-        # leaving the finished match: the lobby, and no error
+        # leaving the finished match: the lobby, and no error (none shown, none received)
+        refusals = "() => window.paiju.trace.filter((t) => t[1] === 'in' && t[2] === 'ERROR').length"
+        before = page.evaluate(refusals)
         page.click("#back-to-lobby")
         page.wait_for_selector('body[data-screen="lobby"]', timeout=5000)
         page.wait_for_timeout(1000)
         assert page.locator("#errors .error").count() == 0, page.locator("#errors").inner_text()
+        assert page.evaluate(refusals) == before, "the server refused something on leaving"
 
         # the replay: all four hands face up from the first step, with the auction
         viewer = _open_replay(context, f"{base_url}/?replay={room}/0")
@@ -140,6 +146,9 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         assert viewer.locator(".board .seat .card.back").count() == 0
         assert viewer.locator(".board table.auction").count() == 1
         viewer.screenshot(path=str(ARTIFACTS / "web-replay-bridge-start.png"))
+        if os.environ.get("PAIJU_DOCS_IMG") == "1":  # the README's picture of a replay
+            DOCS_IMG.mkdir(parents=True, exist_ok=True)
+            (DOCS_IMG / "web-replay.png").write_bytes((ARTIFACTS / "web-replay-bridge-start.png").read_bytes())
         _autoplay(viewer)
         assert viewer.locator("#result .summary").count() == 1
         print(f"bridge replay: {_glyphs(viewer)} symbols drawn by the machine's fonts")

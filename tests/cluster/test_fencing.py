@@ -14,8 +14,8 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from paiju.bench_cluster import Player, Report, check_room, owners_of
-from paiju.client import Client, Closed
+from bench.cluster import Player, Report, check_room, owners_of
+from client import Client, Closed
 from protocol import Ack, Action, Event, Prompt, Result, RoomEvent
 from redisbus.link import room_log
 from tests.redis.conftest import RedisServer, start_bots
@@ -26,7 +26,7 @@ __all__ = ["redis_server"]
 
 
 async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, tmp_path: Path) -> None:
-    (a, pa), (b, pb) = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
+    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")
     r = aioredis.from_url(redis_server.url)
     rng = random.Random(5)
@@ -43,11 +43,11 @@ async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, 
                 await ann.recv()
         prompt = next(iter(ann.prompts.values()))
 
-        os.kill(pa.proc.pid, signal.SIGSTOP)
+        os.kill(a.proc.pid, signal.SIGSTOP)
         async with asyncio.timeout(15):  # b claims the room once a's lease has lapsed
             while (await owners_of(r)).get(st.room) != "b":
                 await asyncio.sleep(0.1)
-        os.kill(pa.proc.pid, signal.SIGCONT)
+        os.kill(a.proc.pid, signal.SIGCONT)
         # Ann's link to a is still open: her answer reaches a, which must not log it
         opt = prompt.options[0]
         await ann.send(Action(prompt.prompt_id, opt.code, bytes(opt.cards[: opt.pick])))
@@ -57,7 +57,7 @@ async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, 
                     f = await ann.recv()
                     assert not (isinstance(f, Ack) and f.prompt_id == prompt.prompt_id), "a acknowledged it"
         assert ann.ws.close_code == 1012, ann.ws.close_code
-        pa.wait_for(rf"room {st.room}: (this node's lease epoch is stale|node b owns it now)")
+        a.wait_for(rf"room {st.room}: (this node's lease epoch is stale|node b owns it now)")
 
         await ann.reconnect(timeout=20)
         assert ann.url == b.url, "resumed on the new owner"
@@ -86,8 +86,8 @@ async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, 
         await ann.close()
         await r.aclose()
         bots.stop()
-        if pa.proc.poll() is None:
-            os.kill(pa.proc.pid, signal.SIGCONT)
-        for proc in (pa, pb):
+        if a.proc.poll() is None:
+            os.kill(a.proc.pid, signal.SIGCONT)
+        for proc in (a, b):
             out = proc.stop()
             assert "Traceback" not in out, out[-3000:]

@@ -7,7 +7,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from paiju.client import Client
+from client import Client
 from protocol import RoomInfo
 from tests.redis.conftest import RedisServer, start_bots
 
@@ -21,7 +21,7 @@ def ids(rooms: list[RoomInfo]) -> set[str]:
 
 
 async def test_one_lobby_and_a_join_through_the_other_node(redis_server: RedisServer, tmp_path: Path) -> None:
-    (a, pa), (b, pb) = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
+    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")
     ann = await Client.connect(a.url, "ann", record=True)
     bob = await Client.connect(b.url, "bob", record=True)
@@ -47,6 +47,6 @@ async def test_one_lobby_and_a_join_through_the_other_node(redis_server: RedisSe
         for c in (ann, bob, cid):
             await c.close()
         bots.stop()
-        for p in (pa, pb):
+        for p in (a, b):
             out = p.stop()
             assert "Traceback" not in out, out[-3000:]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from paiju.bench_cluster import owners_of
-from paiju.client import Client
+from bench.cluster import owners_of
+from client import Client
 from protocol import Welcome
 from tests.redis.conftest import RedisServer, start_bots
 
@@ -22,7 +22,7 @@ __all__ = ["redis_server"]
 
 
 async def test_a_waiting_room_is_taken_over(redis_server: RedisServer, tmp_path: Path) -> None:
-    (a, pa), (b, pb) = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
+    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")
     r = aioredis.from_url(redis_server.url)
     ann = await Client.connect(a.url, "ann", urls=[a.url, b.url])
@@ -30,11 +30,11 @@ async def test_a_waiting_room_is_taken_over(redis_server: RedisServer, tmp_path:
     try:
         st = await ann.create("tricks", hands=1, clock_ms=60_000)  # waits for a second person
         assert (await owners_of(r)).get(st.room) == "a"
-        pa.stop(signal.SIGKILL)
+        a.stop(signal.SIGKILL)
         async with asyncio.timeout(20):
             while (await owners_of(r)).get(st.room) != "b":
                 await asyncio.sleep(0.1)
-        pb.wait_for(rf"room {st.room} taken over from node a")
+        b.wait_for(rf"room {st.room} taken over from node a")
         w = await ann.reconnect(timeout=20)
         assert isinstance(w, Welcome) and ann.url == b.url and ann.room == st.room
         joined = await bob.join(st.room, 1)
@@ -47,5 +47,5 @@ async def test_a_waiting_room_is_taken_over(redis_server: RedisServer, tmp_path:
             await c.close()
         await r.aclose()
         bots.stop()
-        out = pb.stop()
+        out = b.stop()
         assert "Traceback" not in out, out[-3000:]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from paiju.client import Client
+from client import Client
 from tests.browser.test_web_client import CHROMIUM, CHROMIUM_ARGS
 from tests.redis.conftest import RedisServer, start_bots
 
@@ -47,7 +47,7 @@ def test_the_page_follows_a_redirect_to_the_room(redis_server: RedisServer, tmp_
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
     from playwright.sync_api import sync_playwright
 
-    (a, pa), (b, pb) = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
+    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")
     creator = Creator(a.url)
     creator.start()
@@ -69,12 +69,12 @@ def test_the_page_follows_a_redirect_to_the_room(redis_server: RedisServer, tmp_
             names = page.evaluate("() => window.paiju.trace.filter((t) => t[1] === 'in').map((t) => t[2])")
             assert "REDIRECT" in names and names.index("REDIRECT") < names.index("ROOM_STATE")
             browser.close()
-        out = pa.poll()
+        out = a.output()
         assert "Traceback" not in out
     finally:
         creator.done.set()
         creator.join(10)
         bots.stop()
-        for proc in (pa, pb):
+        for proc in (a, b):
             out = proc.stop()
             assert "Traceback" not in out, out[-3000:]

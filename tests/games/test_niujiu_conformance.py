@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from typing import ClassVar
 
-from games.base import Event
+from games.base import GameEvent
 from games.niujiu import ENOUGH, Niujiu
 from games.testing import check_game, play_random
 from protocol import HIDDEN, RoomEvent
@@ -20,7 +20,7 @@ class Audited(Niujiu):
 
     ends: ClassVar[dict[tuple[str, int], tuple[int, ...]]] = {}
 
-    def _end_trick(self) -> list[Event]:
+    def _end_trick(self) -> list[GameEvent]:
         events = super()._end_trick()
         if self.over:
             counts = tuple(len(o) for o in self.occupied)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from paiju.client import Client
+from client import Client
 from protocol import Prompt, Result
 from records import Database, matches
 from records.models import Match
@@ -112,7 +112,8 @@ async def test_a_killed_server_keeps_its_finished_matches(tmp_path: Path) -> Non
             await c.abort()
         await check(db, finished)
         s = start_server(*OPTIONS, "--database", url)  # the same database: migrations have nothing to do
-        assert await stored(db, "over") == 20 and await stored(db, "playing") == 10
+        await wait_for(db, "abandoned", 10)  # the matches the killed server left playing, closed
+        assert await stored(db, "over") == 20 and await stored(db, "playing") == 0
         late = dict(await asyncio.gather(*(play_one(s, 100 + i, 1) for i in range(5))))
         await wait_for(db, "over", 25)
         await check(db, finished | late)

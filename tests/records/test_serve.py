@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import ErrorCode, Identity, Result
 from records import matches
 from tests.records.conftest import Postgres
@@ -91,6 +91,26 @@ async def test_register_login_logout_and_names(server: Served) -> None:
     await c.close()
 
 
+async def test_failed_logins_are_throttled_the_same_for_every_name(server: Served) -> None:
+    """Three failures of a name are free; the fourth attempt waits a second (then two, four,
+    ... until a lock): refused at once with RATE_LIMITED, whether the name is an account's or
+    not, and costing no password check. server/throttle.py has the rules, tested in the core."""
+    c = await Client.connect(server.url, "zed")
+    await c.account("register", "Carol", "correct horse")
+    await c.account("logout")
+    for name in ("carol", "nobody-here"):
+        for _ in range(3):
+            with pytest.raises(ServerError) as e:
+                await c.account("login", name, "wrong horse")
+            assert e.value.code == ErrorCode.BAD_LOGIN
+        with pytest.raises(ServerError) as e:
+            await c.account("login", name, "correct horse")
+        assert e.value.code == ErrorCode.RATE_LIMITED and "too many failed logins" in e.value.error.message
+    await asyncio.sleep(1.1)  # the delay has passed: the right password goes through
+    assert (await c.account("login", "carol", "correct horse")).registered
+    await c.close()
+
+
 async def test_a_match_against_robots_is_recorded(any_server: Served) -> None:
     server = any_server
     c = await Client.connect(server.url, "guest")
@@ -136,18 +156,19 @@ async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tm
     s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
     helpers: list[int] = []
     try:
-        assert _children(s.proc.pid) == []  # started by the first finished hand
+        # from the start: the processes of the deals' extras (bridge's par, the trick game's
+        # solver) and multiprocessing's resource tracker, which a spawning process starts
+        assert len(_children(s.proc.pid)) == 3
         c = await Client.connect(s.url, "guest")
         await c.create("tricks", hands=1, bots=[1], robot="random")
         await c.play(random.Random(1))
         await c.close()
-        # the writer, and multiprocessing's resource tracker, which a spawning process starts
-        for _ in range(300):
+        for _ in range(300):  # and the writer, started by the first finished hand
             helpers = _children(s.proc.pid)
-            if len(helpers) == 2:
+            if len(helpers) == 4:
                 break
             await asyncio.sleep(0.05)
-        assert len(helpers) == 2 and all(map(_running, helpers))
+        assert len(helpers) == 4 and all(map(_running, helpers))
         s.proc.kill()  # SIGKILL: the server cleans nothing up
         s.proc.wait(10)
         for _ in range(200):
@@ -189,7 +210,7 @@ async def test_a_ctrl_c_ends_the_server_its_robots_and_its_writer_cleanly(tmp_pa
             await asyncio.sleep(0.05)
         assert len(_spawned(s.proc.pid)) >= 2
         os.killpg(s.proc.pid, signal.SIGINT)
-        out, _ = s.proc.communicate(timeout=30)
+        out = s.wait(timeout=30)
         assert s.proc.returncode == 0 and "Traceback" not in out and "writer process ended" not in out, out
         for _ in range(200):
             if not any(map(_running, helpers)):

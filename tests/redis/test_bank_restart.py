@@ -8,10 +8,11 @@ import asyncio
 import random
 import signal
 
-from paiju.client import Client
+from bench.launch import Child
+from client import Client
 from protocol import Prompt, Result
 
-from .conftest import Proc, RedisServer, start_bots, start_serve
+from .conftest import RedisServer, start_bots, start_serve
 from .test_restart import OPTS, settle
 
 MOVE_MS = 500  # the game's time for one move
@@ -32,10 +33,10 @@ async def test_a_rebuilt_room_keeps_each_seats_time_bank(redis_server: RedisServ
     rng = random.Random(7)
     opts = (*OPTS, "--clock", f"tricks={MOVE_MS}", "--bank", f"tricks={BANK_MS}")
     bots = start_bots(redis_server.url, "w", "--concurrency", "2")
-    served, server = start_serve(redis_server.url, *opts)
-    ann = await Client.connect(served.url, "ann", record=True)
+    server = start_serve(redis_server.url, *opts)
+    ann = await Client.connect(server.url, "ann", record=True)
     back: Client | None = None
-    server2: Proc | None = None
+    server2: Child | None = None
     try:
         # no clock of the room's own: the game's move time and bank (paiju serve --clock, --bank)
         st = await ann.create("tricks", bots=[1], hands=1, seed=17)
@@ -51,9 +52,9 @@ async def test_a_rebuilt_room_keeps_each_seats_time_bank(redis_server: RedisServ
         server.stop(signal.SIGKILL)
         await ann.abort()
 
-        served2, server2 = start_serve(redis_server.url, *opts)
+        server2 = start_serve(redis_server.url, *opts)
         server2.wait_for(rf"room {st.room} \(tricks\) rebuilt from its log")
-        back = await Client.connect(served2.url, "ann", token=token, last_seq=seen, record=True)
+        back = await Client.connect(server2.url, "ann", token=token, last_seq=seen, record=True)
         again = await _prompt(back)
         # the rebuilt room's prompt (asked as it was rebuilt, Ann away, and given her bank as she
         # came back): what is left of a fresh move time, and the bank Ann had before the restart

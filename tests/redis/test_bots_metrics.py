@@ -18,13 +18,13 @@ def scrape(port: int) -> Scrape:
 
 async def test_worker_metrics_move_as_it_answers(redis_server: RedisServer) -> None:
     port = free_port()
-    served, server = start_serve(redis_server.url)
+    server = start_serve(redis_server.url)
     bots = start_bots(redis_server.url, "metered", "--metrics-port", str(port))
     try:
         bots.wait_for(rf"metrics at http://127\.0\.0\.1:{port}/metrics")
         before = scrape(port)
         # every seat a robot: the load generator's one client per room watches
-        r = await run(Options(served.url, game="tricks", rooms=2, robots_per_room=2, duration=3, ramp=1, hands=1))
+        r = await run(Options(server.url, game="tricks", rooms=2, robots_per_room=2, duration=3, ramp=1, hands=1))
         after = scrape(port)
     finally:
         bots.stop()

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT, Proc, RedisServer
+from bench.launch import ROOT, Child
+
+from .conftest import RedisServer
 
 DEPLOY = ROOT / "deploy"
 K8S = sorted(p for p in (DEPLOY / "k8s").glob("*.yaml") if p.name != "kustomization.yaml")
@@ -99,18 +101,8 @@ def local(cmd: list[str]) -> list[str]:
     return [exe.get(cmd[0], cmd[0]), *cmd[1:]]
 
 
-def run_image_command(cmd: list[str], env: dict[str, str]) -> Proc:
-    p = subprocess.Popen(
-        local(cmd),
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONUNBUFFERED="1", **env),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert p.stdout is not None
-    os.set_blocking(p.stdout.fileno(), False)
-    return Proc(p)
+def run_image_command(cmd: list[str], env: dict[str, str]) -> Child:
+    return Child(local(cmd), env=env)
 
 
 @pytest.mark.parametrize("role", ["dockerfile", "server", "bots-1"])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from paiju.client import Client
+from client import Client
 from protocol import DecisionRequest, Event, RoomEvent, decode
 from redisbus.link import FIELD, GROUP, request_stream
 
@@ -57,13 +57,13 @@ def children(pid: int) -> list[int]:
 async def test_sigkilled_worker_loses_its_request_to_another(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    served, server = start_serve(redis_server.url, "--robots-module", SLOW)
+    server = start_serve(redis_server.url, "--robots-module", SLOW)
     opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "1", "--lease-ms", str(LEASE_MS))
     monkeypatch.setenv("PAIJU_SLOW_MS", "15000")  # the victim is still thinking when it is killed
     victim = start_bots(redis_server.url, "victim", *opts)
     other = None
     r = aioredis.from_url(redis_server.url)
-    c = await Client.connect(served.url, "watcher", record=True)
+    c = await Client.connect(server.url, "watcher", record=True)
     try:
         await c.create("tricks", bots=[0, 1], hands=1, robot="slow", clock_ms=CLOCK_MS)
         taken = None

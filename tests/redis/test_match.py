@@ -10,10 +10,11 @@ from collections.abc import Iterator
 import pytest
 
 import games
-from paiju.client import Client
+from bench.launch import Child
+from client import Client
 from protocol import Event, RoomEvent
 
-from .conftest import Proc, RedisServer, answered, start_bots, start_serve
+from .conftest import RedisServer, answered, start_bots, start_serve
 
 
 async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None = None) -> list[Event]:
@@ -29,18 +30,18 @@ async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None
 
 
 @pytest.fixture
-def cluster(redis_server: RedisServer) -> Iterator[tuple[str, Proc, Proc, Proc]]:
-    served, server = start_serve(redis_server.url)
+def cluster(redis_server: RedisServer) -> Iterator[tuple[str, Child, Child, Child]]:
+    server = start_serve(redis_server.url)
     a = start_bots(redis_server.url, "worker-a", "--concurrency", "4")
     b = start_bots(redis_server.url, "worker-b", "--concurrency", "4")
     try:
-        yield served.url, server, a, b
+        yield server.url, server, a, b
     finally:
         for p in (a, b, server):
             p.stop()
 
 
-async def test_every_game_through_two_workers(cluster: tuple[str, Proc, Proc, Proc]) -> None:
+async def test_every_game_through_two_workers(cluster: tuple[str, Child, Child, Child]) -> None:
     url, server, a, b = cluster
     logs = await asyncio.gather(*(watch_robots(url, g) for g in games.names()))
     for game, events in zip(games.names(), logs, strict=True):

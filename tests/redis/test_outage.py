@@ -11,7 +11,7 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from paiju.client import Client
+from client import Client
 from protocol import Event, Result, RoomEvent
 from protocol.actions import ECHO
 from redisbus.link import room_log
@@ -25,11 +25,11 @@ OUTAGE_S = 2.5
 
 async def test_redis_restarted_mid_match(redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAIJU_SLOW_MS", "100")
-    served, server = start_serve(redis_server.url, "--robots-module", SLOW)
+    server = start_serve(redis_server.url, "--robots-module", SLOW)
     opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "2", "--lease-ms", "500")
     a = start_bots(redis_server.url, "worker-a", *opts)
     b = start_bots(redis_server.url, "worker-b", *opts)
-    c = await Client.connect(served.url, "watcher", record=True)
+    c = await Client.connect(server.url, "watcher", record=True)
     try:
         st = await c.create("tricks", bots=[0, 1], hands=2, robot="slow", clock_ms=800)
         async with asyncio.timeout(30):

@@ -10,7 +10,7 @@ import signal
 
 import redis.asyncio as aioredis
 
-from paiju.client import Client
+from client import Client
 from protocol import Event, RoomEvent
 from redisbus.link import ROOMS, room_log
 from server.roomlog import replay
@@ -23,9 +23,9 @@ from .test_restart import OPTS, settle
 async def test_pbn_room_rebuilt_after_a_restart_keeps_its_deals(redis_server: RedisServer) -> None:
     rng = random.Random(5)
     bots = start_bots(redis_server.url, "w", "--concurrency", "2")
-    served, server = start_serve(redis_server.url, *OPTS)
+    server = start_serve(redis_server.url, *OPTS)
     r = aioredis.from_url(redis_server.url)
-    ann = await Client.connect(served.url, "ann", record=True)
+    ann = await Client.connect(server.url, "ann", record=True)
     back: Client | None = None
     try:
         st = await ann.create("bridge", bots=[1, 2, 3], robot="random", clock_ms=30_000, seed=17, pbn=PBN)
@@ -37,10 +37,10 @@ async def test_pbn_room_rebuilt_after_a_restart_keeps_its_deals(redis_server: Re
         server.stop(signal.SIGKILL)
         await ann.abort()
 
-        served2, server2 = start_serve(redis_server.url, *OPTS)
+        server2 = start_serve(redis_server.url, *OPTS)
         m = server2.wait_for(rf"room {st.room} \(bridge\) rebuilt from its log at seq (\d+), hand (\d+)")
         assert (int(m.group(1)), int(m.group(2))) == (seen, 0), "killed in the first board"
-        back = await Client.connect(served2.url, "ann", token=token, last_seq=seen, record=True)
+        back = await Client.connect(server2.url, "ann", token=token, last_seq=seen, record=True)
         results = await back.play(rng, timeout=60)
         assert [x.hand for x in results] == [0, 1], "hands default to one per deal of the file"
         deals = [

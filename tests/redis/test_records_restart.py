@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from paiju.client import Client
+from client import Client
 from protocol import Prompt, Result
 from records import Database, matches
 from records.models import Hand, Match
@@ -32,8 +32,8 @@ async def test_killed_mid_match_with_redis_loses_no_hand(redis_server: RedisServ
     db = Database(url)
     rng = random.Random(5)
     bots = start_bots(redis_server.url, "w", "--concurrency", "2")
-    served, server = start_serve(redis_server.url, *OPTS, "--database", url)
-    ann = await Client.connect(served.url, "guest")
+    server = start_serve(redis_server.url, *OPTS, "--database", url)
+    ann = await Client.connect(server.url, "guest")
     back: Client | None = None
     server2 = None
     try:
@@ -54,9 +54,9 @@ async def test_killed_mid_match_with_redis_loses_no_hand(redis_server: RedisServ
         server.stop(signal.SIGKILL)
         await ann.abort()
 
-        served2, server2 = start_serve(redis_server.url, *OPTS, "--database", url)
+        server2 = start_serve(redis_server.url, *OPTS, "--database", url)
         server2.wait_for(rf"room {st.room} \(tricks\) rebuilt from its log")
-        back = await Client.connect(served2.url, "ann", token=token, last_seq=seen, session=ident.session)
+        back = await Client.connect(server2.url, "ann", token=token, last_seq=seen, session=ident.session)
         results += await back.play(rng, timeout=60)
         assert [r.hand for r in results] == [0, 1, 2] and results[-1].final
         async with asyncio.timeout(10):

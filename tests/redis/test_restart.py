@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 
 import games
-from paiju.client import Client
+from client import Client
 from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 from redisbus.link import ROOMS, room_log
 from server.lifecycle import Phase
@@ -38,9 +38,9 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
     n = games.create(game, 0).num_seats
     rng = random.Random(3)
     bots = start_bots(redis_server.url, "w", "--concurrency", "2")
-    served, server = start_serve(redis_server.url, *OPTS)
+    server = start_serve(redis_server.url, *OPTS)
     r = aioredis.from_url(redis_server.url)
-    ann = await Client.connect(served.url, "ann", record=True)
+    ann = await Client.connect(server.url, "ann", record=True)
     back: Client | None = None
     try:
         st = await ann.create(game, bots=list(range(1, n)), hands=2, clock_ms=30_000, seed=17)
@@ -59,12 +59,12 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
         server.stop(signal.SIGKILL)
         await ann.abort()
 
-        served2, server2 = start_serve(redis_server.url, *OPTS)
+        server2 = start_serve(redis_server.url, *OPTS)
         m = server2.wait_for(rf"room {st.room} \({game}\) rebuilt from its log at seq (\d+), hand (\d+), (\d+) actions")
         assert int(m.group(1)) == seen, f"rebuilt at seq {m.group(1)}, the player had seen {seen}"
         assert int(m.group(2)) == 0
 
-        back = await Client.connect(served2.url, "ann", token=token, last_seq=seen, record=True)
+        back = await Client.connect(server2.url, "ann", token=token, last_seq=seen, record=True)
         assert isinstance(back.log[0], Welcome) and back.player_id == pid
         results = await back.play(rng, timeout=60)
         async with asyncio.timeout(10):  # MATCH_END follows the final RESULT

@@ -11,21 +11,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games import Action
-from protocol import Ack, Error, Event, Frame, Prompt, Result, RoomEvent, RoomState
+from games import GameAction
+from protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
 from server.config import Limits
 from server.lifecycle import Phase
 from server.table import (
-    Act,
     Bind,
     Close,
     Decide,
     Drop,
-    Join,
-    Leave,
+    Enter,
+    Exit,
     Output,
     Publish,
     Refused,
+    Reply,
     Resume,
     Send,
     Table,
@@ -62,7 +62,8 @@ class Driver:
     def new(
         cls, game: str = "tricks", *, seed: int = 1, hands: int = 1, bots: list[int] | None = None, **kw: Any
     ) -> Driver:
-        limits = kw.pop("limits", None) or Limits(hand_pause=0.0, grace=5.0, quickplay_wait=1.0)
+        # (no rematch offer unless a test asks: the room closes at the end of its match)
+        limits = kw.pop("limits", None) or Limits(hand_pause=0.0, grace=5.0, quickplay_wait=1.0, rematch_wait=0.0)
         t = Table(
             "r1",
             game,
@@ -113,11 +114,11 @@ class Driver:
         p = self.person(pid)
         if p.conn is None or not p.inside:  # a new stay in the room: its own stream of events
             p.conn = next(_conn_ids)
-        return self.feed(Join(pid, pid, p.conn, seat, **kw), p.conn)  # type: ignore[arg-type]
+        return self.feed(Enter(pid, pid, p.conn, seat, **kw), p.conn)  # type: ignore[arg-type]
 
     def leave(self, pid: str) -> list[Output]:
         p = self.person(pid)
-        return self.feed(Leave(pid, p.conn if p.conn is not None else -1))
+        return self.feed(Exit(pid, p.conn if p.conn is not None else -1))
 
     def drop(self, pid: str) -> list[Output]:
         p = self.person(pid)
@@ -132,11 +133,11 @@ class Driver:
         seq = p.last_seq if last_seq == "last" else last_seq
         return self.feed(Resume(pid, p.conn, seq), p.conn)  # type: ignore[arg-type]
 
-    def act(self, pid: str, prompt_id: int, action: Action) -> list[Output]:
+    def act(self, pid: str, prompt_id: int, action: GameAction) -> list[Output]:
         p = self.person(pid)
-        return self.feed(Act(pid, p.conn if p.conn is not None else -1, prompt_id, action))
+        return self.feed(Reply(pid, p.conn if p.conn is not None else -1, prompt_id, action))
 
-    def decide(self, seat: int, prompt_id: int, action: Action) -> list[Output]:
+    def decide(self, seat: int, prompt_id: int, action: GameAction) -> list[Output]:
         return self.feed(Decide(seat, prompt_id, action))
 
     def tick(self, dt: float) -> list[Output]:
@@ -187,7 +188,7 @@ class Driver:
             return False
         p = rng.choice(mine)
         o = rng.choice(p.actions.options)
-        self.act(pid, p.id, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        self.act(pid, p.id, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
         return True
 
     def answer_robots(self, rng: random.Random) -> bool:
@@ -197,7 +198,7 @@ class Driver:
             return False
         p = rng.choice(robots)
         o = rng.choice(p.actions.options)
-        self.decide(p.seat, p.id, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        self.decide(p.seat, p.id, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
         return True
 
 
@@ -239,7 +240,7 @@ def check_streams(d: Driver, resumed_from: dict[int, int] | None = None) -> None
                 # a seat's own prompts only (bridge: the declarer also decides for dummy)
                 assert f.seat == seat or t.game_name == "bridge", f"seat {seat} got the prompt of seat {f.seat}"
             else:
-                assert isinstance(f, (Ack, Error)), f
+                assert isinstance(f, (Ack, Error, ChatLine, RematchOffer)), f
 
 
 def check_prompts(d: Driver) -> None:

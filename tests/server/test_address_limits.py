@@ -1,94 +1,65 @@
 """Limits per client address, so that one client cannot take the server: its open
 connections, the open rooms it created and the rooms it creates a minute, each refused with
 its own ERROR code naming the refused frame; and a room waiting for players closes after
-``--waiting-expiry`` even while its creator stays connected."""
+``waiting_expiry`` even while its creator stays connected. In-process: the lobby's core and
+the tables, the clock an input (tests/server/lobbykit.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
-import urllib.request
-from collections.abc import Iterator
+from protocol import VERSION, CreateRoom, Error, ErrorCode, Hello, Leave, QuickPlay, RoomState, Welcome
+from server.config import Limits
 
-import pytest
+from .lobbykit import Kit
 
-from paiju.client import Client, ServerError
-from protocol import CreateRoom, Error, ErrorCode, Hello, QuickPlay
-
-from .conftest import Served, serving
+LIMITED = Limits(address_connections=4, address_rooms=2, address_rooms_per_minute=3, grace=1)
 
 
-@pytest.fixture(scope="module")
-def limited() -> Iterator[Served]:
-    yield from serving(
-        "--address-connections", "4", "--address-rooms", "2", "--address-rooms-per-minute", "3", "--grace", "1"
-    )
+def refusal(frames: list[object]) -> Error:
+    (e,) = [f for f in frames if isinstance(f, Error)]
+    return e
 
 
-@pytest.fixture(scope="module")
-def expiring() -> Iterator[Served]:
-    yield from serving("--waiting-expiry", "1")
+def test_connections_per_address() -> None:
+    k = Kit(limits=LIMITED)
+    for c in range(4):
+        k.hello(c, f"c{c}")
+    k.connect(4)
+    e = refusal(k.send(4, Hello(VERSION, "one-too-many")))
+    assert (e.code, e.ref_type) == (ErrorCode.TOO_MANY_CONNECTIONS, Hello.TYPE)
+    assert k.closed[4][0] == 1013  # closed after the ERROR
+    k.drop(4)
+    k.drop(3)
+    k.connect(5)  # a freed place is free
+    assert isinstance(k.send(5, Hello(VERSION, "in-again"))[0], Welcome)
 
 
-def rooms(s: Served) -> int:
-    with urllib.request.urlopen(s.http + "/healthz", timeout=10) as r:
-        n: int = json.load(r)["rooms"]
-        return n
+def test_rooms_held_and_created_per_minute() -> None:
+    k = Kit(limits=LIMITED)
+    for c, name in ((1, "a"), (2, "b"), (3, "c")):
+        k.hello(c, name)
+    ra = next(f for f in k.send(1, CreateRoom("bridge", clock_ms=60_000)) if isinstance(f, RoomState))
+    k.send(2, CreateRoom("bridge", clock_ms=60_000))  # two open rooms from this address: its bound
+    e = refusal(k.send(3, CreateRoom("bridge", clock_ms=60_000)))
+    assert (e.code, e.ref_type) == (ErrorCode.TOO_MANY_ROOMS, CreateRoom.TYPE)
+    e = refusal(k.send(3, QuickPlay("tricks")))  # a quick play that would open a room, likewise
+    assert (e.code, e.ref_type) == (ErrorCode.TOO_MANY_ROOMS, QuickPlay.TYPE)
+    k.send(1, Leave(ra.room))  # a room closes: one may be created again ...
+    rc = next(f for f in k.send(3, CreateRoom("bridge", clock_ms=60_000)) if isinstance(f, RoomState))
+    k.send(3, Leave(rc.room))
+    e = refusal(k.send(3, CreateRoom("bridge", clock_ms=60_000)))  # ... but not a fourth in the same minute
+    assert e.code == ErrorCode.TOO_MANY_ROOMS and "a minute" in e.message
+    k.tick(61)  # a minute later it may
+    assert any(isinstance(f, RoomState) for f in k.send(3, CreateRoom("bridge", clock_ms=60_000)))
 
 
-async def test_connections_per_address(limited: Served) -> None:
-    clients = [await Client.connect(limited.url, f"c{i}") for i in range(4)]
-    try:
-        with pytest.raises(ServerError) as e:
-            await Client.connect(limited.url, "one-too-many")
-        assert e.value.code == ErrorCode.TOO_MANY_CONNECTIONS and e.value.error.ref_type == Hello.TYPE
-        await clients.pop().close()
-        await asyncio.sleep(0.3)  # the server notices the close
-        clients.append(await Client.connect(limited.url, "in-again"))  # a freed place is free
-    finally:
-        for c in clients:
-            await c.close()
-
-
-async def test_rooms_held_and_created_per_minute(limited: Served) -> None:
-    a, b, c = [await Client.connect(limited.url, n) for n in "abc"]
-    try:
-        await a.create("bridge", clock_ms=60_000)
-        await b.create("bridge", clock_ms=60_000)  # two open rooms from this address: its bound
-        with pytest.raises(ServerError) as e:
-            await c.create("bridge", clock_ms=60_000)
-        assert e.value.code == ErrorCode.TOO_MANY_ROOMS and e.value.error.ref_type == CreateRoom.TYPE
-        with pytest.raises(ServerError) as e:
-            await c.quickplay("tricks")  # a quick play that would open a room, likewise
-        assert e.value.code == ErrorCode.TOO_MANY_ROOMS and e.value.error.ref_type == QuickPlay.TYPE
-        await a.leave()  # a room closes: one may be created again ...
-        await asyncio.sleep(0.2)
-        await c.create("bridge", clock_ms=60_000)
-        await c.leave()
-        await asyncio.sleep(0.2)
-        with pytest.raises(ServerError) as e:  # ... but not a fourth in the same minute
-            await c.create("bridge", clock_ms=60_000)
-        assert e.value.code == ErrorCode.TOO_MANY_ROOMS and "a minute" in e.value.error.message
-    finally:
-        for x in (a, b, c):
-            await x.close()
-
-
-async def test_a_waiting_room_expires_while_its_creator_stays(expiring: Served) -> None:
-    ann = await Client.connect(expiring.url, "ann", record=True)
-    try:
-        before = rooms(expiring)
-        await ann.create("bridge", clock_ms=60_000)  # three seats stay empty
-        assert rooms(expiring) == before + 1
-        t0 = time.monotonic()
-        f = await ann.recv(timeout=10)
-        while not isinstance(f, Error):
-            f = await ann.recv(timeout=10)
-        waited = time.monotonic() - t0
-        assert f.code == ErrorCode.ROOM_EXPIRED and f.ref_type is None, f
-        assert 0.5 < waited < 5 and rooms(expiring) == before
-        await ann.create("tricks", clock_ms=60_000)  # the creator is free again
-        print(f"the waiting room expired after {waited:.1f} s: {f.message}")
-    finally:
-        await ann.close()
+def test_a_waiting_room_expires_while_its_creator_stays() -> None:
+    k = Kit(limits=Limits(waiting_expiry=1))
+    k.hello(1, "ann")
+    k.send(1, CreateRoom("bridge", clock_ms=60_000))  # three seats stay empty
+    assert len(k.lobby.rooms) == 1
+    k.tick(0.9)
+    assert not any(isinstance(f, Error) for f in k.frames[1])
+    k.tick(0.2)
+    e = refusal(k.frames[1])
+    assert (e.code, e.ref_type) == (ErrorCode.ROOM_EXPIRED, None) and not k.lobby.rooms
+    assert any(isinstance(f, RoomState) for f in k.send(1, CreateRoom("tricks", clock_ms=60_000)))  # free again

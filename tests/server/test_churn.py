@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 import games
+from bench import churn as bench_churn
+from bench.churn import Member, card_check, churn
 from games.testing import random_action
-from paiju import bench_churn
-from paiju.bench_churn import Member, card_check, churn
 from protocol import Event, RoomState
 from server import table as tb
 from server.roomlog import pack
@@ -56,12 +56,12 @@ def logged_match(game: str, seed: int) -> tuple[list[bytes], list[Member]]:
                 assert isinstance(o.conn, int)
                 members[o.conn].seen.append(o.frame)
 
-    run(tb.Join("eve", "eve", n, None))
+    run(tb.Enter("eve", "eve", n, None))
     for i in range(n):
-        run(tb.Join(f"p{i}", f"p{i}", i, i))
+        run(tb.Enter(f"p{i}", f"p{i}", i, i))
     while not t.game.is_over:
         p = t.pending[min(t.pending)]
-        run(tb.Act(f"p{p.controller}", p.controller, p.id, random_action(t.game, p.seat, rng)))
+        run(tb.Reply(f"p{p.controller}", p.controller, p.id, random_action(t.game, p.seat, rng)))
     return entries, members
 
 

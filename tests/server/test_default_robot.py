@@ -4,25 +4,25 @@ game has not registered; every robot has a one-line description for the lobby's 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import games
 from bots import registry
-from client import Client
-from protocol import Prompt
-from server.app import Server
-from server.config import PREFERRED_ROBOTS
+from protocol import ListRooms, QuickPlay, RoomList
+from server.config import PREFERRED_ROBOTS, Limits
+from server.lobby import Lobby
 
-from .conftest import Served
+from .lobbykit import Kit
 
 # the strongest robot each game has today (docs/robots.md, "Default robots")
 STRONGEST = {"mahjong": "bdi-hudist", "tricks": "perfect"}
 
 
 def chosen(known: list[str]) -> str | None:
-    s = Server.__new__(Server)
-    s.robots = lambda game: known
-    return s._robot_for("any", None)
+    lobby: Lobby[Any] = Lobby(Limits(), secret=b"k", robots=lambda game: known)
+    return lobby.robot_for("any", None)
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -50,10 +50,11 @@ def test_every_robot_has_a_one_line_description(game: str) -> None:
         assert text and "\n" not in text and len(text) <= 100, (name, text)
 
 
-async def test_quick_play_seats_the_strongest_robot(served: Served) -> None:
-    async with await Client.connect(served.url, "ann") as c:
-        state = await c.quickplay("mahjong")
-        while not isinstance(await c.recv(timeout=30), Prompt):
-            pass  # the match has started: the robots are seated
-        rooms = [r for r in await c.list_rooms("mahjong") if r.room == state.room]
-        assert rooms[0].seats.count("bdi-hudist (robot)") == 3, rooms[0].seats
+def test_quick_play_seats_the_strongest_robot() -> None:
+    k = Kit(robots=registry.names)  # the robots paiju serve offers (the lobby's core, in-process)
+    k.hello(1, "ann")
+    k.send(1, QuickPlay("mahjong"))
+    k.tick(k.limits.quickplay_wait + 0.1)  # nobody else came: robots fill the seats
+    (listed,) = k.send(1, ListRooms("mahjong"))
+    assert isinstance(listed, RoomList)
+    assert listed.rooms[0].seats.count("bdi-hudist (robot)") == 3, listed.rooms[0].seats

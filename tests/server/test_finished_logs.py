@@ -8,7 +8,7 @@ import time
 
 import redis
 
-from paiju.client import Client
+from client import Client
 from redisbus.link import room_log
 from tests.redis.conftest import RedisServer, free_port, start_serve
 
@@ -16,11 +16,11 @@ from tests.redis.conftest import RedisServer, free_port, start_serve
 async def test_a_finished_rooms_log_survives_an_empty_redis() -> None:
     r = RedisServer(free_port())
     r.start()
-    served, proc = start_serve(r.url)
+    proc = start_serve(r.url)
     ann = bob = None
     try:
-        ann = await Client.connect(served.url, "ann")
-        bob = await Client.connect(served.url, "bob")
+        ann = await Client.connect(proc.url, "ann")
+        bob = await Client.connect(proc.url, "bob")
         st = await ann.create("tricks", hands=1, clock_ms=60_000)
         await bob.join(st.room, 1)
         await asyncio.gather(ann.play(), bob.play())  # random moves to MATCH_END

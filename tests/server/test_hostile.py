@@ -12,7 +12,7 @@ import urllib.request
 import msgpack
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import (
     Ack,
     Action,

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client
+from client import Client
 
 from .conftest import Served, serving
 

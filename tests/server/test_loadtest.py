@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from paiju.bench_server import Child
+from bench.launch import ROOT, Child
 
-from .conftest import ROOT, TEST_OPTIONS, Served, serving
+from .conftest import TEST_OPTIONS, Served, serving
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,7 @@ def test_loadtest_plays_and_reports_json(raw: Served, tmp_path: Path) -> None:
     assert r["mode"] == "play" and r["game"] == "tricks" and r["rooms"] == 3
     assert r["players_per_room"] == r["seats"] - 1 and r["robots_per_room"] == 1
     assert r["actions"] > 0 and r["actions_per_s"] > 0 and r["hands"] > 0 and r["frames_per_s"] > 0
+    assert r["generator_cpu_percent"] > 0 and r["generator_cpu_us_per_frame"] > 0  # its own cost, measured
     for kind in ("ack", "next_prompt", "ping"):
         lat = r["latency_ms"][kind]
         assert lat["n"] > 0 and 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], (kind, lat)

@@ -10,8 +10,8 @@ import urllib.request
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from client import Client
 from loadtest.scrape import Scrape, parse
-from paiju.client import Client
 from protocol import (
     VERSION,
     Action,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from paiju.bench_nonreaders import bench, start, within
+from bench.nonreaders import bench, start, within
 
 CLIENTS = 60
 

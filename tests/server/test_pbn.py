@@ -1,6 +1,7 @@
 """PBN into a bridge room and out of it: CREATE_ROOM with a PBN file's text plays
 its deals (hand h plays deal h mod their number), and every bridge RESULT carries the board
-as PBN (``detail["pbn"]``) that reads back to the same deal, auction and score."""
+as PBN (``detail["pbn"]``) that reads back to the same deal, auction and score. In-process:
+the lobby's core and the tables (tests/server/lobbykit.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,24 @@ import random
 import pytest
 
 from games.bridge.pbn import read_pbn, result_pbn
-from paiju.client import Client, ServerError
-from protocol import ErrorCode, Event, Result, RoomEvent, decode, encode
-from protocol.bridge import VULNERABILITY
-from protocol.bridge import Event as BridgeEvent
+from protocol import (
+    CreateRoom,
+    Error,
+    ErrorCode,
+    Event,
+    ListRooms,
+    ProtocolError,
+    Result,
+    RoomEvent,
+    RoomList,
+    RoomState,
+    decode,
+    encode,
+)
+from protocol.bridge import VULNERABILITY, EventCode
 from protocol.frames import MAX_FRAME
 
-from .conftest import Served
+from .lobbykit import Kit
 
 # Two boards as a person would type them: comments, a deal from West, a vulnerability alias.
 PBN = """% two boards for the club night
@@ -35,88 +47,89 @@ PBN = """% two boards for the club night
 BOARDS = read_pbn(PBN)
 
 
-async def test_a_room_plays_the_deals_of_a_pbn_file(served: Served) -> None:
-    rng = random.Random(4)
-    ann = await Client.connect(served.url, "ann", record=True)
-    try:
-        st = await ann.create("bridge", bots=[1, 2, 3], robot="random", clock_ms=30_000, hands=3, pbn=PBN)
-        assert st.room == ann.room
-        results = await ann.play(rng, timeout=120)
-        assert [r.hand for r in results] == [0, 1, 2] and results[-1].final
-        events = [f for f in ann.log if isinstance(f, Event)]
-        starts = [e for e in events if e.code == RoomEvent.HAND_START]
-        deals = [e.cards for e in events if e.code == RoomEvent.DEAL and e.seat == 0]
-        # each HAND_START is followed by the board's own number, dealer and vulnerability
-        shown = [events[events.index(e) + 1] for e in starts]
-        for h, result in enumerate(results):
-            board = BOARDS[h % len(BOARDS)]  # the third hand plays the first deal again
-            assert (starts[h].arg, starts[h].seat) == (h, board.dealer)
-            assert shown[h].code == BridgeEvent.BOARD and shown[h].seat == board.dealer
-            assert (shown[h].arg >> 2, VULNERABILITY[shown[h].arg & 3]) == (board.board, board.vulnerable)
-            assert deals[h] == board.hands[0]
-            assert tuple(result.hands) == board.hands
-            assert (result.detail["board"], result.detail["vulnerable"]) == (board.board, board.vulnerable)
-            [played] = read_pbn(result.detail["pbn"])  # the PBN a client saves reads back
-            assert (played.board, played.dealer, played.vulnerable, played.hands) == (
-                board.board,
-                board.dealer,
-                board.vulnerable,
-                board.hands,
-            )
-            assert played.contract == result.detail["contract"] and played.event == "paiju"
-            if played.contract != "Pass":
-                assert played.result == result.detail["tricks"]
-            assert played.game().outcome().scores == tuple(result.scores), "its auction and play replay the score"
-        print(
-            f"PBN room: boards {[r.detail['board'] for r in results]}, contracts "
-            f"{[r.detail['contract'] for r in results]}, totals {results[-1].totals}; every RESULT's PBN re-imported"
+def test_a_room_plays_the_deals_of_a_pbn_file() -> None:
+    k = Kit()
+    k.hello(1, "ann")
+    got = k.send(1, CreateRoom("bridge", hands=3, clock_ms=30_000, bots=[1, 2, 3], robot="random", pbn=PBN))
+    st = next(f for f in got if isinstance(f, RoomState))
+    assert st.room == k.lobby.conns[1].room  # type: ignore[union-attr]
+    k.play(1, rng=random.Random(4))
+    log = k.frames[1]
+    results = [f for f in log if isinstance(f, Result)]
+    assert [r.hand for r in results] == [0, 1, 2] and results[-1].final
+    events = [f for f in log if isinstance(f, Event)]
+    starts = [e for e in events if e.code == RoomEvent.HAND_START]
+    deals = [e.cards for e in events if e.code == RoomEvent.DEAL and e.seat == 0]
+    # each HAND_START is followed by the board's own number, dealer and vulnerability
+    shown = [events[events.index(e) + 1] for e in starts]
+    for h, result in enumerate(results):
+        board = BOARDS[h % len(BOARDS)]  # the third hand plays the first deal again
+        assert (starts[h].arg, starts[h].seat) == (h, board.dealer)
+        assert shown[h].code == EventCode.BOARD and shown[h].seat == board.dealer
+        assert (shown[h].arg >> 2, VULNERABILITY[shown[h].arg & 3]) == (board.board, board.vulnerable)
+        assert deals[h] == board.hands[0]
+        assert tuple(result.hands) == board.hands
+        assert (result.detail["board"], result.detail["vulnerable"]) == (board.board, board.vulnerable)
+        [played] = read_pbn(result.detail["pbn"])  # the PBN a client saves reads back
+        assert (played.board, played.dealer, played.vulnerable, played.hands) == (
+            board.board,
+            board.dealer,
+            board.vulnerable,
+            board.hands,
         )
+        assert played.contract == result.detail["contract"] and played.event == "paiju"
+        if played.contract != "Pass":
+            assert played.result == result.detail["tricks"]
+        assert played.game().outcome().scores == tuple(result.scores), "its auction and play replay the score"
+    print(
+        f"PBN room: boards {[r.detail['board'] for r in results]}, contracts "
+        f"{[r.detail['contract'] for r in results]}, totals {results[-1].totals}; every RESULT's PBN re-imported"
+    )
+    # Without `hands` the room plays each deal once.
+    k.send(1, CreateRoom("bridge", bots=[1, 2, 3], robot="random", pbn=PBN))
+    (listed,) = k.send(1, ListRooms("bridge"))
+    assert isinstance(listed, RoomList)
+    [info] = [r for r in listed.rooms if r.room == k.lobby.conns[1].room]  # type: ignore[union-attr]
+    assert info.hands == len(BOARDS)
 
-        # Without `hands` the room plays each deal once.
-        await ann.create("bridge", bots=[1, 2, 3], robot="random", pbn=PBN)
-        [info] = [r for r in await ann.list_rooms("bridge") if r.room == ann.room]
-        assert info.hands == len(BOARDS)
-        await ann.leave()
-    finally:
-        await ann.close()
 
+def test_pbn_is_refused_with_a_clear_error() -> None:
+    k = Kit()
+    k.hello(1, "pat")
 
-async def test_pbn_is_refused_with_a_clear_error(served: Served) -> None:
-    c = await Client.connect(served.url, "pat")
-    try:
-        with pytest.raises(ServerError) as e:
-            await c.create("niujiu", bots=[1, 2], pbn=PBN)
-        assert e.value.code == ErrorCode.BAD_ROOM_OPTIONS and "bridge rooms only" in e.value.error.message
-        broken = PBN.replace("KQJ.AK2 ", "KQJ.AK ")  # board 7's North has 12 cards
-        with pytest.raises(ServerError) as e:
-            await c.create("bridge", bots=[1, 2, 3], pbn=broken)
-        assert e.value.code == ErrorCode.BAD_ROOM_OPTIONS and e.value.error.message.startswith("pbn: line 6: Deal")
-        with pytest.raises(ServerError) as e:
-            await c.create("bridge", bots=[1, 2, 3], pbn="% nothing here\n")
-        assert e.value.code == ErrorCode.BAD_ROOM_OPTIONS and "no board" in e.value.error.message
-        huge = PBN + "%" * (60_001 - len(PBN))  # over the field's limit, within MAX_FRAME
-        assert len(huge) + 100 < MAX_FRAME
-        with pytest.raises(ServerError) as e:
-            await c.create("bridge", bots=[1, 2, 3], pbn=huge)
-        assert e.value.code == ErrorCode.BAD_FIELD
-        st = await c.create("bridge", bots=[1, 2, 3], pbn=PBN + "%" * (59_000 - len(PBN)))  # the connection carries on
-        assert st.room and st.seat == 0
-        await c.leave()
-    finally:
-        await c.close()
+    def refused(f: CreateRoom) -> Error:
+        (e,) = [x for x in k.send(1, f) if isinstance(x, Error)]
+        return e
+
+    e = refused(CreateRoom("niujiu", bots=[1, 2], pbn=PBN))
+    assert e.code == ErrorCode.BAD_ROOM_OPTIONS and "bridge rooms only" in e.message
+    broken = PBN.replace("KQJ.AK2 ", "KQJ.AK ")  # board 7's North has 12 cards
+    e = refused(CreateRoom("bridge", bots=[1, 2, 3], pbn=broken))
+    assert e.code == ErrorCode.BAD_ROOM_OPTIONS and e.message.startswith("pbn: line 6: Deal")
+    e = refused(CreateRoom("bridge", bots=[1, 2, 3], pbn="% nothing here\n"))
+    assert e.code == ErrorCode.BAD_ROOM_OPTIONS and "no board" in e.message
+    huge = PBN + "%" * (60_001 - len(PBN))  # over the field's limit, within MAX_FRAME: the reader refuses it
+    frame = encode(CreateRoom("bridge", bots=[1, 2, 3], pbn=huge))
+    assert len(frame) < MAX_FRAME
+    with pytest.raises(ProtocolError) as err:
+        decode(frame)
+    assert err.value.code == ErrorCode.BAD_FIELD
+    got = k.send(1, CreateRoom("bridge", bots=[1, 2, 3], pbn=PBN + "%" * (59_000 - len(PBN))))  # it carries on
+    st = next(f for f in got if isinstance(f, RoomState))
+    assert st.room and st.seat == 0
 
 
 def test_pbn_results_are_whole_files() -> None:
     """A RESULT's PBN is a file in PBN's export format (what bridge programs load)."""
     import games
-    from games import Action
+    from games import GameAction
 
     g = games.create("bridge", 3, "standard")
     rng = random.Random(2)
     while not g.is_over:
         s = g.to_act()[0]
         o = rng.choice(g.legal(s).options)
-        g.apply(s, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        g.apply(s, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
     text = result_pbn(g)["pbn"]
     assert text.startswith("% PBN 2.1\n% EXPORT\n") and '[Deal "N:' in text
     [b] = read_pbn(text)

@@ -1,34 +1,19 @@
-"""Every ERROR names the frame it answers: a refused QUICK_PLAY is raised by the client at
-once (not a 10 s wait for an answer that never comes)."""
+"""Every ERROR names the frame it answers: a refused QUICK_PLAY is answered (and so raised by
+the client at once, not after a 10 s wait for an answer that never comes) with its type.
+In-process: the lobby's core (tests/server/lobbykit.py)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from protocol import CreateRoom, Error, ErrorCode, QuickPlay
+from server.config import Limits
 
-import pytest
-
-from paiju.client import Client, ServerError
-from protocol import ErrorCode, QuickPlay
-
-from .conftest import Served, serving
+from .lobbykit import Kit
 
 
-@pytest.fixture(scope="module")
-def one_room() -> Iterator[Served]:
-    yield from serving("--max-rooms", "1")
-
-
-async def test_refused_quickplay_names_quickplay(one_room: Served) -> None:
-    a = await Client.connect(one_room.url, "ann")
-    b = await Client.connect(one_room.url, "bob", record=True)
-    try:
-        await a.create("bridge", clock_ms=60_000)  # the server's one room, waiting
-        t0 = time.monotonic()
-        with pytest.raises(ServerError) as e:
-            await b.quickplay("tricks")
-        assert e.value.code == ErrorCode.ROOM_FULL and e.value.error.ref_type == QuickPlay.TYPE
-        print(f"refused QUICK_PLAY raised after {time.monotonic() - t0:.2f} s: {e.value}")
-    finally:
-        await a.close()
-        await b.close()
+def test_refused_quickplay_names_quickplay() -> None:
+    k = Kit(limits=Limits(max_rooms=1))
+    k.hello(1, "ann")
+    k.hello(2, "bob")
+    k.send(1, CreateRoom("bridge", clock_ms=60_000))  # the server's one room, waiting
+    (err,) = k.send(2, QuickPlay("tricks"))
+    assert isinstance(err, Error) and (err.code, err.ref_type) == (ErrorCode.ROOM_FULL, QuickPlay.TYPE)

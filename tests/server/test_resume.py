@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client, ServerError
+from client import Client, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, start_server, stop_server
@@ -87,7 +87,8 @@ async def check_resume(url: str, away: float, *, opponent_pace: float) -> tuple[
         assert not any(isinstance(f, RoomState) for f in back.log), "the events were buffered: no snapshot"
         mine = before + after
         seqs = [e.seq for e in mine]
-        assert seqs == list(range(1, len(seqs) + 1)), f"every event once, in order: {seqs} {last_seq}"
+        start = next(f.seq for f in ann.log if isinstance(f, RoomState))  # her arrival's SEAT is in it
+        assert seqs == list(range(start + 1, start + 1 + len(seqs))), f"every event once, in order: {seqs} {last_seq}"
         public = events(eve)  # Eve came in after Ann's own SEAT event
         assert [e.seq for e in public] == seqs[seqs.index(public[0].seq) :]
         assert all(same_event(a, b) for a, b in zip(mine[-len(public) :], public, strict=True))

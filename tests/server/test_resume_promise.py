@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.client import Client, Closed
+from client import Client, Closed
 from protocol import Event, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, serving

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from paiju.client import Client
+from client import Client
 from protocol import Event, Result, RoomEvent, RoomState
 from tests.redis.conftest import RedisServer, free_port, start_bots, start_serve
 
@@ -19,11 +19,11 @@ async def test_a_watched_robot_match_is_rebuilt_after_a_restart() -> None:
     r = RedisServer(free_port())
     r.start()
     bots = start_bots(r.url, "w")
-    served, server = start_serve(r.url, *OPTS)
+    server = start_serve(r.url, *OPTS)
     server2 = None
     eve = back = None
     try:
-        eve = await Client.connect(served.url, "eve", record=True)
+        eve = await Client.connect(server.url, "eve", record=True)
         st = await eve.create("tricks", bots=[0, 1], hands=2, clock_ms=30_000, seed=5)
         assert st.seat is None, "every seat a robot: the creator watches"
         async with asyncio.timeout(30):
@@ -33,10 +33,10 @@ async def test_a_watched_robot_match_is_rebuilt_after_a_restart() -> None:
         seen, token = eve.seq, eve.token
         await eve.abort()
 
-        served2, server2 = start_serve(r.url, *OPTS)
+        server2 = start_serve(r.url, *OPTS)
         m = server2.wait_for(rf"room {st.room} \(tricks\) rebuilt from its log at seq (\d+)")
         assert int(m.group(1)) >= seen
-        back = await Client.connect(served2.url, "eve", token=token, last_seq=seen, record=True)
+        back = await Client.connect(server2.url, "eve", token=token, last_seq=seen, record=True)
         async with asyncio.timeout(60):  # (robots play: the clock, 30 s a move, would not finish in time)
             while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in back.log):
                 await back.recv()

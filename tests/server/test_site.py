@@ -42,6 +42,20 @@ def get(url: str) -> tuple[int, bytes, str]:
         return e.code, e.read(), e.headers.get("Location", "")
 
 
+def test_http_paths(served: Served) -> None:
+    with urllib.request.urlopen(served.http + "/healthz", timeout=5) as r:
+        health = json.load(r)
+        assert r.headers["Content-Type"] == "application/json"
+    assert health["ok"] and "tricks" in health["games"]
+    with urllib.request.urlopen(served.http + "/", timeout=5) as r:
+        assert r.headers["Content-Type"].startswith("text/html")
+        assert b"<" in r.read()
+    for path in ("/nope.html", "/%2e%2e/pyproject.toml", "/..%2f..%2fpyproject.toml", "/.hidden"):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(served.http + path, timeout=5)
+        assert e.value.code == 404, path
+
+
 def test_healthz_lists_each_games_robots_strongest_first(served: Served) -> None:
     status, body, _ = get(served.http + "/healthz")
     assert status == 200

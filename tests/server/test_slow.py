@@ -15,7 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from paiju.client import Client
+from client import Client
 from protocol import VERSION, Hello, Join, encode
 
 from .conftest import Served, start_server, stop_server

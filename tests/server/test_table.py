@@ -9,12 +9,12 @@ import random
 import pytest
 
 import games
-from games import Action
+from games import GameAction
 from protocol import Ack, Error, ErrorCode, Event, Prompt, Result, RoomEvent, RoomState, SeatKind
 from server import roomlog
 from server.config import Limits
 from server.lifecycle import Phase
-from server.table import Append, Bind, Close, Publish, Restored, SealLog, Table
+from server.table import Append, Bind, Close, Dealt, Enter, Extra, Publish, Restored, SealLog, Send, Table, Tick
 
 from .tablekit import Driver, check_default_actions, check_prompts, check_streams, seats_of
 
@@ -47,7 +47,7 @@ def test_seating_starts_the_match_when_the_last_seat_fills() -> None:
     assert phase(d) is Phase.WAITING and d.people["ann"].seat == 0
     [state] = d.frames("ann", RoomState)
     assert state.seat == 0 and state.view == {}  # nothing dealt yet
-    assert [e.code for e in events(d, "ann")] == [RoomEvent.SEAT]
+    assert state.seq == 1 and events(d, "ann") == []  # the state includes the SEAT of one's own arrival
     d.join("bob", 1)
     assert phase(d) is Phase.PLAYING
     assert RoomEvent.HAND_START in [e.code for e in events(d, "ann")]
@@ -89,7 +89,7 @@ def test_quickplay_fills_with_robots_after_its_wait_and_a_full_room_is_refused()
     assert phase(d) is Phase.WAITING
     d.tick(0.6)
     assert phase(d) is Phase.PLAYING and d.table.seats[1].kind == SeatKind.BOT
-    assert [e.arg for e in events(d, "ann", RoomEvent.SEAT)] == [SeatKind.HUMAN, SeatKind.BOT]
+    assert [e.arg for e in events(d, "ann", RoomEvent.SEAT)] == [SeatKind.BOT]  # its own SEAT: in the state
     d.join("bob", quick=True)
     assert [e.code for e in d.frames("bob", Error)] == [ErrorCode.ROOM_FULL]
 
@@ -130,7 +130,7 @@ def test_silent_seat_gets_default_actions_then_a_robot(game: str) -> None:
 def test_the_owner_takes_the_seat_back_by_acting() -> None:
     d = Driver.new("tricks", seed=2, bots=[1], clock_ms=100, limits=Limits(hand_pause=0, takeover_after=1))
     d.join("ann")
-    while not d.table.seats[0].robot:
+    while not d.table.seats[0].stand_in:
         if d.table.pending.get(0):
             d.step_clock()
         else:
@@ -138,9 +138,9 @@ def test_the_owner_takes_the_seat_back_by_acting() -> None:
         if d.table.phase is Phase.OVER:
             pytest.fail("no takeover")
     # an ACTION, even one refused, hands the seat back to its owner
-    d.act("ann", 999, Action(0, b""))
+    d.act("ann", 999, GameAction(0, b""))
     robot = [e.arg for e in events(d, "ann", RoomEvent.ROBOT)]
-    assert robot == [1, 0] and not d.table.seats[0].robot
+    assert robot == [1, 0] and not d.table.seats[0].stand_in
     assert d.frames("ann", Error)[-1].code in (ErrorCode.NOT_YOUR_TURN, ErrorCode.NO_SUCH_PROMPT)
 
 
@@ -168,8 +168,8 @@ def test_late_or_refused_decisions_change_nothing() -> None:
     d.join("eve", None)
     p = next(iter(d.table.pending.values()))
     seq = d.table.seq
-    d.decide(p.seat, p.id + 100, Action(p.actions.options[0].code, p.actions.options[0].cards[:1]))
-    d.decide(p.seat, p.id, Action(7, b""))  # refused by the rules: logged, nothing changes
+    d.decide(p.seat, p.id + 100, GameAction(p.actions.options[0].code, p.actions.options[0].cards[:1]))
+    d.decide(p.seat, p.id, GameAction(7, b""))  # refused by the rules: logged, nothing changes
     assert d.table.seq == seq and d.table.pending[p.seat] is p
 
 
@@ -180,21 +180,21 @@ def test_refusals_and_retries() -> None:
     d.join("bad", 1)
     p = d.table.pending[0]
     card = p.actions.options[0].cards[:1]
-    d.act("bad", p.id, Action(0, card))
-    d.act("bad", 12345, Action(0, b""))
+    d.act("bad", p.id, GameAction(0, card))
+    d.act("bad", 12345, GameAction(0, b""))
     assert [e.code for e in d.frames("bad", Error)] == [ErrorCode.NOT_YOUR_TURN] * 2
-    d.act("host", p.id, Action(3, card))
+    d.act("host", p.id, GameAction(3, card))
     assert d.frames("host", Error)[-1].code == ErrorCode.ILLEGAL_ACTION
     seq = d.table.seq
-    d.act("host", p.id, Action(0, card))
-    d.act("host", p.id, Action(0, card))  # a retry: acknowledged again, applied once
+    d.act("host", p.id, GameAction(0, card))
+    d.act("host", p.id, GameAction(0, card))  # a retry: acknowledged again, applied once
     assert [f.prompt_id for f in d.frames("host", Ack)] == [p.id, p.id]
     echoes = [e for e in events(d, "host") if e.code == 0x20 and e.seat == 0]
     assert len(echoes) == 1 and d.table.seq == seq + 1
-    d.act("host", p.id, Action(0, p.actions.options[0].cards[1:2]))
+    d.act("host", p.id, GameAction(0, p.actions.options[0].cards[1:2]))
     assert d.frames("host", Error)[-1].code == ErrorCode.NO_SUCH_PROMPT
     d.join("eve", None)
-    d.act("eve", p.id, Action(0, card))
+    d.act("eve", p.id, GameAction(0, card))
     assert d.frames("eve", Error)[-1].code == ErrorCode.NOT_IN_ROOM
     err = d.frames("host", Error)[-1]
     assert err.ref_type is None  # no frame named: the driver sends none
@@ -221,7 +221,7 @@ def test_an_answer_that_crossed_its_withdrawal_is_told_so() -> None:
             for w in [f for f in fresh if isinstance(f, Prompt) and not f.mask]:
                 o = offered[w.prompt_id].options[0]
                 seq = d.table.seq
-                d.act(pid, w.prompt_id, Action(o.code, o.cards[: o.pick]))
+                d.act(pid, w.prompt_id, GameAction(o.code, o.cards[: o.pick]))
                 err = d.frames(pid)[-1]
                 assert isinstance(err, Error) and err.code == ErrorCode.NO_SUCH_PROMPT, err
                 assert "withdrawn" in err.message and d.table.seq == seq
@@ -263,9 +263,10 @@ def test_drop_then_resume_gets_every_missed_event_once(robot_on_drop: bool) -> N
     assert len(missed) >= 3 and kept_by == ({RoomEvent.ROBOT} if robot_on_drop else {RoomEvent.TIMEOUT})
     play_out(d, ["ann", "bob"], rng)
     check_streams(d, resumed_from={new_conn: last})
-    # what ann saw on both connections is every event once, in order
+    # what ann saw on both connections is every event after her first ROOM_STATE once, in order
+    start = d.frames("ann", RoomState, conn=old_conn)[0].seq
     seqs = [e.seq for e in d.frames("ann", Event, conn=old_conn) + d.frames("ann", Event, conn=new_conn)]
-    assert seqs == list(range(1, len(seqs) + 1))
+    assert seqs == list(range(start + 1, start + 1 + len(seqs)))
 
 
 @pytest.mark.parametrize("last_seq", [None, 10**6])
@@ -376,9 +377,10 @@ def test_a_table_rebuilt_from_its_log_carries_on() -> None:
     out = t.handle(Restored(), 100.0)
     binds = [o for o in out if isinstance(o, Bind)]
     assert [(b.player, b.seat) for b in binds] == [("ann", 0)]
-    assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].robot
+    assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].stand_in
     assert set(t.pending) == set(t.game.to_act())
-    assert all(isinstance(o, (Append, Publish, Bind)) for o in out)
+    assert all(isinstance(o, (Append, Publish, Bind, Dealt)) for o in out)
+    assert [o.hand for o in out if isinstance(o, Dealt)] == [t.hand]  # its slow records start again
 
 
 def test_the_core_does_no_io() -> None:
@@ -394,3 +396,20 @@ def test_the_core_does_no_io() -> None:
         bad = {m for m in imported if m.split(".")[0] in ("asyncio", "websockets", "redis", "redisbus", "socket")}
         bad |= {m for m in imported if m in ("connection", "room", "app", "storage")}  # relative: the shell
         assert not bad, f"server/{name} imports {bad}"
+
+
+def test_what_is_worked_out_from_a_deal_joins_its_result_when_it_comes_in_time() -> None:
+    t = Table("r1", "tricks", None, seed=1, hands=2, clock_ms=1000, bots=[1], robot="random")
+    out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
+    dealt = [o for o in out if isinstance(o, Dealt)]
+    assert [d.hand for d in dealt] == [0] and dealt[0].game is t.game
+    assert t.handle(Extra(0, {"value": 3}), 0.5) == []  # nothing to send: it waits for the hand's end
+    results: list[Result] = []
+    now = 0.5
+    while len(results) < 2:
+        now += 1.1
+        out = t.handle(Tick(), now)  # the clock plays both seats
+        results += [o.frame for o in out if isinstance(o, Send) and isinstance(o.frame, Result) and o.conn == 7]
+        if any(isinstance(o, Dealt) for o in out):
+            assert t.handle(Extra(0, {"value": 9}), now) == []  # hand 0 is over: too late, ignored
+    assert results[0].detail["value"] == 3 and "value" not in results[1].detail

@@ -25,13 +25,9 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
 import random
-import re
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -40,9 +36,11 @@ from typing import Any
 
 import games
 from client import Client, Closed, ServerError
+from paiju.args import fail, positive_float, positive_int
 from protocol import Ack, Action, Error, ErrorCode, Event, Prompt, Result, RoomEvent, RoomState
 
-from .args import fail, positive_float, positive_int
+from . import launch
+from .launch import Child
 
 GAMES = ("tricks", "niujiu", "mahjong", "bridge")
 STALL = 120.0  # seconds without a frame after which a player is given up (each move has a 30 s clock)
@@ -134,75 +132,11 @@ class Report:
 
 
 # ------------------------------------------------------------------ processes
-@dataclass
-class Process:
-    proc: subprocess.Popen[bytes]
-    out: Path
-
-    def text(self) -> str:
-        return self.out.read_text(errors="replace")
-
-    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
-        """The first match of ``pattern`` in the output (RuntimeError if the process ends first)."""
-        found = until(lambda: re.search(pattern, self.text()) or self.proc.poll() is not None, timeout)
-        if not isinstance(found, re.Match):
-            raise RuntimeError(f"no {pattern!r} in {self.out}:\n{self.text()[-2000:]}")
-        return found
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> None:
-        """Signal the process and reap it (SIGKILL after ``timeout`` seconds)."""
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.send_signal(sig)
-        if not until(lambda: self.proc.poll() is not None, timeout):
-            self.proc.kill()
-        self.proc.wait()
-
-
-def until(check: Any, timeout: float, step: float = 0.05) -> Any:
-    """The first true value of ``check()`` within ``timeout`` seconds (else the last value)."""
-    deadline = time.monotonic() + timeout
-    while not (got := check()) and time.monotonic() < deadline:
-        time.sleep(step)
-    return got
-
-
-def spawn(folder: Path, name: str, *args: str) -> Process:
-    out = folder / f"{name}.log"
-    with open(out, "wb") as f:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "paiju", *args],
-            stdout=f,
-            stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        )
-    return Process(proc, out)
-
-
-def start_redis(folder: Path) -> tuple[Process, str]:
-    """A redis-server of this run alone, on a Unix socket in ``folder`` (no persistence)."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        raise RuntimeError("redis-server is not installed (or give --redis URL)")
-    sock = folder / "redis.sock"
-    out = folder / "redis.log"
-    with open(out, "wb") as f:
-        cmd = [exe, "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no"]
-        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT)
-    p = Process(proc, out)
-    try:
-        p.wait_for("(?i)ready to accept connections", 20)
-    except RuntimeError:
-        p.stop()
-        raise
-    return p, f"unix://{sock}"
-
-
-def start_node(folder: Path, redis: str, name: str, lease: float, grace: float) -> Process:
-    """`paiju serve --redis` as node ``name`` (see :func:`url_of` for its URL once it listens)."""
+def start_node(folder: Path, redis: str, name: str, lease: float, grace: float) -> Child:
+    """`paiju serve --redis` as node ``name``, its output in ``folder`` (``.started()`` waits
+    until it listens: the nodes start at once)."""
     db = f"sqlite:///{folder / (name + '.sqlite3')}"
-    return spawn(
-        folder,
-        name,
+    return launch.paiju(
         "serve",
         "--port",
         "0",
@@ -229,13 +163,8 @@ def start_node(folder: Path, redis: str, name: str, lease: float, grace: float) 
         "500",
         "--log-level",
         "INFO",
+        log=folder / f"{name}.log",
     )
-
-
-def url_of(node: Process) -> str:
-    """The WebSocket URL of a node, once it serves."""
-    m = node.wait_for(r"paiju serving on http://127\.0\.0\.1:(\d+)/")
-    return f"ws://127.0.0.1:{m.group(1)}/ws"
 
 
 # ------------------------------------------------------------------ clients
@@ -373,23 +302,23 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
 
     t0 = time.monotonic()
     report = Report(nodes=args.nodes, workers=args.workers, rooms=args.rooms, signal=args.kill)
-    procs: list[Process] = []  # the nodes and workers
-    redis_proc: Process | None = None
+    procs: list[Child] = []  # the nodes and workers
+    redis_proc: Child | None = None
     redis_url = args.redis
     if redis_url is None:
-        redis_proc, redis_url = start_redis(folder)
+        redis_proc, redis_url = launch.redis(unix=folder / "redis.sock", log=folder / "redis.log")
     r = aioredis.from_url(redis_url)
     players: list[tuple[Player, Player]] = []
     try:
         nodes = [start_node(folder, redis_url, f"n{k}", args.lease, args.grace) for k in range(args.nodes)]
         workers = [
-            spawn(folder, f"w{k}", "bots", "--redis", redis_url, "--name", f"w{k}", "--processes", "1")
+            launch.paiju("bots", "--redis", redis_url, "--name", f"w{k}", "--processes", "1", log=folder / f"w{k}.log")
             for k in range(args.workers)
         ]
         procs += nodes + workers
-        urls = [url_of(n) for n in nodes]  # they start at once
+        urls = [n.started().url for n in nodes]  # they start at once
         for k, w in enumerate(workers):
-            w.wait_for(rf"serving .* as w{k}")
+            w.started(rf"serving .* as w{k}")
         for i in range(args.rooms):
             game = GAMES[i % len(GAMES)]
             report.games[game] = report.games.get(game, 0) + 1
@@ -437,9 +366,8 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
             if proc.proc.poll() is None:
                 proc.proc.send_signal(signal.SIGTERM)
         for proc in [*procs, *([redis_proc] if redis_proc else [])]:
-            proc.stop()
-            if "Traceback" in proc.text():
-                report.problems.append(f"a traceback in {proc.out.name}")
+            if "Traceback" in proc.stop(timeout=30):
+                report.problems.append(f"a traceback in {proc.log.name if proc.log else proc.cmd[0]}")
     report.seconds = time.monotonic() - t0
     return report
 

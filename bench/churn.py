@@ -20,13 +20,9 @@ import contextlib
 import itertools
 import json
 import random
-import re
 import shutil
 import signal
-import socket
-import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections import Counter
@@ -34,13 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games import Action
-from games import Event as GameEvent
+from client import Client, Closed, ServerError
+from games import GameAction, GameEvent
 from games.testing import card_bytes
-from paiju.bench_server import end
-from paiju.client import Client, Closed, ServerError
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN
+
+from . import launch
+from .launch import Child
 
 SEATS = {"tricks": 2, "niujiu": 3, "mahjong": 4, "bridge": 4}
 
@@ -232,7 +229,7 @@ def card_check(entries: list[bytes], members: list[Member]) -> tuple[int, int]:
             ent.clear()
             note()
         elif e[0] == "act" and game is not None:
-            game.apply(int(e[1]), Action(int(e[2]), bytes(e[3])))
+            game.apply(int(e[1]), GameAction(int(e[2]), bytes(e[3])))
             note()
         elif e[0] == "ev":
             _, seq, code, seat, cards, arg, vis, _res = e
@@ -366,7 +363,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     url, redis_url = args.url, args.redis
-    procs: list[subprocess.Popen[str]] = []
+    procs: list[Child] = []
     # a SIGTERM (a `timeout`, a CI's cancel) still stops the servers this command started
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
@@ -384,51 +381,29 @@ def run(args: argparse.Namespace) -> int:
     return 0 if rep.ok else 1
 
 
-def stop(procs: list[subprocess.Popen[str]]) -> None:
-    """Stop the processes of :func:`_serve`, the last started first (SIGTERM, then SIGKILL)."""
-    for proc in reversed(procs):
-        end(proc, 20)
-
-
-def _serve() -> tuple[list[subprocess.Popen[str]], str, str]:
+def _serve() -> tuple[list[Child], str, str]:
     """A redis-server, `paiju serve --redis` and one `paiju bots` worker: the processes (in
     the order they started), the WebSocket URL and the Redis URL."""
-    redis_server = shutil.which("redis-server")
-    if redis_server is None:
+    if shutil.which("redis-server") is None:
         raise SystemExit("paiju bench churn: no redis-server on PATH (the card check reads the room logs)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    redis_url = f"redis://127.0.0.1:{port}/0"
-    cmd = [redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)]
+    redis, redis_url = launch.redis()
+    procs = [redis]
     try:
-        paiju = [sys.executable, "-m", "paiju"]
-        serve = [*paiju, "serve", "--port", "0", "--redis", redis_url, "--hand-pause", "0", "--grace", "30"]
-        serve += ["--rate", "300", "--burst", "300", "--robot-pace", "0", "--log-level", "WARNING"]
-        serve += ["--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"]
-        url = _started(procs, serve, r"\(ws://([^)]+)\)")
-        bots = [*paiju, "bots", "--redis", redis_url, "--processes", "1", "--name", "churn", "--log-level", "INFO"]
-        _started(procs, bots, r"serving .* as churn")
+        opts = ["--redis", redis_url, "--hand-pause", "0", "--grace", "30", "--rate", "300", "--burst", "300"]
+        opts += ["--robot-pace", "0", "--log-level", "WARNING"]
+        opts += ["--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"]
+        procs.append(launch.serve(*opts))
+        procs.append(launch.bots(redis_url, "churn", "--log-level", "INFO"))
     except BaseException:
-        for p in procs:
-            p.kill()
+        stop(procs)
         raise
-    return procs, f"ws://{url}", redis_url
+    return procs, procs[1].url, redis_url
 
 
-def _started(procs: list[subprocess.Popen[str]], cmd: list[str], ready: str) -> str:
-    """Start ``cmd`` (appended to ``procs``), wait for the line matching ``ready`` (a server
-    waits for Redis to come up); its first group, if any."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    procs.append(proc)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(ready, line)
-        if m:
-            threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
-            return m.group(1) if m.groups() else ""
-    raise RuntimeError(f"{' '.join(cmd[2:4])} did not start")
+def stop(procs: list[Child]) -> None:
+    """Stop the processes of :func:`_serve`, the last started first (SIGTERM, then SIGKILL)."""
+    for proc in reversed(procs):
+        proc.stop(timeout=20)
 
 
 def _opts(args: argparse.Namespace) -> dict[str, Any]:

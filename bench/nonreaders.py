@@ -26,15 +26,15 @@ import os
 import resource
 import socket
 import struct
-import sys
 import time
 from typing import Any
 
+from client import Client
 from paiju.args import nonnegative_int, positive_float, positive_int
-from paiju.bench_churn import health
-from paiju.bench_server import Child
-from paiju.client import Client
 from protocol import VERSION, Hello, ListRooms, encode
+
+from .churn import health
+from .launch import Child, serve
 
 COUNTS = ("connections", "players", "rooms")
 
@@ -185,10 +185,10 @@ def start(stall: float, *extra: str, allocator: str = "malloc") -> Child:
     """`paiju serve` for the run: its stall bound, small buffers, no per-address limit (every
     client comes from 127.0.0.1), a rate the LIST_ROOMS floods stay under, the hosts'
     waiting rooms kept for the whole run, and Python's ``allocator`` (``PYTHONMALLOC``)."""
-    cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", "--stall", f"{stall:g}", "--log-level", "WARNING"]
-    cmd += ["--sndbuf", "4096", "--send-queue", "64", "--rate", "2000", "--burst", "2000"]
-    cmd += ["--address-connections", "0", "--max-connections", "20000", "--waiting-expiry", "86400", *extra]
-    return Child(cmd, r"paiju serving on http://[^:]+:(\d+)/", env={"PYTHONMALLOC": allocator})
+    opts = ["--stall", f"{stall:g}", "--log-level", "WARNING"]
+    opts += ["--sndbuf", "4096", "--send-queue", "64", "--rate", "2000", "--burst", "2000"]
+    opts += ["--address-connections", "0", "--max-connections", "20000", "--waiting-expiry", "86400", *extra]
+    return serve(*opts, env={"PYTHONMALLOC": allocator})
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

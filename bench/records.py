@@ -22,7 +22,8 @@ import time
 from typing import Any
 
 from paiju.args import positive_int
-from paiju.bench_server import cpu_of
+
+from .launch import cpu_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,7 +17,7 @@ import time
 
 from tqdm import tqdm
 
-from .args import positive_int
+from paiju.args import positive_int
 
 CHUNK = 5000
 

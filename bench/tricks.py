@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from .args import positive_int
+from paiju.args import positive_int
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import resource
 import select
 import subprocess
@@ -36,10 +35,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .args import nonnegative_float
-from .serve import LINGER_MS
+from paiju.args import nonnegative_float
+from paiju.serve import LINGER_MS
 
-ROOT = Path(__file__).resolve().parent.parent
+from .launch import ROOT, Child, end, serve
+
 # no pause between hands, no rate limit, robots at full speed (no pace for people to follow)
 SERVE_OPTIONS = (
     "--hand-pause",
@@ -85,73 +85,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after",
     )
+    p.add_argument(
+        "--baseline-single-frames",
+        action="store_true",
+        help="the baseline's players do not ask for batches (HELLO's features): a checkout from before them",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-class Child:
-    """A server child process and the line that gives its port."""
-
-    def __init__(self, cmd: list[str], pattern: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
-        out = subprocess.PIPE
-        # python -m puts the working directory first on sys.path: cwd picks the checkout
-        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 60
-        seen = []
-        while time.monotonic() < deadline:
-            if select.select([self.proc.stdout], [], [], 0.5)[0]:
-                line = self.proc.stdout.readline()
-                if not line:
-                    break
-                seen.append(line)
-                m = re.search(pattern, line)
-                if m:
-                    self.port = int(m.group(1))
-                    return
-        self.proc.kill()
-        raise RuntimeError(f"{cmd[2:4]} did not start:\n{''.join(seen)}")
-
-    def rss_kib(self) -> int:
-        """Resident set size now (Linux /proc)."""
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return 0
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU time used so far by the process and its live children (paiju
-        serve's records writer: the server's work done on another core)."""
-        return cpu_of(self.proc.pid, children=True)
-
-    def stop(self) -> None:
-        end(self.proc)
-
-
-def cpu_of(pid: int, children: bool = False) -> float:
-    """User + system CPU seconds a live process has used so far (Linux /proc); with
-    ``children``, those of its live child processes too, recursively."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:  # ended meanwhile
-        return 0.0
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    if children:
-        with contextlib.suppress(OSError):
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                for kid in (task / "children").read_text().split():
-                    cpu += cpu_of(int(kid), children=True)
-    return cpu
-
-
-def end(proc: subprocess.Popen[str], timeout: float = 10.0) -> None:
-    """Stop ``proc``: SIGTERM, then SIGKILL if it is still there after ``timeout`` seconds."""
-    proc.terminate()
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -170,23 +109,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits: tuple[str, ...] = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
         limits += ("--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0")
-        cmd = [sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS, *limits]
-        cmd += ["--linger-ms", f"{args.linger_ms:g}"]
+        opts = (*SERVE_OPTIONS, *limits, "--linger-ms", f"{args.linger_ms:g}")
         db = f"sqlite:///{scratch.name}/serve.sqlite3"
-        serve = Child([*cmd, "--database", db, *loop], r"paiju serving on http://[^:]+:(\d+)/")
-        children.append(serve)
+        paiju = serve(*opts, "--database", db, *loop)
+        children.append(paiju)
         base = None
         if args.baseline is not None:
             # an older checkout may not know --uvloop or print the same log level: plain options
             db = f"sqlite:///{scratch.name}/baseline.sqlite3"
-            base = Child([*cmd, "--database", db], r"paiju serving on http://[^:]+:(\d+)/", cwd=args.baseline.resolve())
+            base = serve(*opts, "--database", db, cwd=args.baseline.resolve())
             children.append(base)
         if args.uvloop:
             import uvloop
 
-            out = uvloop.run(bench(args, echo, serve, base))
+            out = uvloop.run(bench(args, echo, paiju, base))
         else:
-            out = asyncio.run(bench(args, echo, serve, base))
+            out = asyncio.run(bench(args, echo, paiju, base))
     finally:
         for c in children:
             c.stop()
@@ -224,8 +162,12 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             tables = {"echo_tables": args.rooms, "echo_humans": seats - robots, "robots_per_room": robots}
             f, f_cpu = await measured(echo, Options(eurl, echo=True, metrics="", **tables, **common))
 
-            def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
-                return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)
+            def rooms(
+                url: str, pace: float | None = None, game: str = game, robots: int = robots, batch: bool = True
+            ) -> Options:
+                return Options(
+                    url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, batch=batch, **common
+                )
 
             p, p_cpu = await measured(serve, rooms(purl))
             applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
@@ -234,7 +176,8 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             f_eff = f["round_trips_per_s"] * f["duration_s"] / max(f_cpu["server"], 1e-3)
             p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
             if base is not None:
-                b, b_cpu = await measured(base, rooms(f"ws://127.0.0.1:{base.port}/ws"))
+                base_url = f"ws://127.0.0.1:{base.port}/ws"
+                b, b_cpu = await measured(base, rooms(base_url, batch=not args.baseline_single_frames))
             half = p["actions_per_s"] / 2
             paced = (await load(rooms(purl, half))).as_dict()
             row = {

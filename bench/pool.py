@@ -27,7 +27,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from paiju.args import positive_int
-from paiju.bench_server import cpu_of
+
+from .launch import cpu_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
 import time
@@ -24,10 +23,11 @@ import time
 from tqdm import tqdm
 
 from client import Client
+from paiju.args import positive_int
 from protocol import Error, Ping, Pong, ProtocolError, decode, encode
 
-from .args import positive_int
-from .bench_server import SERVE_OPTIONS, Child
+from .launch import cpu_of, serve
+from .server import SERVE_OPTIONS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -60,12 +60,6 @@ def malformed(rng: random.Random) -> bytes:
     except ProtocolError:
         pass
     return data
-
-
-def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _fuzz(url: str, args: argparse.Namespace) -> dict[str, int]:
@@ -105,20 +99,19 @@ async def _fuzz(url: str, args: argparse.Namespace) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    server = Child([sys.executable, "-m", "paiju", "serve", "--port", "0", *SERVE_OPTIONS], r"127\.0\.0\.1:(\d+)/")
+    server = serve(*SERVE_OPTIONS)
     ok = False
     try:
-        cpu0, t0 = _cpu_seconds(server.proc.pid), time.perf_counter()
+        cpu0, t0 = cpu_of(server.proc.pid), time.perf_counter()
         try:
-            counts = asyncio.run(_fuzz(f"ws://127.0.0.1:{server.port}/ws", args))
+            counts = asyncio.run(_fuzz(server.url, args))
         except Exception as e:  # a closed connection or a silent server is the finding, not a crash of ours
             print(f"paiju bench fuzz: stopped: {type(e).__name__}: {e}", file=sys.stderr)
             counts = {"sent": -1, "error": 0, "pong": 0}
-        dt, cpu = time.perf_counter() - t0, _cpu_seconds(server.proc.pid) - cpu0
+        dt, cpu = time.perf_counter() - t0, cpu_of(server.proc.pid) - cpu0
         alive = server.proc.poll() is None
     finally:
-        server.proc.terminate()
-        log = server.proc.communicate(timeout=30)[0] or ""
+        log = server.stop(timeout=30)
     answered = counts["error"] + counts["pong"]
     traceback = "Traceback" in log
     print(

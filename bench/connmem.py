@@ -1,4 +1,4 @@
-"""Where a held idle connection's memory goes: ``python -m paiju.connmem [--idle 5000]``.
+"""Where a held idle connection's memory goes: ``python -m bench.connmem [--idle 5000]``.
 
 Two fresh ``paiju serve`` processes of this checkout, each sent ``--idle`` connections by
 one holding process (loadtest.hold: HELLO said, then a ping now and then, like a browser tab
@@ -36,7 +36,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from .bench_server import FILE_RESERVE, ROOT, SERVE_OPTIONS, Child, end
+from .launch import ROOT, SERVING, Child, end
+from .server import FILE_RESERVE, SERVE_OPTIONS
 
 WARM_UP = 300  # connections opened and closed before the first snapshot
 SETTLE = 25.0  # seconds held once all are open: a keepalive round (20 s) passes
@@ -123,7 +124,7 @@ def child(directory: str, serve_args: list[str]) -> int:
 
     signal.signal(signal.SIGUSR1, start)
     signal.signal(signal.SIGUSR2, dump)
-    from .cli import main as cli
+    from paiju.cli import main as cli
 
     return cli(["serve", *serve_args])
 
@@ -147,11 +148,11 @@ def hold(url: str, n: int, ramp: float) -> subprocess.Popen[str]:
 def measure(n: int, ramp: float, traced: bool, settle: float = SETTLE) -> tuple[int, int, dict[str, int]]:
     """RSS before and with ``n`` connections (KiB), and the traced breakdown (bytes) when ``traced``."""
     with tempfile.TemporaryDirectory(prefix="paiju-connmem-") as scratch:
-        cmd = [sys.executable, "-m", "paiju.connmem", "--child", scratch, "--", "--port", "0", *SERVE_OPTIONS]
+        cmd = [sys.executable, "-m", "bench.connmem", "--child", scratch, "--", "--port", "0", *SERVE_OPTIONS]
         cmd += ["--max-connections", str(n + 1000), "--address-connections", "0"]
         cmd += ["--log-level", "WARNING", "--database", f"sqlite:///{scratch}/serve.sqlite3"]
-        serve = Child(cmd, r"paiju serving on http://[^:]+:(\d+)/")
-        url = f"ws://127.0.0.1:{serve.port}/ws"
+        serve = Child(cmd, SERVING)
+        url = serve.url
         try:
             end(hold(url, WARM_UP, 2.0), 30)
             time.sleep(2.0)  # the warm-up's connections closed and collected
@@ -189,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
         return child(argv[1], argv[3:])
-    ap = argparse.ArgumentParser(prog="python -m paiju.connmem", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.connmem", description=__doc__.splitlines()[0])
     ap.add_argument("--idle", type=int, default=5000, help="connections to hold (default %(default)s)")
     ap.add_argument("--ramp", type=float, default=70.0, help="seconds over which they open (default %(default)s)")
     ap.add_argument(

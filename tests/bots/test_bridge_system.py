@@ -1,0 +1,115 @@
+"""The bridge system's later rows: positive answers to 1C, quantitative notrump, the key-card
+ask, and on many random auctions: every promise kept, no forcing call passed."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from bots.bridge.bidding import Hand, choose, key_cards, read_auction
+from games.bridge.deal import parse_hand
+from protocol.cards import PASS, format_call, parse_call
+
+AUCTIONS = 10_000
+
+
+def bid(hand: str, auction: str) -> str:
+    return format_call(choose(parse_hand(hand), [parse_call(t) for t in auction.split()], 0)[0])
+
+
+def test_an_eight_count_answers_the_strong_club_positively() -> None:
+    # 8 high-card points (7.5 by the evaluation, the doubleton queen counting less): positive
+    assert bid("Q8532.T42.Q4.AT8", "1C P") == "1S"
+    assert bid("Q853.T42.Q4.AT82", "1C P") == "1NT"  # no five-card suit
+    assert bid("Q853.T42.J4.QT82", "1C P") == "1D"  # 5 high-card points: negative
+    assert bid("AQ53.K42.KJ4.QT8", "1C P") == "2NT"  # 16 balanced
+
+
+def test_the_strong_club_continuations() -> None:
+    assert bid("AK2.KQ2.AQ32.K32", "1C P 1D P") == "2NT"  # 21 balanced
+    assert bid("AK2.Q32.A432.K32", "1C P 1D P") == "1NT"  # 16 balanced
+    assert bid("K32.Q32.J432.432", "1C P 1D P 1NT P") == "2NT"  # 6: invitation
+    assert bid("AK2.KQ2.AQ32.Q32", "1C P 1D P 1NT P 2NT P") == "3NT"  # maximum: accepts
+    assert bid("K32.J32.5432.432", "1C P 1D P 2NT P") == "3NT"  # 4 opposite 19-21
+
+
+def test_quantitative_notrump() -> None:
+    assert bid("KQ2.AQ2.K432.K32", "1NT P") == "4NT"  # 17 balanced opposite 13-15
+    assert bid("AQ2.AQ2.A432.K32", "1NT P") == "6NT"  # 19
+    assert bid("KQ2.KJ2.A432.K32", "1NT P 4NT P") == "6NT"  # 15: the top of 13-15
+    assert bid("Q32.KJ2.A432.K32", "1NT P 4NT P") == "P"  # 13: declines
+
+
+def test_key_card_ask_answers_and_decision() -> None:
+    # 1C (16+) - 1S (positive) - 3S (spades agreed): the responder with slam values asks
+    asker = "AKQ32.KQ2.K32.32"  # 19 points, two key cards (the spade ace and king) and the queen
+    assert bid(asker, "1C P 1S P 3S P") == "4NT"
+    # the answers (1430), spades agreed: the four aces and the spade king
+    assert bid("J54.KQ2.AQ3.KQ43", "1C P 1S P 3S P 4NT P") == "5C"  # one
+    assert bid("K54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P") == "5D"  # three
+    assert bid("J54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P") == "5H"  # two, no trump queen
+    assert bid("Q54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P") == "5S"  # two and the queen
+    # the asker: two missing -> signs off in five; one missing -> six; none, the queen, 36+ -> seven
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5C P") == "5S"
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5H P") == "6S"
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5D P") == "7S"
+    # the answerer passes the sign-off and the slam
+    assert bid("J54.KQ2.AQ3.KQ43", "1C P 1S P 3S P 4NT P 5C P 5S P") == "P"
+    assert bid("J54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5H P 6S P") == "P"
+
+
+def test_key_cards_are_the_aces_and_the_trump_king() -> None:
+    hand = Hand.of(parse_hand("AK2.K32.A32.5432"))
+    assert key_cards(hand, 3) == 3 and key_cards(hand, 2) == 3 and key_cards(hand, 1) == 2
+
+
+@functools.cache
+def random_auctions() -> list[tuple[list[list[int]], int, tuple[int, ...], list[bool]]]:
+    """``AUCTIONS`` deals bid by the tables in all four seats: hands, dealer, calls, forcing flags."""
+    rng = random.Random(36)
+    deck = [s << 4 | r for s in range(4) for r in range(2, 15)]
+    out = []
+    for _ in range(AUCTIONS):
+        rng.shuffle(deck)
+        hands = [sorted(deck[13 * i : 13 * i + 13]) for i in range(4)]
+        dealer = rng.randrange(4)
+        auction: list[int] = []
+        forcing: list[bool] = []
+        while not (len(auction) >= 4 and auction[-3:] == [PASS] * 3):
+            call, row = choose(hands[(dealer + len(auction)) % 4], auction, dealer)
+            auction.append(call)
+            forcing.append(row is not None and row.forcing)
+            assert len(auction) < 60
+        out.append((hands, dealer, tuple(auction), forcing))
+    return out
+
+
+def test_a_forcing_call_is_never_passed() -> None:
+    seen = 0
+    for _, _, auction, forcing in random_auctions():
+        for i, f in enumerate(forcing):
+            if f and i + 2 < len(auction) and auction[i + 1] == PASS:
+                assert auction[i + 2] != PASS, [format_call(c) for c in auction[: i + 3]]
+                seen += 1
+    assert seen > 5000
+
+
+def test_every_call_keeps_the_promise_read_back_on_many_auctions() -> None:
+    checked = 0
+    for hands, dealer, auction, _ in random_auctions()[:3000]:
+        for p in read_auction(auction, dealer):
+            assert p.holds(Hand.of(hands[p.seat])), ([format_call(c) for c in auction], p.index, p.rows)
+            checked += 1
+    assert checked > 20_000
+
+
+def test_free_advance_and_the_doublers_strong_rebid() -> None:
+    # 1D X 1S: advancer with 8 points and five hearts bids them (it passed before)
+    assert bid("J4.KQ853.T42.Q82", "1D X 1S") == "2H"
+    assert bid("J4.K853.T42.Q832", "1D X 1S") == "P"  # four hearts, weak: pass
+    # the doubler with 18 does not pass partner's silence out: balanced with stoppers 1NT
+    assert bid("AQ2.KQ32.QJ3.A32", "1D X 1S P P") == "1NT"  # 18
+    assert bid("A2.AKQ32.KJ3.A32", "1D X 1S P P") == "2H"  # 21, five hearts: natural
+    # partner advanced 1H: the doubler raises by strength
+    assert bid("KQ2.AQ32.32.AQ43", "1D X P 1H P") == "3H"  # 17
+    assert bid("KQ2.AQ32.3.AK432", "1D X P 1H P") == "4H"  # 20

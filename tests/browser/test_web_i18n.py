@@ -1,0 +1,101 @@
+"""The Chinese interface in headless Chromium against a real ``paiju serve``: a browser whose
+language is Chinese opens in it; an English one switches in the header, and the choice is kept
+across a reload; a mahjong hand against robots then shows no English word on the table, in the
+prompt or in the result (the names of players and robots and the room's id aside), and no
+traditional character anywhere on the page (simplified only: 东 万 发, never 東 萬 發)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, NEXT, SIZES, _play_hand, base_url, browser  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+# the traditional forms of the characters this page uses (and of their neighbours at a mahjong
+# or card table), none of which may show in the simplified interface
+TRADITIONAL = "東萬發風聽將對門龍條餅紅綠無漢莊點槓碼贏錢麼頭夠魚擺滿雙場雜張喫補選號"
+ENGLISH = re.compile(r"[A-Za-z]{2,}")
+# the text of the table, the prompt and the result, without the names of the seats' holders
+# (players' and robots' names are names in any language) and the room's id
+TEXTS = """() => {
+  const st = window.paiju.state;
+  const names = [st.room.room, ...st.room.seats.filter(Boolean).map((n) => n.replace(/ \\(robot\\)$/, ''))];
+  const part = (sel) => {
+    const e = document.querySelector(sel);
+    let t = e && !e.hidden ? e.innerText : '';
+    for (const n of names) t = t.split(n).join(' ');
+    return t;
+  };
+  return { board: part('#board'), prompt: part('#prompt'), result: part('#result'), head: part('#table-title') };
+}"""
+PAGE_TEXT = """() => document.body.innerText + [...document.querySelectorAll('[title], [placeholder]')]
+  .map((e) => (e.title || '') + (e.placeholder || '')).join(' ')"""
+
+
+def _english(texts: dict[str, str]) -> dict[str, list[str]]:
+    return {k: ENGLISH.findall(v) for k, v in texts.items() if ENGLISH.search(v)}
+
+
+def _traditional(text: str) -> list[str]:
+    return sorted({c for c in text if c in TRADITIONAL})
+
+
+def test_the_browsers_language_is_the_default(base_url: str, browser: Any) -> None:  # noqa: F811
+    context = browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+        assert page.locator("#lang").input_value() == "zh"
+        assert page.locator(".game-card").first.get_attribute("data-game") == "mahjong"  # the games lead
+        assert _traditional(page.evaluate(PAGE_TEXT)) == []
+    finally:
+        context.close()
+
+
+def test_a_mahjong_hand_in_chinese(base_url: str, browser: Any) -> None:  # noqa: F811
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport=SIZES["desktop"], locale="en-US")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    try:
+        page.goto(base_url + "/")
+        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert _traditional(page.evaluate(PAGE_TEXT)) == []  # the English page's Chinese words too
+        with page.expect_navigation():
+            page.select_option("#lang", "zh")
+        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        page.reload()  # the choice is kept
+        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+        assert page.locator("#show-mine").inner_text() == "我的对局"
+
+        page.select_option("#create-game", "mahjong")
+        for s in (1, 2, 3):
+            page.select_option(f'#create-bots select[data-seat="{s}"]', "random")
+        page.fill("#create-clock", str(CLOCK_S))
+        page.click("#create-room")
+        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        page.wait_for_function(NEXT, arg="", timeout=30000)  # the first prompt: the table and the prompt
+        seen = page.evaluate(TEXTS)
+        assert _english(seen) == {}, seen
+        assert "打牌" in seen["prompt"] and "东" in seen["board"], seen
+        page.screenshot(path=str(ARTIFACTS / "web-zh-mahjong-play.png"))
+        shots = {k: ARTIFACTS / f"web-zh-mahjong-{k}.png" for k in ("play", "result")}
+        _play_hand(page, "mahjong", random.Random("web:zh"), shots, False)
+        seen = page.evaluate(TEXTS)
+        assert _english(seen) == {}, seen
+        assert seen["result"].strip(), "no result shown"
+        assert _traditional(page.evaluate(PAGE_TEXT)) == []
+        print(f"zh: the result reads {seen['result'][:120]!r}")
+        assert problems == [], problems
+    finally:
+        context.close()

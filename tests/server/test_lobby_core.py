@@ -1,0 +1,271 @@
+"""The lobby's core (server/lobby.py) driven in-process, without sockets or subprocesses:
+HELLO, resume with and without a gap, the expiry after the grace period, the per-address
+limits, quick play, the redirect decisions with a fake directory, login throttling."""
+
+from __future__ import annotations
+
+from protocol import (
+    VERSION,
+    Account,
+    CreateRoom,
+    ErrorCode,
+    Event,
+    Hello,
+    Identity,
+    Join,
+    Leave,
+    ListRooms,
+    LobbyError,
+    Ping,
+    Pong,
+    QuickPlay,
+    RoomList,
+    RoomState,
+    Welcome,
+)
+from server.config import Limits
+from server.lobby import Answer, Failed, Go, Identified, Listed, Lookup
+from server.throttle import Throttle
+
+from .lobbykit import Kit, default_answer, moved
+
+
+def test_hello_welcomes_once_and_nothing_comes_before_it() -> None:
+    k = Kit()
+    k.connect(1)
+    assert k.send(1, Ping(5)) == [k.frames[1][0]] and k.errors(1) == [ErrorCode.HELLO_FIRST]
+    w = k.hello(2, "bob")
+    assert k.lobby.conns[2] is k.lobby.players[w.player_id]
+    assert k.send(2, Ping(7)) == [Pong(7)]
+    k.send(2, Hello(VERSION, "bob"))
+    assert k.errors(2) == [ErrorCode.WRONG_STATE]
+    k.connect(3)
+    k.send(3, Hello(VERSION + 1, "old"))
+    assert k.errors(3) == [ErrorCode.BAD_VERSION] and k.lobby.conns[3] is None
+    k.send(3, Hello(VERSION, "x", token="p.1.nope"))
+    assert k.errors(3)[-1] == ErrorCode.BAD_TOKEN
+
+
+def _tricks_match(k: Kit) -> tuple[Welcome, str]:
+    """Player "ann" on connection 1 alone with a robot in a 3-hand tricks room."""
+    w = k.hello(1, "ann")
+    got = k.send(1, CreateRoom("tricks", hands=3, clock_ms=60_000, bots=[1]))
+    state = next(f for f in got if isinstance(f, RoomState))
+    assert k.lobby.players[w.player_id].room == state.room
+    return w, state.room
+
+
+def test_resume_without_a_gap_gets_the_missed_events_and_with_a_gap_a_state() -> None:
+    k = Kit()
+    w, rid = _tricks_match(k)
+    seen = max(f.seq for f in k.frames[1] if isinstance(f, Event))
+    k.drop(1)
+    assert k.lobby.players[w.player_id].conn is None  # kept: its seat waits for the grace period
+    k.tick(1.0)  # the table marks the seat away meanwhile (one event at least)
+    k.connect(2)
+    got = k.send(2, Hello(VERSION, "ann", token=w.token, last_seq=seen))
+    assert isinstance(got[0], Welcome) and got[0].player_id == w.player_id
+    events = [f for f in got if isinstance(f, Event)]
+    assert events and events[0].seq == seen + 1 and not any(isinstance(f, RoomState) for f in got)
+    # a gap (no last_seq): the room's state instead
+    k.drop(2)
+    k.connect(3)
+    got = k.send(3, Hello(VERSION, "ann", token=w.token))
+    assert any(isinstance(f, RoomState) and f.room == rid for f in got)
+    # a newer connection of the same player replaces the older one
+    k.connect(4)
+    k.send(4, Hello(VERSION, "ann", token=w.token))
+    assert k.closed[3][0] == 1008 and k.lobby.players[w.player_id].conn == 4
+
+
+def test_a_player_is_forgotten_after_the_grace_period_and_not_before() -> None:
+    k = Kit()
+    w = k.hello(1)
+    k.drop(1)
+    assert w.player_id not in k.lobby.players  # no connection, no room: forgotten at once
+    # a player let go by an ended room, its connection then lost: kept for the grace period
+    k2 = Kit()
+    w2 = k2.hello(1, "bob")
+    k2.send(1, CreateRoom("tricks", hands=1, clock_ms=60_000, bots=[1]))
+    rid2 = k2.lobby.players[w2.player_id].room
+    assert rid2 is not None
+    while k2.lobby.players[w2.player_id].room is not None:  # the clock plays the hand out
+        k2.tick(61.0)
+    assert k2.lobby.players[w2.player_id].ended == rid2
+    k2.drop(1)
+    k2.tick(k2.limits.grace - 1)
+    assert w2.player_id in k2.lobby.players
+    k2.connect(2)  # a resume within the grace period catches up with the ended match
+    got = k2.send(2, Hello(VERSION, "bob", token=w2.token, last_seq=1))
+    assert any(isinstance(f, Event) for f in got[1:])
+    k2.drop(2)
+    k2.tick(k2.limits.grace + 1)
+    assert w2.player_id not in k2.lobby.players and k2.lobby.next_deadline() is None
+    assert rid2 not in k2.lobby.finished
+
+
+def test_per_address_limits_on_connections_and_rooms() -> None:
+    k = Kit(limits=Limits(address_connections=2, address_rooms=1, address_rooms_per_minute=2))
+    k.hello(1, "a", address="10.0.0.9")
+    k.hello(2, "b", address="10.0.0.9")
+    k.connect(3, "10.0.0.9")
+    k.send(3, Hello(VERSION, "c"))
+    assert k.errors(3) == [ErrorCode.TOO_MANY_CONNECTIONS] and k.closed[3][0] == 1013
+    k.drop(3)
+    k.hello(4, "d", address="10.0.0.8")  # another address is not counted with it
+    k.send(1, CreateRoom("tricks", bots=[1], private=True))
+    k.send(2, CreateRoom("tricks", bots=[1]))
+    assert k.errors(2) == [ErrorCode.TOO_MANY_ROOMS]
+    rid = k.lobby.players[k.lobby.conns[1].id].room  # type: ignore[union-attr]
+    assert rid is not None
+    k.send(1, Leave(rid))  # the room closes: the address may open another
+    k.send(2, CreateRoom("tricks", bots=[1]))
+    assert k.errors(2) == [ErrorCode.TOO_MANY_ROOMS]  # two rooms this minute already
+    k.send(2, Leave(k.lobby.conns[2].room))  # type: ignore[union-attr,arg-type]
+    k.now += 61  # a minute later
+    k.send(2, CreateRoom("tricks", bots=[1]))
+    assert k.errors(2) == [ErrorCode.TOO_MANY_ROOMS] and k.lobby.conns[2].room is not None  # type: ignore[union-attr]
+
+
+def test_quick_play_matches_waiting_rooms_of_the_same_game_and_ruleset() -> None:
+    k = Kit()
+    for c, name in ((1, "a"), (2, "b"), (3, "c")):
+        k.hello(c, name)
+    k.send(1, QuickPlay("mahjong"))
+    k.send(2, QuickPlay("mahjong"))
+    k.send(3, QuickPlay("tricks"))
+    rooms = [k.lobby.conns[c].room for c in (1, 2, 3)]  # type: ignore[union-attr]
+    assert rooms[0] == rooms[1] and rooms[2] not in (None, rooms[0])
+    assert k.lobby.rooms[rooms[0]].table.quickplay  # type: ignore[index]
+    k.send(3, QuickPlay("tricks"))
+    assert k.errors(3) == [ErrorCode.ALREADY_IN_ROOM]
+    k.hello(4, "d")
+    k.send(4, QuickPlay("mahjong", "no-such-rules"))
+    assert k.errors(4) == [ErrorCode.BAD_ROOM_OPTIONS]
+    k.tick(k.limits.quickplay_wait + 0.1)  # the wait runs out: robots fill the seats
+    k.send(4, QuickPlay("mahjong"))  # that room plays now: a new one
+    assert k.lobby.conns[4].room not in (None, rooms[0])  # type: ignore[union-attr]
+
+
+def test_refusals_come_out_in_order_and_a_bug_is_an_internal_error() -> None:
+    k = Kit()
+    k.hello(1)
+    k.send(1, Join("nope"))
+    k.send(1, CreateRoom("chess"))
+    k.send(1, Leave("nope"))
+    assert k.errors(1) == [ErrorCode.NO_SUCH_ROOM, ErrorCode.BAD_ROOM_OPTIONS, ErrorCode.NOT_IN_ROOM]
+    k.lobby.robots = lambda game: 1 / 0  # type: ignore[assignment,return-value]
+    k.send(1, CreateRoom("tricks"))
+    assert k.errors(1)[-1] == ErrorCode.INTERNAL  # and the lobby carries on
+    assert k.send(1, Ping(1)) == [Pong(1)]
+
+
+class FakeDirectory:
+    """The other nodes: room "far" lives on node B, node A is draining, B has a waiting
+    quick-play tricks room."""
+
+    def __init__(self) -> None:
+        self.draining = False
+
+    def __call__(self, lk: Lookup) -> Answer:
+        f = lk.frame
+        if isinstance(f, Join):
+            return moved("ws://b/ws", f.room) if f.room == "far" else Go()
+        if isinstance(f, CreateRoom):
+            if self.draining:
+                return moved("ws://b/ws")
+            return Go()
+        if isinstance(f, QuickPlay):
+            return moved("ws://b/ws", "rq") if f.game == "tricks" else Go()
+        if isinstance(f, ListRooms):
+            return Listed([])
+        if isinstance(f, Hello) and lk.player == "gone":
+            return Failed(LobbyError(ErrorCode.SHUTTING_DOWN, "x"))
+        return default_answer(lk)
+
+
+def test_redirect_decisions_with_a_fake_directory() -> None:
+    d = FakeDirectory()
+    k = Kit(directory=True, look=d)
+    k.hello(1)
+    k.send(1, Join("far"))
+    r = k.redirects(1)[-1]
+    assert (r.url, r.room, r.ref_type) == ("ws://b/ws", "far", Join.TYPE) and not k.errors(1)
+    k.send(1, Join("gone"))  # the directory knows no such room either
+    assert k.errors(1) == [ErrorCode.NO_SUCH_ROOM]
+    k.send(1, QuickPlay("tricks"))  # a waiting room on B
+    assert k.redirects(1)[-1].room == "rq"
+    k.send(1, QuickPlay("mahjong"))  # none elsewhere: one here
+    rid = k.lobby.conns[1].room  # type: ignore[union-attr]
+    assert rid in k.lobby.rooms
+    asked = len(k.lookups)
+    k.hello(2, "bob")
+    k.send(2, QuickPlay("mahjong"))  # a waiting room here: the directory is not asked
+    assert k.lobby.conns[2].room == rid and len(k.lookups) == asked  # type: ignore[union-attr]
+    k.send(2, Leave(rid))  # type: ignore[arg-type]
+    k.send(2, Join(rid))  # type: ignore[arg-type]  # a room of this node: not asked either
+    assert len(k.lookups) == asked and k.lobby.conns[2].room == rid  # type: ignore[union-attr]
+    d.draining = True
+    k.hello(3, "cy")
+    k.send(3, CreateRoom("tricks"))
+    assert k.redirects(3)[-1].url == "ws://b/ws" and k.lobby.conns[3].room is None  # type: ignore[union-attr]
+    k.send(3, ListRooms())
+    assert isinstance(k.frames[3][-1], RoomList) and [r.room for r in k.frames[3][-1].rooms] == [rid]
+
+
+class FakeAccounts:
+    """The database's answers: "ann" has the password "right"; counts the checks."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+
+    def __call__(self, lk: Lookup) -> Answer:
+        f = lk.frame
+        if isinstance(f, Account):
+            self.checks += 1
+            if f.name == "ann" and f.password == "right":
+                return Identified("ann", "session-1")
+            return Failed(LobbyError(ErrorCode.BAD_LOGIN, "wrong name or password"))
+        return default_answer(lk)
+
+
+def test_login_throttling_by_name_and_by_address() -> None:
+    db = FakeAccounts()
+    k = Kit(accounts=True, look=db)
+    k.lobby.throttle = Throttle(free=2, base=1.0, lock_after=4, lock_for=60.0, per_address=3)
+    k.hello(1, "x", address="10.0.0.5")
+    k.hello(2, "y", address="10.0.0.6")
+    for _ in range(2):
+        k.send(1, Account("login", "ann", "wrong"))
+    assert k.errors(1) == [ErrorCode.BAD_LOGIN] * 2
+    k.send(2, Account("login", "ann", "right"))  # at once, even from elsewhere: throttled
+    k.send(2, Account("login", "nobody", "x"))  # a name that is no account's: the same rules
+    k.send(2, Account("login", "nobody", "x"))
+    k.send(2, Account("login", "nobody", "x"))
+    assert k.errors(2) == [ErrorCode.RATE_LIMITED, ErrorCode.BAD_LOGIN, ErrorCode.BAD_LOGIN, ErrorCode.RATE_LIMITED]
+    assert db.checks == 4  # a throttled attempt costs no password check
+    k.now += 1.0  # the delay has passed
+    k.send(2, Account("login", "ann", "right"))
+    assert k.frames[2][-1] == Identity("ann", True, "session-1")
+    assert k.lobby.conns[2].extra["account"] == "ann"  # type: ignore[union-attr]
+    # the success forgets ann's failures; the address's own count stays
+    for t in (2.0, 4.0, 8.0, 16.0):  # each after the delay the one before set
+        k.now += t
+        k.send(1, Account("login", "ann", "wrong"))
+    assert k.errors(1)[-4:] == [ErrorCode.BAD_LOGIN] * 4
+    k.now += 30
+    k.send(1, Account("login", "ann", "right"))  # locked for 60 s
+    assert k.errors(1)[-1] == ErrorCode.RATE_LIMITED and "try again in" in k.frames[1][-1].message  # type: ignore[attr-defined]
+    k.now += 31  # the lock expired
+    k.send(1, Account("login", "ann", "right"))
+    assert isinstance(k.frames[1][-1], Identity)
+
+
+def test_password_checks_at_once_are_bounded() -> None:
+    k = Kit(accounts=True)
+    k.lobby.throttle = Throttle(concurrent=1)
+    k.hello(1, "a")
+    k.hello(2, "b")
+    k.lobby.checking = 1  # one check in flight
+    k.send(2, Account("login", "b", "pw"))
+    assert k.errors(2) == [ErrorCode.RATE_LIMITED] and "checking many passwords" in k.frames[2][-1].message  # type: ignore[attr-defined]

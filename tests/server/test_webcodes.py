@@ -1,0 +1,35 @@
+"""server/web/wire.js is what server/webcodes.py makes from the Python declarations: a code,
+frame field or ruleset added or renamed in Python and not regenerated fails here."""
+
+from __future__ import annotations
+
+from server import webcodes
+
+
+def test_wire_js_is_generated_from_the_code() -> None:
+    assert webcodes.WIRE_JS.read_text(encoding="utf-8") == webcodes.render(), (
+        "server/web/wire.js differs from the code: run python -m server.webcodes --write"
+    )
+
+
+def test_the_generator_writes_what_the_declarations_say() -> None:
+    text = webcodes.render()
+    assert (
+        '  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],' in text
+    )
+    assert '380: "CARD_NOT_IN_HAND"' in text and "ACCOUNT: 0x09," in text
+    assert 'title: "Mahjong 麻将"' in text
+
+
+def test_the_results_page_reads_only_declared_detail_keys() -> None:
+    """results.js shows each game's RESULT detail: every key it reads (``d.key``, ``d`` being a
+    RESULT's detail) is declared by some game's Detail (protocol/<game>.py)."""
+    import re
+
+    import games
+
+    source = (webcodes.WIRE_JS.parent / "results.js").read_text(encoding="utf-8")
+    assert "const d = f.detail" in source
+    read = set(re.findall(r"\bd\.(\w+)", source))
+    declared = {k for name in games.names() for k in games.get(name).DETAIL.__annotations__}
+    assert read and read <= declared, f"results.js reads detail keys no game declares: {read - declared}"
