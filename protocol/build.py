@@ -42,7 +42,8 @@ COMPILED = (
     "server.table",
     "server.lifecycle",
     "server.roomlog",
-    # the lobby core: add "server.lobby" here once it exists
+    # the lobby core
+    "server.lobby",
 )
 """The modules compiled to C extensions (their packages' ``__init__`` modules stay Python).
 Left out besides: the modules that define IntEnums (protocol.errors, protocol.actions,

@@ -121,7 +121,7 @@ class Unobserved:
         pass
 
 
-UNOBSERVED = Unobserved()
+UNOBSERVED: Observer = Unobserved()  # typed: mypyc builds lobby.py, which reads it, with this module
 
 Conn = Hashable
 """A connection as the caller knows it: the table only compares it and hands it back."""
