@@ -736,7 +736,8 @@ def decode_all(data: bytes) -> list[Frame]:
     """Decode one message of a connection granted :attr:`Feature.BATCH`: one or more frames,
     one after the other (a single frame is a batch of one); ProtocolError for any bad input.
 
-    >>> decode_all(batch([encode(Ping(1)), encode(Ping(2))]))
+    >>> (message,) = batch([encode(Ping(1)), encode(Ping(2))])
+    >>> decode_all(message)
     [Ping(nonce=1), Ping(nonce=2)]
     """
     try:
