@@ -113,3 +113,14 @@ def test_free_advance_and_the_doublers_strong_rebid() -> None:
     # partner advanced 1H: the doubler raises by strength
     assert bid("KQ2.AQ32.32.AQ43", "1D X P 1H P") == "3H"  # 17
     assert bid("KQ2.AQ32.3.AK432", "1D X P 1H P") == "4H"  # 20
+
+
+def test_competition_strong_doubles_and_the_opener_after_a_double() -> None:
+    assert bid("AQ32.KQ2.AK3.Q32", "2S") == "X"  # 20 with four of their spades: doubles anyway
+    # partner's negative double is not passed: opener shows the other major, or rebids
+    assert bid("A.KQ32.AJ432.432", "1D 1S X P") == "2H"
+    assert bid("A2.KQ32.AJ32.432", "1D 1S X P") == "1NT"  # balanced, the spade ace
+    assert bid("A2.K32.AQJ432.32", "1D 1S X P") == "2D"
+    # 1D X 1S: opener raises partner's free 1S with four
+    assert bid("KJ32.A2.AQ32.432", "1D X 1S P") == "3S"  # 14: invitational
+    assert bid("KJ32.A2.KQ32.432", "1D X 1S P") == "2S"  # 13
