@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import random
 
-from bots.bridge.bidding import Hand, choose, key_cards, read_auction
+from bots.bridge.bidding import Hand, choose, explain, key_cards, read_auction
 from games.bridge.deal import parse_hand
 from protocol.cards import PASS, format_call, parse_call
 
@@ -124,3 +124,15 @@ def test_competition_strong_doubles_and_the_opener_after_a_double() -> None:
     # 1D X 1S: opener raises partner's free 1S with four
     assert bid("KJ32.A2.AQ32.432", "1D X 1S P") == "3S"  # 14: invitational
     assert bid("KJ32.A2.KQ32.432", "1D X 1S P") == "2S"  # 13
+
+
+def test_every_call_is_explained_from_its_rows() -> None:
+    def explained(auction: str) -> str:
+        return explain(read_auction(tuple(parse_call(t) for t in auction.split()))[-1])
+
+    assert explained("1NT").startswith("balanced, no five-card major; 13-15 points")
+    assert explained("1C P 1D") == "negative, artificial: 0-7 high-card points, forcing; 0-9 points"
+    assert explained("1C P 1S").startswith("positive, five or more, game forcing; ")
+    assert "5+ spades" in explained("1C P 1S")
+    assert explained("1NT P 2C").endswith("forcing; 9+ points")
+    assert explained("1S P 3S P 4NT P 5C") == "ask answered: one or four key cards"
