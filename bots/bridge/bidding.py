@@ -209,8 +209,8 @@ class Row:
 
     def match(self, rel: tuple[str, ...]) -> Binding | None:
         """The suit binding under which the row's auction is ``rel``; None if it is not."""
-        if self.auction == ("...",):
-            return {}
+        if self.auction == ("...",):  # any auction once someone has bid (the openings cover every hand)
+            return {} if rel else None
         pattern = () if self.auction == ("-",) else self.auction
         if pattern and pattern[0] == "...":  # "... 4NT P": the auction ends with these calls
             pattern = pattern[1:]
