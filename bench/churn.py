@@ -31,7 +31,7 @@ from typing import Any
 
 import games
 from client import Client, Closed, ServerError
-from games import Action, GameEvent
+from games import GameAction, GameEvent
 from games.testing import card_bytes
 from protocol import Event, Prompt, Result, RoomEvent, RoomState
 from protocol.cards import HIDDEN
@@ -229,7 +229,7 @@ def card_check(entries: list[bytes], members: list[Member]) -> tuple[int, int]:
             ent.clear()
             note()
         elif e[0] == "act" and game is not None:
-            game.apply(int(e[1]), Action(int(e[2]), bytes(e[3])))
+            game.apply(int(e[1]), GameAction(int(e[2]), bytes(e[3])))
             note()
         elif e[0] == "ev":
             _, seq, code, seat, cards, arg, vis, _res = e

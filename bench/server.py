@@ -85,6 +85,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after",
     )
+    p.add_argument(
+        "--baseline-single-frames",
+        action="store_true",
+        help="the baseline's players do not ask for batches (HELLO's features): a checkout from before them",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -157,8 +162,12 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             tables = {"echo_tables": args.rooms, "echo_humans": seats - robots, "robots_per_room": robots}
             f, f_cpu = await measured(echo, Options(eurl, echo=True, metrics="", **tables, **common))
 
-            def rooms(url: str, pace: float | None = None, game: str = game, robots: int = robots) -> Options:
-                return Options(url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, **common)
+            def rooms(
+                url: str, pace: float | None = None, game: str = game, robots: int = robots, batch: bool = True
+            ) -> Options:
+                return Options(
+                    url, game=game, rooms=args.rooms, robots_per_room=robots, pace=pace, batch=batch, **common
+                )
 
             p, p_cpu = await measured(serve, rooms(purl))
             applied = p["server"]["actions_per_s"] if p["server"] else p["actions_per_s"]
@@ -167,7 +176,8 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             f_eff = f["round_trips_per_s"] * f["duration_s"] / max(f_cpu["server"], 1e-3)
             p_eff = applied * p["duration_s"] / max(p_cpu["server"], 1e-3)
             if base is not None:
-                b, b_cpu = await measured(base, rooms(f"ws://127.0.0.1:{base.port}/ws"))
+                base_url = f"ws://127.0.0.1:{base.port}/ws"
+                b, b_cpu = await measured(base, rooms(base_url, batch=not args.baseline_single_frames))
             half = p["actions_per_s"] / 2
             paced = (await load(rooms(purl, half))).as_dict()
             row = {

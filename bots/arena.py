@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games import Action, GameError, decision_request
+from games import GameAction, GameError, decision_request
 from protocol import DecisionRequest
 
 from . import registry
@@ -142,7 +142,7 @@ def play_out(
     latencies: Callable[[int, float], None] | None = None,
     max_actions: int = 100_000,
     cpu_latencies: Callable[[int, float], None] | None = None,
-    decided: Callable[[DecisionRequest, Action], None] | None = None,
+    decided: Callable[[DecisionRequest, GameAction], None] | None = None,
 ) -> list[int]:
     """Play ``game`` on from where it stands to its end (``robots[s]`` deciding for seat ``s``);
     return the illegal answers by seat. ``decided`` sees each request and the robot's answer
@@ -161,7 +161,7 @@ def play_out(
         )
         start, cpu = time.perf_counter(), time.thread_time()
         try:
-            action: Action | None = robots[controller].decide(request)
+            action: GameAction | None = robots[controller].decide(request)
         except Exception:  # a crashing robot is an illegal answer, not the end of the match
             action = None
         if latencies is not None:

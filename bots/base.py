@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
 
 
@@ -28,7 +28,7 @@ class Robot(ABC):
     cpu_heavy: ClassVar[bool] = False  # workers run heavy robots in a process pool
 
     @abstractmethod
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         """One of ``request.options`` (with ``pick`` of its bytes)."""
 
 
@@ -41,7 +41,7 @@ class RandomRobot(Robot):
     name = "random"
     description = "plays a legal move at random: the baseline"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
         opt = rng.choice(request.options)
-        return Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))
+        return GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Collection
 
 import games
-from games import Action, ActionSet
+from games import ActionSet, GameAction
 from protocol import Decision, DecisionRequest, encode
 from protocol.bus import Delivery, WorkerBus
 
@@ -32,7 +32,7 @@ from .pool import DecisionPool
 log = logging.getLogger("paiju.bots")
 
 
-def _chosen(req: DecisionRequest, action: Action) -> bool:
+def _chosen(req: DecisionRequest, action: GameAction) -> bool:
     """``action`` is one of the request's options: most robots hand back an option's very
     cards (one comparison each); a pick of some of an option's cards takes the full check."""
     for o in req.options:
@@ -130,7 +130,7 @@ class Worker:
         try:
             robot = self.robot(req.game, req.robot)
             if robot.cpu_heavy:
-                action = Action(*await self._decisions().decide(type(robot), encode(req)))
+                action = GameAction(*await self._decisions().decide(type(robot), encode(req)))
             else:
                 action = robot.decide(req)
             if not _chosen(req, action):

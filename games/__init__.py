@@ -6,14 +6,14 @@
 (0,)
 """
 
-from .base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from .base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request
 
 __all__ = [
-    "Action",
     "ActionSet",
     "Game",
+    "GameAction",
     "GameError",
     "GameEvent",
     "HandNotOver",

@@ -24,11 +24,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 from protocol import HIDDEN, ErrorCode, Option, mask_of
 from protocol.errors import GameError, HandNotOver
 
-__all__ = ["Action", "ActionSet", "Game", "GameError", "GameEvent", "HandNotOver", "Outcome", "Rules"]
+__all__ = ["ActionSet", "Game", "GameAction", "GameError", "GameEvent", "HandNotOver", "Outcome", "Rules"]
 
 
 @dataclass(frozen=True)
-class Action:
+class GameAction:
     """What a seat does: an action code of its game and the bytes it names."""
 
     code: int
@@ -40,7 +40,7 @@ class ActionSet:
     """The legal action set of a seat: the one-byte mask and the concrete options.
 
     >>> s = ActionSet.of([Option.exactly(0, b"\\x01"), Option(2, b"\\x01\\x02\\x03", 2)])
-    >>> s.mask, s.allows(Action(2, b"\\x03\\x01")), s.allows(Action(2, b"\\x01\\x01"))
+    >>> s.mask, s.allows(GameAction(2, b"\\x03\\x01")), s.allows(GameAction(2, b"\\x01\\x01"))
     (5, True, False)
     """
 
@@ -59,7 +59,7 @@ class ActionSet:
     def __bool__(self) -> bool:
         return bool(self.options)
 
-    def allows(self, action: Action) -> bool:
+    def allows(self, action: GameAction) -> bool:
         """True when ``action`` uses ``pick`` bytes of one option of its code (as a multiset)."""
         if not (0 <= action.code < 8 and self.mask >> action.code & 1):
             return False
@@ -132,7 +132,7 @@ class Game(ABC, Generic[R]):
         self.hand = hand
         self.dealer = self.default_dealer(hand) if dealer is None else dealer
         self.rng = random.Random(f"paiju:{self.name}:{seed}:{hand}")
-        self.log: list[tuple[int, Action]] = []
+        self.log: list[tuple[int, GameAction]] = []
         self.events: list[GameEvent] = self._setup()
 
     @classmethod
@@ -168,7 +168,7 @@ class Game(ABC, Generic[R]):
         """The legal action set of ``seat`` now (empty when it has nothing to decide)."""
 
     @abstractmethod
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         """Apply an action that :meth:`legal` allows; return what happened."""
 
     @abstractmethod
@@ -191,16 +191,16 @@ class Game(ABC, Generic[R]):
     def outcome(self) -> Outcome:
         """Scores and revealed hands; only when :attr:`is_over` (else :class:`HandNotOver`)."""
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """What the room plays for ``seat`` when its clock runs out (documented per game)."""
         opt = self.legal(seat).options[0]
-        return Action(opt.code, opt.cards[: opt.pick])
+        return GameAction(opt.code, opt.cards[: opt.pick])
 
     def controller(self, seat: int) -> int:
         """The seat whose player decides for ``seat`` (bridge: the declarer for dummy)."""
         return seat
 
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         """Why ``action`` is not legal for ``seat`` (games override for sharper codes)."""
         legal = self.legal(seat)
         if not 0 <= action.code < 8 or not legal.mask >> action.code & 1:
@@ -210,7 +210,7 @@ class Game(ABC, Generic[R]):
         return GameError(ErrorCode.ILLEGAL_CARDS, f"{action.cards.hex()} matches no option of action {action.code}")
 
     # ---------------------------------------------------------- the shared machinery
-    def apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         """Apply ``action`` for ``seat`` and return the events, or raise GameError unchanged."""
         if self.is_over:
             raise GameError(ErrorCode.GAME_OVER, "the hand is over")
@@ -228,7 +228,7 @@ class Game(ABC, Generic[R]):
         cls,
         seed: int,
         rules: R | str | None,
-        log: Sequence[tuple[int, Action]],
+        log: Sequence[tuple[int, GameAction]],
         *,
         hand: int = 0,
         dealer: int | None = None,

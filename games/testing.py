@@ -32,7 +32,7 @@ from protocol import ErrorCode, Event, Prompt, RoomState, decode, encode, views
 from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN, HIDDEN
 from protocol.views import ViewError
 
-from .base import Action, Game, GameError, HandNotOver
+from .base import Game, GameAction, GameError, HandNotOver
 from .registry import get
 
 
@@ -50,10 +50,10 @@ class Report:
     max_steps_seen: int = 0
 
 
-def random_action(game: Game[Any], seat: int, rng: random.Random) -> Action:
+def random_action(game: Game[Any], seat: int, rng: random.Random) -> GameAction:
     """A uniformly chosen option of ``seat``, with a random choice of ``pick`` bytes."""
     opt = rng.choice(game.legal(seat).options)
-    return Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))
+    return GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick)))
 
 
 def play_random(game: Game[Any], rng: random.Random, max_steps: int = 100_000) -> Game[Any]:
@@ -137,7 +137,7 @@ def _check_legal_sets(game: Game[Any], where: str) -> None:
             raise ConformanceError(f"{where}: the prompt of seat {seat} would not fit in one frame")
 
 
-def _expect_refused(game: Game[Any], seat: int, action: Action, where: str, report: Report) -> None:
+def _expect_refused(game: Game[Any], seat: int, action: GameAction, where: str, report: Report) -> None:
     before = _fingerprint(game)
     try:
         game.apply(seat, action)
@@ -162,19 +162,19 @@ def _try_illegal(game: Game[Any], rng: random.Random, where: str, report: Report
     legal = game.legal(seat)
     absent = [c for c in range(8) if not legal.mask >> c & 1]
     if absent:  # a code not in the mask
-        _expect_refused(game, seat, Action(rng.choice(absent), b""), where, report)
-    _expect_refused(game, seat, Action(8 + rng.randrange(248), b""), where, report)
+        _expect_refused(game, seat, GameAction(rng.choice(absent), b""), where, report)
+    _expect_refused(game, seat, GameAction(8 + rng.randrange(248), b""), where, report)
     opt = rng.choice(legal.options)
     offered = set(opt.cards)
     others = [b for b in sorted(CARD_DOMAIN) if b not in offered]
     if opt.pick and others:  # the right code, a byte that was not offered
         cards = bytearray(rng.sample(list(opt.cards), opt.pick))
         cards[rng.randrange(len(cards))] = rng.choice(others)
-        candidate = Action(opt.code, bytes(cards))
+        candidate = GameAction(opt.code, bytes(cards))
         if not legal.allows(candidate):
             _expect_refused(game, seat, candidate, where, report)
     if opt.pick < 8:  # the right code, one byte too many
-        candidate = Action(
+        candidate = GameAction(
             opt.code, bytes(rng.sample(list(opt.cards), opt.pick)) + bytes([rng.choice(sorted(CARD_DOMAIN))])
         )
         if not legal.allows(candidate):
@@ -204,7 +204,7 @@ def _try_every_option(game: Game[Any], rng: random.Random, where: str, report: R
             for cards in choices:
                 trial = _copy(game)
                 try:
-                    trial.apply(seat, Action(opt.code, cards))
+                    trial.apply(seat, GameAction(opt.code, cards))
                 except GameError as e:
                     raise ConformanceError(
                         f"{where}: legal {opt.code}/{cards.hex()} of seat {seat} was refused: {e}"
@@ -270,7 +270,7 @@ def check_game(
             raise ConformanceError(f"{where}: nobody is to act but the game is not over")
         _check_legal_sets(game, f"{where} end")
         try:
-            game.apply(0, Action(0, b""))
+            game.apply(0, GameAction(0, b""))
         except GameError as e:
             if e.code != ErrorCode.GAME_OVER:
                 raise ConformanceError(f"{where}: an action after the end got {e.code}, not GAME_OVER") from None

@@ -119,11 +119,11 @@ class Report:
         }
 
 
-async def probe(url: str, game: str) -> int:
+async def probe(url: str, game: str, batch: bool = True) -> int:
     """The number of seats of ``game`` on the server at ``url``: a private room is created
-    and left at once (it never starts)."""
+    and left at once (it never starts). ``batch``: HELLO asks for batches."""
     stats, stopping = Stats(), asyncio.Event()
-    s = Session(url, "load-probe", stats, stopping)
+    s = Session(url, "load-probe", stats, stopping, batch=batch)
     try:
         async with asyncio.timeout(15):
             try:
@@ -161,7 +161,7 @@ async def run(
         if o.rooms == 0 and o.idle > 0:
             pass  # idle connections only
         else:
-            seats = await probe(o.url, o.game)
+            seats = await probe(o.url, o.game, o.batch)
             if not 0 <= o.robots_per_room <= seats:
                 raise LoadError(f"{o.game} has {seats} seats: --robots-per-room must be 0..{seats}")
             tables, humans = o.tables(seats)

@@ -132,6 +132,47 @@ REQUESTS: tuple[Answer, ...] = (
             (E.WRONG_STATE, "logout while a guest"),
         ),
     ),
+    Answer(
+        "SAY",
+        "CHAT_LINE, to the sender and to those who hear it (the table, or the spectators)",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.NO_SUCH_ROOM, "no room of that id"),
+            (E.NOT_IN_ROOM, "the player neither sits nor watches there (nor was offered its rematch)"),
+            (E.BAD_FIELD, "a line that is empty once cleaned, or over 200 characters"),
+            (E.RATE_LIMITED, "more than 5 lines at once (one more every 2 s)"),
+        ),
+    ),
+    Answer(
+        "MUTE",
+        "nothing: the player's lines are no longer (or again) sent to the sender",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.NO_SUCH_ROOM, "no room of that id"),
+            (E.NOT_IN_ROOM, "the sender neither sits nor watches there"),
+        ),
+    ),
+    Answer(
+        "REMATCH_ANSWER",
+        "REMATCH_OFFER with the answers so far, to those offered the rematch",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.NO_SUCH_ROOM, "no room of that id"),
+            (E.WRONG_STATE, "no rematch is offered in that room, or none to the sender"),
+        ),
+    ),
+    Answer(
+        "SET_SEAT",
+        "EVENT SEAT to the room (the match starts when the last free seat goes to a robot); nothing "
+        "when the seat is so already",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.NOT_IN_ROOM, "the sender is not in that room"),
+            (E.WRONG_STATE, "not the room's creator, or the match has started"),
+            (E.BAD_ROOM_OPTIONS, "a seat the game does not have"),
+            (E.SEAT_TAKEN, "the seat is a player's"),
+        ),
+    ),
 )
 """Every request frame a client sends, in the order of SPEC.md §3.1."""
 

@@ -12,7 +12,7 @@ GAME = "bridge"
 SEATS = "NESW"  # seat 0 North, 1 East, 2 South, 3 West
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     BID = 0  # 1 byte: the call byte level << 4 | strain
     PASS = 1
     DOUBLE = 2
@@ -23,8 +23,8 @@ class Act(IntEnum):
     REJECT = 7  # a defender rejects it: play goes on
 
 
-class Event(IntEnum):
-    """Bridge's own events. The echoes (protocol.echo(Act.X)) carry: a call, arg = the call byte
+class EventCode(IntEnum):
+    """Bridge's own events. The echoes (protocol.echo(ActCode.X)) carry: a call, arg = the call byte
     (0x00 pass, 0x01 double, 0x02 redouble, else level << 4 | strain) and no cards; PLAY, the card
     and seat = the hand it came from (dummy's seat for dummy's cards); CLAIM, seat = declarer and
     arg = the tricks claimed; ACCEPT and REJECT, the defender's seat."""

@@ -111,6 +111,10 @@ class Frame:
 
     TYPE: ClassVar[int]
     SENDER: ClassVar[str]
+    LATER: ClassVar[int] = 0
+    """How many trailing fields came to the frame after its first form: ``encode`` leaves
+    them out while they hold their defaults, so that a peer that does not use them gets the
+    bytes it always did (and one that predates them reads the frame)."""
 
 
 class Record:
@@ -171,6 +175,8 @@ class Hello(Frame):
     last_seq: U32 | None = None  # last event sequence number seen in the room being resumed
     session: Text | None = None  # an account's session token (from IDENTITY): plays as that account
     features: U32 = 0  # the Feature bits the client asks for
+
+    LATER = 1  # features
 
 
 @frame(0x02, CLIENT)
@@ -307,6 +313,8 @@ class Welcome(Frame):
     token: Text
     version: U16 = VERSION
     features: U32 = 0  # the Feature bits of HELLO that the server grants
+
+    LATER = 1  # features
 
 
 @frame(0x42, SERVER)
@@ -528,6 +536,7 @@ class _Layout:
     fast: tuple[_Fast, ...]  # per field: the value (checked), or _Invalid
     required: int
     plain: bool  # no field holds records: the values go to msgpack as they are
+    later: tuple[Any, ...]  # the defaults of the trailing fields left out while at them (Frame.LATER)
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -551,7 +560,9 @@ def _layout(cls: type) -> _Layout:
             if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
         )
         fast = tuple(_fast_of(tp) for _, tp in hints)
-        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire))
+        n_later = getattr(cls, "LATER", 0)
+        later = tuple(x.default for x in dataclasses.fields(cls)[len(names) - n_later :]) if n_later else ()
+        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire), later)
     return lay
 
 
@@ -689,6 +700,11 @@ def encode(f: Frame) -> bytes:
     values = lay.get(f)
     if not lay.plain:
         values = tuple(v if w is None else w(v) for w, v in zip(lay.wire, values, strict=True))
+    if lay.later:
+        n, first = len(values), len(values) - len(lay.later)
+        while n > first and values[n - 1] == lay.later[n - 1 - first]:
+            n -= 1
+        values = values[:n]
     data: bytes = msgpack.packb([f.TYPE, *values], use_bin_type=True)
     return data
 
@@ -720,7 +736,8 @@ def decode_all(data: bytes) -> list[Frame]:
     """Decode one message of a connection granted :attr:`Feature.BATCH`: one or more frames,
     one after the other (a single frame is a batch of one); ProtocolError for any bad input.
 
-    >>> decode_all(batch([encode(Ping(1)), encode(Ping(2))]))
+    >>> (message,) = batch([encode(Ping(1)), encode(Ping(2))])
+    >>> decode_all(message)
     [Ping(nonce=1), Ping(nonce=2)]
     """
     try:

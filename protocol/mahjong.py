@@ -11,7 +11,7 @@ from .views import PerSeat
 GAME = "mahjong"
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     """Action codes (bit numbers of the mask) and the bytes each carries."""
 
     DISCARD = 0  # 1 tile
@@ -24,8 +24,8 @@ class Act(IntEnum):
     # bit 7 is free
 
 
-class Event(IntEnum):
-    """Mahjong's own events. The echoes (protocol.echo(Act.X)) carry: DISCARD and READY, the
+class EventCode(IntEnum):
+    """Mahjong's own events. The echoes (protocol.echo(ActCode.X)) carry: DISCARD and READY, the
     tile; CHOW, PONG and an exposed KONG, the whole meld with the claimed tile, arg = the seat
     that discarded it; an added KONG, the added tile, arg = the seat the pong came from; a
     concealed KONG, the four tiles to the seat itself and four 0x00 to everyone else, arg = the

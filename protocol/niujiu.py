@@ -14,13 +14,13 @@ from .views import PerSeat
 GAME = "niujiu"
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     LEAD = 0  # the pattern led (k cards)
     EAT = 1  # a pattern of k cards that beats the best so far
     COVER = 2  # any k cards, face down (the option has pick = k)
 
 
-class Event(IntEnum):
+class EventCode(IntEnum):
     COVERED = 0x30  # seat covered; cards = its k cards to itself, k times 0x00 to everyone else
     OCCUPY = 0x31  # seat occupies the trick's best pattern; cards = those cards; arg = its total
     ENOUGH = 0x32  # seat has reached 6 occupied cards (够牌); arg = its total
@@ -59,7 +59,7 @@ class Error(IntEnum):
 
 
 TrickPlay = tuple[int, int, bytes, int]
-"""One play of the trick in a view, an array of four: seat, action code (Act), its face-up
+"""One play of the trick in a view, an array of four: seat, action code (ActCode), its face-up
 cards (empty for a COVER), how many cards it covered (0 unless a COVER)."""
 
 

@@ -128,7 +128,7 @@ def blocks() -> dict[str, str]:
         tables = [
             v for v in vars(m).values() if isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == m.__name__
         ]
-        out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "Event") for t in tables)
+        out[f"{g}-codes"] = "\n".join(_enum(t, t.__name__ == "EventCode") for t in tables)
         out[f"{g}-view"] = "\n".join(views.table(t) for t in views.nested(m.View))
         detail = [t for t in views.nested(m.Detail) if t is m.Detail or t not in views.nested(m.View)]
         out[f"{g}-result"] = f"RESULT's `hands`: {m.RESULT_HANDS}.\n\n" + "\n".join(views.table(t) for t in detail)

@@ -11,11 +11,11 @@ from .views import PerSeat
 GAME = "tricks"
 
 
-class Act(IntEnum):
+class ActCode(IntEnum):
     PLAY = 0  # 1 card
 
 
-class Event(IntEnum):
+class EventCode(IntEnum):
     TRICK = 0x30  # seat = the trick's winner, arg = that seat's tricks so far
 
 

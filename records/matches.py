@@ -26,7 +26,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import games
-from games import Action, Game, Rules
+from games import Game, GameAction, Rules
 
 from . import ratings
 from .database import Database
@@ -58,7 +58,7 @@ class MatchInfo:
 @dataclass(frozen=True)
 class HandRecord:
     hand: int
-    actions: Sequence[tuple[int, Action]]
+    actions: Sequence[tuple[int, GameAction]]
     scores: Sequence[int]
     revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
     detail: Mapping[str, Any] = field(default_factory=dict)
@@ -665,14 +665,14 @@ def random_hand(game: str, seed: int, hand: int, rng: random.Random) -> HandReco
     while not g.is_over:
         seat = g.to_act()[0]
         opt = rng.choice(g.legal(seat).options)
-        g.apply(seat, Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+        g.apply(seat, GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
     out = g.outcome()
     return HandRecord(hand, list(g.log), out.scores, out.hands, out.detail)
 
 
 def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:
     """The game of a stored hand (``record`` from :func:`match`), rebuilt from its action log."""
-    log = [(int(seat), Action(int(code), bytes.fromhex(cards))) for seat, code, cards in hand["actions"]]
+    log = [(int(seat), GameAction(int(code), bytes.fromhex(cards))) for seat, code, cards in hand["actions"]]
     return games.get(record["game"]).replay(record["seed"], rules_of(record), log, hand=hand["hand"])
 
 

@@ -227,7 +227,7 @@ class Server:
             d = await self.bus.receive()
             room = self.lobby.rooms.get(d.room)
             if room is not None:
-                room.feed(table.Decide(d.seat, d.prompt_id, games.Action(d.code, d.cards)))
+                room.feed(table.Decide(d.seat, d.prompt_id, games.GameAction(d.code, d.cards)))
 
     def health(self) -> dict[str, object]:
         """The body of ``/healthz``."""

@@ -555,7 +555,7 @@ class Lobby(Generic[R]):
         elif isinstance(f, Action):
             if p.room is None:
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, "not in a room")
-            self._out.append(Feed(p.room, table.Reply(p.id, conn, f.prompt_id, games.Action(f.code, f.cards)), f))
+            self._out.append(Feed(p.room, table.Reply(p.id, conn, f.prompt_id, games.GameAction(f.code, f.cards)), f))
         elif isinstance(f, Leave):
             # (after its match a room offering a rematch still takes the LEAVE of its players)
             if (p.room is not None and p.room != f.room) or (p.room is None and not self._here(f.room)):

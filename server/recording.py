@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games import Action
+from games import GameAction
 from protocol import RoomEvent, SeatKind
 from records.matches import HandRecord, MatchInfo, SeatHolder
 from records.models import GUEST, ROBOT, USER
@@ -42,7 +42,7 @@ class Follower:
         label: RobotLabel = default_label,
         *,
         seats: Iterable[roomlog.SeatRecord] = (),
-        actions: Iterable[tuple[int, Action]] = (),
+        actions: Iterable[tuple[int, GameAction]] = (),
         totals: Iterable[int] = (),
         hands: int = 0,
     ) -> None:
@@ -97,7 +97,7 @@ class Follower:
                 holders, totals = self.holders(), list(self.totals)
                 self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
         elif isinstance(e, roomlog.Applied):
-            self.actions.append((e.seat, Action(e.code, e.cards)))
+            self.actions.append((e.seat, GameAction(e.code, e.cards)))
         elif isinstance(e, roomlog.Seats):
             self.seats = e.seats
         elif isinstance(e, roomlog.Hand):

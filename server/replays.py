@@ -37,7 +37,7 @@ from typing import Any
 import msgpack
 
 import games
-from games import Action
+from games import GameAction
 from protocol import Event, Result, RoomState, encode
 from records import Database, matches
 
@@ -86,7 +86,7 @@ def from_record(record: dict[str, Any], hand: int) -> bytes | None:
     g = games.create(record["game"], record["seed"], matches.rules_of(record), hand=hand)
     game_events = list(g.events)
     for seat, code, cards in hands[k]["actions"]:
-        game_events += g.apply(int(seat), Action(int(code), bytes.fromhex(cards)))
+        game_events += g.apply(int(seat), GameAction(int(code), bytes.fromhex(cards)))
     events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(game_events, 1)]
     before = [sum(h["scores"][s] for h in hands[:k]) for s in range(g.num_seats)]
     out = g.outcome()

@@ -47,7 +47,7 @@ from typing import Any
 import msgpack
 
 import games
-from games import Action, Game, GameError, GameEvent, Rules
+from games import Game, GameAction, GameError, GameEvent, Rules
 from protocol import Result, RoomEvent, decode, encode
 
 from .lifecycle import Phase
@@ -290,7 +290,7 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.banks = {}
             elif kind == "act":
                 _, seat, code, cards, pid = e
-                r.game.apply(seat, Action(code, bytes(cards)))
+                r.game.apply(seat, GameAction(code, bytes(cards)))
                 r.actions += 1
                 r.prompt_id = max(r.prompt_id, int(pid))
             elif kind == "ev":

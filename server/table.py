@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import games
-from games import Action, ActionSet, GameError, GameEvent, Rules
+from games import ActionSet, GameAction, GameError, GameEvent, Rules
 from protocol import (
     Ack,
     ChatLine,
@@ -174,7 +174,7 @@ class Reply:
     player: str
     conn: Conn
     prompt_id: int
-    action: Action
+    action: GameAction
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ class Decide:
 
     seat: int
     prompt_id: int
-    action: Action
+    action: GameAction
 
 
 @dataclass(frozen=True)
@@ -385,7 +385,7 @@ class Pending:
     unix_deadline_ms: int
     start: float = 0.0  # when it was asked
     bank: float = 0.0  # the part of the time to the deadline that is the seat's bank
-    ready: tuple[Action, float] | None = None  # a robot's answer and when it is played (pacing)
+    ready: tuple[GameAction, float] | None = None  # a robot's answer and when it is played (pacing)
 
 
 class Table:
@@ -451,7 +451,7 @@ class Table:
         self.seq = 0
         self.log: deque[Emitted] = deque(maxlen=self.limits.replay_buffer)
         self.pending: dict[int, Pending] = {}
-        self.answered: OrderedDict[int, tuple[int, Action]] = OrderedDict()
+        self.answered: OrderedDict[int, tuple[int, GameAction]] = OrderedDict()
         self.withdrawn: OrderedDict[int, int] = OrderedDict()  # prompt id -> its controller
         self._prompt_ids = itertools.count(1)
         self.start_at: float | None = now + self.limits.quickplay_wait if quickplay else None
@@ -986,7 +986,7 @@ class Table:
         watched = self.spectators or any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in self.seats)
         return self.limits.robot_pace if watched else 0.0
 
-    def _apply(self, p: Pending, action: Action, conn: Conn | None = None) -> None:
+    def _apply(self, p: Pending, action: GameAction, conn: Conn | None = None) -> None:
         """Apply ``action`` for prompt ``p`` (GameError: nothing changed), then carry on."""
         events = self.game.apply(p.seat, action)
         self.observer.applied(self.game_name)

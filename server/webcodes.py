@@ -93,12 +93,12 @@ def render() -> str:
         lines.append(f"    title: {json.dumps(game.TITLE, ensure_ascii=False)},")
         lines.append(f"    seats: {games.create(name, 0).num_seats},")
         lines.append(f"    rulesets: {json.dumps(list(game.RULESETS))},")
-        lines.append(f"    act: {_table(wire.Act)},")
-        lines.append(f"    events: {_table(wire.Event, hexa=True)},")
+        lines.append(f"    act: {_table(wire.ActCode)},")
+        lines.append(f"    events: {_table(wire.EventCode, hexa=True)},")
         lines.append(f"    errors: {_table(wire.Error)},")
         for k, v in vars(wire).items():  # Kind as `kinds`, MeldKind as `meldKinds`
             own = isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == wire.__name__
-            if own and k not in ("Act", "Event", "Error"):
+            if own and k not in ("ActCode", "EventCode", "Error"):
                 lines.append(f"    {k[0].lower() + k[1:]}s: {_table(v)},")
         lines.append("  },")
     lines += ["};", ""]

@@ -17,9 +17,9 @@ import os
 import random
 from abc import abstractmethod
 
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 
 from ..base import Robot
@@ -48,14 +48,14 @@ DECLARER_SWITCH = 1
 # an opening lead within this many points of the simulation's best average score counts as
 # as good: the rules' lead among them is kept (a sample of 32 deals does not tell 10 points apart)
 LEAD_TOLERANCE = 10.0
-_CALL_ACTS = {PASS: Act.PASS, DOUBLE: Act.DOUBLE, REDOUBLE: Act.REDOUBLE}
+_CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
 
-def call_action(call: int) -> Action:
+def call_action(call: int) -> GameAction:
     """The action that makes the call byte ``call``."""
     if call in _CALL_ACTS:
-        return Action(_CALL_ACTS[call])
-    return Action(Act.BID, bytes([call]))
+        return GameAction(_CALL_ACTS[call])
+    return GameAction(ActCode.BID, bytes([call]))
 
 
 def _rng(request: DecisionRequest) -> random.Random:
@@ -68,11 +68,11 @@ class BridgeRobot(Robot):
     game = "bridge"
     tables = CURRENT  # the bidding system the robot bids and reads the auction with
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         view = request.view
         codes = {o.code for o in request.options}
-        if Act.ACCEPT in codes:
-            return Action(Act.ACCEPT if self.accept_claim(request) else Act.REJECT)
+        if ActCode.ACCEPT in codes:
+            return GameAction(ActCode.ACCEPT if self.accept_claim(request) else ActCode.REJECT)
         if view["phase"] == "auction":
             seat = request.seat
             return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
@@ -80,7 +80,7 @@ class BridgeRobot(Robot):
         k.tables = self.tables
         legal = k.legal()
         card = legal[0] if len(legal) == 1 else self.card(k, _rng(request))
-        return Action(Act.PLAY, bytes([card]))
+        return GameAction(ActCode.PLAY, bytes([card]))
 
     @abstractmethod
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:

@@ -43,9 +43,9 @@ import games
 from bots import registry
 from bots.arena import _ci, play_out, rotations
 from bots.base import Robot
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from .defence import declared_against
 from .perceptor import perceive
@@ -66,8 +66,8 @@ class Deviation:
     distance: int  # the robot's hu distance: of its hand when a tile is on offer, else after its discard
     wall: int  # tiles left in the wall
     declared: int  # opponents that had declared ready
-    chosen: Action
-    alternative: Action
+    chosen: GameAction
+    alternative: GameAction
     q_chosen: int
     q_alternative: int
 
@@ -77,27 +77,29 @@ class Deviation:
         return self.q_alternative - self.q_chosen
 
 
-def alternative(request: DecisionRequest, action: Action, baseline: Robot) -> tuple[str, Action] | None:
+def alternative(request: DecisionRequest, action: GameAction, baseline: Robot) -> tuple[str, GameAction] | None:
     """The kind of the robot's decision ``action`` and the alternative to value (None: none)."""
     memory = perceive(request)
     legal = request.options
     if memory.offer:
-        if action.code == Act.HU:
-            return "hold", Action(int(Act.PASS))
-        if action.code in (Act.CHOW, Act.PONG):
-            return "claim", Action(int(Act.PASS))
-        if action.code == Act.PASS and not any(o.code == Act.HU for o in legal):
-            claims = sorted((o for o in legal if o.code in (Act.CHOW, Act.PONG)), key=lambda o: o.code != Act.PONG)
+        if action.code == ActCode.HU:
+            return "hold", GameAction(int(ActCode.PASS))
+        if action.code in (ActCode.CHOW, ActCode.PONG):
+            return "claim", GameAction(int(ActCode.PASS))
+        if action.code == ActCode.PASS and not any(o.code == ActCode.HU for o in legal):
+            claims = sorted(
+                (o for o in legal if o.code in (ActCode.CHOW, ActCode.PONG)), key=lambda o: o.code != ActCode.PONG
+            )
             if claims:
-                return "pass", Action(claims[0].code, bytes(claims[0].cards))
+                return "pass", GameAction(claims[0].code, bytes(claims[0].cards))
         return None
-    if action.code not in (Act.DISCARD, Act.READY) or memory.ready[memory.seat]:
+    if action.code not in (ActCode.DISCARD, ActCode.READY) or memory.ready[memory.seat]:
         return None
     other = baseline.decide(request)
-    if other.code not in (Act.DISCARD, Act.READY) or other.cards == action.cards:
+    if other.code not in (ActCode.DISCARD, ActCode.READY) or other.cards == action.cards:
         return None
-    if other.code == Act.READY and action.code == Act.DISCARD:  # compare the discards, not the declaration
-        other = Action(int(Act.DISCARD), other.cards)
+    if other.code == ActCode.READY and action.code == ActCode.DISCARD:  # compare the discards, not the declaration
+        other = GameAction(int(ActCode.DISCARD), other.cards)
     return ("threatened" if declared_against(memory) else "calm"), other
 
 
@@ -137,7 +139,7 @@ def _hand(
     room = f"deviations-{seed}-{deal}-{rotation}"
     found: list[Deviation] = []
 
-    def decided(request: DecisionRequest, action: Action) -> None:
+    def decided(request: DecisionRequest, action: GameAction) -> None:
         if game.controller(request.seat) != me:
             return
         kind, other = alternative(request, action, baseline) or ("", action)
@@ -164,7 +166,7 @@ def _hand(
     return found
 
 
-def _value(game: games.Game[Any], seat: int, action: Action, robots: Sequence[Robot], room: str) -> int:
+def _value(game: games.Game[Any], seat: int, action: GameAction, robots: Sequence[Robot], room: str) -> int:
     """The score of ``seat`` when ``action`` is played in a copy of ``game`` and the copy played out."""
     g = copy.deepcopy(game)
     g.apply(seat, action)

@@ -1,11 +1,11 @@
 """The intention set (design.md §7.5 意图集): the one-step actions the robot means to take.
 
 The decomposer turns the chosen goal into intentions, best first; each names an action
-code of ``protocol.mahjong.Act`` and its tiles, with the value the strategy gave it (for
+code of ``protocol.mahjong.ActCode`` and its tiles, with the value the strategy gave it (for
 the record: the matcher only uses the order).
 
->>> from protocol.mahjong import Act
->>> i = Intentions.of([Intention(Act.DISCARD, b"\\x21", 0.5), Intention(Act.HU, b"", 9.0)])
+>>> from protocol.mahjong import ActCode
+>>> i = Intentions.of([Intention(ActCode.DISCARD, b"\\x21", 0.5), Intention(ActCode.HU, b"", 9.0)])
 >>> [x.code for x in i.ranked]
 [4, 0]
 """

@@ -39,9 +39,9 @@ import numpy.typing as npt
 import games
 from bots import registry
 from bots.arena import Z95, _ci, play_out, rotations
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from .defence import Danger, declared_against
 from .deviations import _value
@@ -78,8 +78,8 @@ def hand(
     room = f"learn-{seed}-{deal}-{rotation}"
     found: list[Decision] = []
 
-    def decided(request: DecisionRequest, action: Action) -> None:
-        if game.controller(request.seat) != me or action.code not in (Act.DISCARD, Act.READY):
+    def decided(request: DecisionRequest, action: GameAction) -> None:
+        if game.controller(request.seat) != me or action.code not in (ActCode.DISCARD, ActCode.READY):
             return
         memory = perceive(request)
         if memory.offer or memory.ready[memory.seat]:
@@ -94,9 +94,9 @@ def hand(
         kept = [cands[0]]
         for c in cands[1:]:
             ready = strategy.ready_wanted(memory, rules, remove(memory.hand, c.tile))
-            alt = Action(int(Act.READY if ready else Act.DISCARD), bytes([c.tile]))
+            alt = GameAction(int(ActCode.READY if ready else ActCode.DISCARD), bytes([c.tile]))
             if not legal.allows(alt):
-                alt = Action(int(Act.DISCARD), bytes([c.tile]))
+                alt = GameAction(int(ActCode.DISCARD), bytes([c.tile]))
                 if not legal.allows(alt):
                     continue
             scores.append(_value(game, request.seat, alt, robots, room))

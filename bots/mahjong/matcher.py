@@ -7,12 +7,12 @@ rules do not offer) the matcher falls back to a safe legal action: pass if passi
 allowed, else the first discard the strategy ranked that is offered, else the first option.
 
 >>> from protocol import Option
->>> from protocol.mahjong import Act
->>> opts = [Option.exactly(Act.PONG, b"\\x15\\x15"), Option.exactly(Act.PASS)]
->>> want = [Intention(Act.CHOW, b"\\x14\\x16"), Intention(Act.PONG, b"\\x15\\x15")]
+>>> from protocol.mahjong import ActCode
+>>> opts = [Option.exactly(ActCode.PONG, b"\\x15\\x15"), Option.exactly(ActCode.PASS)]
+>>> want = [Intention(ActCode.CHOW, b"\\x14\\x16"), Intention(ActCode.PONG, b"\\x15\\x15")]
 >>> match(want, 0b100100, opts)
 (2, b'\\x15\\x15')
->>> match([Intention(Act.CHOW, b"\\x14\\x16")], 0b100100, opts)
+>>> match([Intention(ActCode.CHOW, b"\\x14\\x16")], 0b100100, opts)
 (5, b'')
 """
 
@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from protocol import Option
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from .intentions import Intention
 
@@ -45,13 +45,13 @@ def match(intentions: Iterable[Intention], mask: int, options: Sequence[Option])
 
 
 def fallback(ranked: Sequence[Intention], mask: int, options: Sequence[Option]) -> tuple[int, bytes]:
-    if mask >> Act.PASS & 1:
-        return int(Act.PASS), b""
+    if mask >> ActCode.PASS & 1:
+        return int(ActCode.PASS), b""
     for i in ranked:
-        if i.code in (Act.DISCARD, Act.READY) and allows(mask, options, Act.DISCARD, i.tiles):
-            return int(Act.DISCARD), i.tiles
+        if i.code in (ActCode.DISCARD, ActCode.READY) and allows(mask, options, ActCode.DISCARD, i.tiles):
+            return int(ActCode.DISCARD), i.tiles
     for o in options:
-        if o.code == Act.DISCARD:
-            return int(Act.DISCARD), o.cards[-1:]
+        if o.code == ActCode.DISCARD:
+            return int(ActCode.DISCARD), o.cards[-1:]
     o = options[0]
     return o.code, o.cards[: o.pick]

@@ -17,9 +17,9 @@ from typing import ClassVar
 
 import games
 from bots.base import Robot
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest, Option
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from . import executor, matcher
 from .intentions import Intention, Intentions
@@ -55,7 +55,7 @@ class Trace:
     goals: int
     goal: int
     intentions: Intentions
-    action: Action
+    action: GameAction
 
 
 class BDIRobot(Robot):
@@ -84,7 +84,7 @@ class BDIRobot(Robot):
         code, tiles = matcher.match(intentions.ranked, mask, options)  # the matcher
         return Trace(memory, states, goals, goal, intentions, executor.pack(code, tiles))  # the executor
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         return self.think(request).action
 
 
@@ -109,7 +109,7 @@ class GreedyRobot(Robot):
     name = "greedy"
     description = "discards whatever brings the hand nearest a win; never declares ready"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         memory = perceive(request)
         rules = rules_of(request.ruleset)
         rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
@@ -122,38 +122,38 @@ class GreedyRobot(Robot):
         mask: int,
         options: Sequence[Option],
         rng: random.Random,
-    ) -> Action:
+    ) -> GameAction:
         hand = memory.hand
         k = memory.own_melds
         ranked: list[Intention] = []
         if memory.offer:
             t = memory.offer
             if rules.is_win(hand + bytes([t]), k):
-                ranked.append(Intention(Act.HU))
+                ranked.append(Intention(ActCode.HU))
             d_now = rules.distance(hand, k)
             for code, pair in Strategy._claims(memory, t) + (
-                [(Act.KONG, bytes([t] * 3))] if hand.count(t) >= 3 else []
+                [(ActCode.KONG, bytes([t] * 3))] if hand.count(t) >= 3 else []
             ):
                 if k >= 4:
                     break
                 part = remove(hand, *pair)
-                if code == Act.KONG:
+                if code == ActCode.KONG:
                     d = rules.distance(part, k + 1)
                 else:
                     d = min(rules.distance(remove(part, x), k + 1) for x in set(part))
                 if d < d_now:
                     ranked.append(Intention(code, pair))
-            ranked.append(Intention(Act.PASS))
+            ranked.append(Intention(ActCode.PASS))
         else:
             if rules.is_win(hand, k):
-                ranked.append(Intention(Act.HU))
+                ranked.append(Intention(ActCode.HU))
             dist = {t: rules.distance(remove(hand, t), k) for t in sorted(set(hand))}
             best = min(dist.values())
             ties = [t for t, d in dist.items() if d == best]
             rng.shuffle(ties)
-            ranked += [Intention(Act.DISCARD, bytes([t])) for t in ties]
+            ranked += [Intention(ActCode.DISCARD, bytes([t])) for t in ties]
             ranked += [
-                Intention(Act.DISCARD, bytes([t])) for t, d in sorted(dist.items(), key=lambda x: x[1]) if d > best
+                Intention(ActCode.DISCARD, bytes([t])) for t, d in sorted(dist.items(), key=lambda x: x[1]) if d > best
             ]
         code, tiles = matcher.match(ranked, mask, options)
         return executor.pack(code, tiles)

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bots.memo import bounded
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from .defence import Danger, declared_against
 from .goals import SEVEN_PAIRS, goal_byte, lowest, suits_of
@@ -227,15 +227,15 @@ class Strategy(ABC):
         k = memory.own_melds
         hand = memory.hand
         if rules.is_win(hand, k):
-            out.append(Intention(Act.HU, b"", 100.0))
+            out.append(Intention(ActCode.HU, b"", 100.0))
         counts = Counter(hand)
         for t, c in counts.items():
             if c == 4 and rules.distance(remove(hand, t, t, t, t), k + 1) <= best:
-                out.append(Intention(Act.KONG, bytes([t] * 4), 50.0))
+                out.append(Intention(ActCode.KONG, bytes([t] * 4), 50.0))
         pongs = {m.tiles[0] for m in memory.melds[memory.seat] if m.kind == "pong" and m.tiles}
         for t in pongs:
             if counts[t] and rules.distance(remove(hand, t), k) <= best:
-                out.append(Intention(Act.KONG, bytes([t]), 49.0))
+                out.append(Intention(ActCode.KONG, bytes([t]), 49.0))
         return out
 
     def claim_prefix(self, memory: Memory, rules: RuleBase) -> list[Intention]:
@@ -247,11 +247,11 @@ class Strategy(ABC):
         k = memory.own_melds
         hand = memory.hand
         if rules.is_win(hand + bytes([t]), k):
-            out.append(Intention(Act.HU, b"", 100.0))
+            out.append(Intention(ActCode.HU, b"", 100.0))
         if hand.count(t) >= 3 and k < 4:
             rest = remove(hand, t, t, t)
             if rules.distance(rest, k + 1) <= rules.distance(hand, k):
-                out.append(Intention(Act.KONG, bytes([t] * 3), 50.0))
+                out.append(Intention(ActCode.KONG, bytes([t] * 3), 50.0))
         return out
 
     @staticmethod
@@ -259,7 +259,7 @@ class Strategy(ABC):
         hand = memory.hand
         out: list[tuple[int, bytes]] = []
         if hand.count(t) >= 2:
-            out.append((Act.PONG, bytes([t, t])))
+            out.append((ActCode.PONG, bytes([t, t])))
         left = memory.offer_from is not None and (memory.offer_from + 1) % 4 == memory.seat
         if left and t >> 4 < 3:
             r = t & 0xF
@@ -269,7 +269,7 @@ class Strategy(ABC):
                     continue
                 others = [(t & 0xF0) | x for x in run if x != r]
                 if all(o in hand for o in others):
-                    out.append((Act.CHOW, bytes(others)))
+                    out.append((ActCode.CHOW, bytes(others)))
         return out
 
     def ready_wanted(self, memory: Memory, rules: RuleBase, part: bytes) -> bool:
@@ -606,8 +606,8 @@ class HuDist(Strategy):
         ranked = self.turn_prefix(memory, rules, best)
         top = opts[0]
         if self.ready_wanted(memory, rules, remove(hand, top.tile)):
-            ranked.append(Intention(Act.READY, bytes([top.tile]), 20.0))
-        ranked += [Intention(Act.DISCARD, bytes([o.tile]), o.value) for o in opts]
+            ranked.append(Intention(ActCode.READY, bytes([top.tile]), 20.0))
+        ranked += [Intention(ActCode.DISCARD, bytes([o.tile]), o.value) for o in opts]
         return Intentions(tuple(ranked), top.needed, {"goal": goal, "distance": best})
 
     def _claim(self, memory: Memory, rules: RuleBase) -> Intentions:
@@ -616,8 +616,8 @@ class HuDist(Strategy):
         hand = memory.hand
         k = memory.own_melds
         ranked = self.claim_prefix(memory, rules)
-        if self.hold and ranked and ranked[0].code == Act.HU and self.holds_out(memory, rules):
-            return Intentions((Intention(Act.PASS, b"", 0.0),), b"", {"distance": 1, "held": 1})
+        if self.hold and ranked and ranked[0].code == ActCode.HU and self.holds_out(memory, rules):
+            return Intentions((Intention(ActCode.PASS, b"", 0.0),), b"", {"distance": 1, "held": 1})
         d_now, needed_now = useful(rules, hand, k, memory.tiles())
         # claims that bring the hand nearer a win (a cheap distance test first) ...
         nearer = []
@@ -646,7 +646,7 @@ class HuDist(Strategy):
                 a = self.options(memory, rules, part, k + 1)[0]
                 ranked.append(Intention(code, pair, 10.0 - a.distance + a.value))
         ranked.sort(key=lambda i: -i.value)
-        ranked.append(Intention(Act.PASS, b"", -100.0))
+        ranked.append(Intention(ActCode.PASS, b"", -100.0))
         return Intentions(tuple(ranked), needed_now, {"distance": d_now})
 
     def holds_out(self, memory: Memory, rules: RuleBase) -> bool:
@@ -769,9 +769,9 @@ class Rearrange(Strategy):
             order = sorted(order, key=lambda t: dist[t] > best)
         ranked = self.turn_prefix(memory, rules, best)
         if order and self.ready_wanted(memory, rules, remove(hand, order[0])):
-            ranked.append(Intention(Act.READY, bytes([order[0]]), 20.0))
+            ranked.append(Intention(ActCode.READY, bytes([order[0]]), 20.0))
         n = len(order)
-        ranked += [Intention(Act.DISCARD, bytes([t]), float(n - i)) for i, t in enumerate(order)]
+        ranked += [Intention(ActCode.DISCARD, bytes([t]), float(n - i)) for i, t in enumerate(order)]
         return Intentions(tuple(ranked), wants, {"goal": goal})
 
     def _claim_rearranged(self, goal: int, memory: Memory, rules: RuleBase, states: StateSet) -> Intentions:
@@ -790,7 +790,7 @@ class Rearrange(Strategy):
                 order_mem = Memory(seat=memory.seat, hand=part, honours=memory.honours, unseen=list(memory.unseen))
                 order_mem.melds = [list(ms) for ms in memory.melds]
                 order_mem.melds[memory.seat].append(
-                    Meld("pong" if code == Act.PONG else "chow", bytes(sorted([t, *pair])))
+                    Meld("pong" if code == ActCode.PONG else "chow", bytes(sorted([t, *pair])))
                 )
                 after = state_set(part, memory.unseen, honours=memory.honours, partials=self.partials)
                 g = self.filter(self.goals(order_mem, rules, after), order_mem, rules, after)
@@ -813,7 +813,7 @@ class Rearrange(Strategy):
                 if d < d_now:  # below the seed's own claims (value 10 - cost, cost >= 1)
                     ranked.append(Intention(code, pair, 5.0 - d))
         ranked.sort(key=lambda i: -i.value)
-        ranked.append(Intention(Act.PASS, b"", -100.0))
+        ranked.append(Intention(ActCode.PASS, b"", -100.0))
         return Intentions(tuple(ranked), wants, {"goal": goal})
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bots.base import Robot
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest, Option
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 from . import executor, matcher
 from .intentions import Intention
@@ -63,7 +63,7 @@ def claims(memory: Memory, rules: RuleBase) -> list[Intention]:
     t, hand, k = memory.offer, memory.hand, memory.own_melds
     out: list[Intention] = []
     if rules.is_win(hand + bytes([t]), k):
-        out.append(Intention(Act.HU))
+        out.append(Intention(ActCode.HU))
     d_now = rules.distance(hand, k)
     found: list[tuple[int, int, bytes]] = []
     if k < 4:
@@ -73,9 +73,9 @@ def claims(memory: Memory, rules: RuleBase) -> list[Intention]:
             if d < d_now:
                 found.append((d, code, pair))
         if hand.count(t) >= 3 and rules.distance(remove(hand, t, t, t), k + 1) < d_now:
-            found.append((rules.distance(remove(hand, t, t, t), k + 1), Act.KONG, bytes([t] * 3)))
+            found.append((rules.distance(remove(hand, t, t, t), k + 1), ActCode.KONG, bytes([t] * 3)))
     out += [Intention(code, pair) for _, code, pair in sorted(found, key=lambda f: f[0])]
-    out.append(Intention(Act.PASS))
+    out.append(Intention(ActCode.PASS))
     return out
 
 
@@ -86,17 +86,17 @@ class UkeireRobot(Robot):
     name = "ukeire"
     description = "fewest tiles from a win, then the most tiles that bring it nearer: the strong baseline"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         return self.decide_memory(perceive(request), rules_of(request.ruleset), request.mask, request.options)
 
-    def decide_memory(self, memory: Memory, rules: RuleBase, mask: int, options: Sequence[Option]) -> Action:
+    def decide_memory(self, memory: Memory, rules: RuleBase, mask: int, options: Sequence[Option]) -> GameAction:
         if memory.offer:
             ranked = claims(memory, rules)
         else:
-            ranked = [Intention(Act.HU)] if rules.is_win(memory.hand, memory.own_melds) else []
+            ranked = [Intention(ActCode.HU)] if rules.is_win(memory.hand, memory.own_melds) else []
             opts = discards(memory, rules)
             if opts[0][1] == 1:
-                ranked.append(Intention(Act.READY, bytes([opts[0][0]])))
-            ranked += [Intention(Act.DISCARD, bytes([t])) for t, _, _ in opts]
+                ranked.append(Intention(ActCode.READY, bytes([opts[0][0]])))
+            ranked += [Intention(ActCode.DISCARD, bytes([t])) for t, _, _ in opts]
         code, tiles = matcher.match(ranked, mask, options)
         return executor.pack(code, tiles)

@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from games.niujiu import ENOUGH, LEVEL, Kind, pattern_beats, rank
-from protocol.niujiu import Act
+from protocol.niujiu import ActCode
 
 from .automaton import plan_for, sure_patterns
 from .cache import hand_patterns, pattern_of
@@ -51,7 +51,7 @@ EAT_THRESHOLD = 0.5  # the first follower eats when the third seat eats it back 
 class Choice:
     """A decision: LEAD or EAT with a pattern's cards, or COVER with ``k`` cards."""
 
-    code: Act
+    code: ActCode
     cards: bytes
 
 
@@ -133,21 +133,21 @@ def choose_answer(kn: Knowledge) -> Choice:
     options = eats(kn)
     if options:
         if kn.position == 2:
-            return Choice(Act.EAT, cheapest(options, value))
+            return Choice(ActCode.EAT, cheapest(options, value))
         safe = [p for p in options if is_sure(pattern_of(p), kn.pool)]
         if safe:
-            return Choice(Act.EAT, cheapest(safe, value))
+            return Choice(ActCode.EAT, cheapest(safe, value))
         p = cheapest(options, value)
         back = eat_chance(pattern_of(p), kn.pool, _others(kn))
         leader = kn.best_seat if kn.best_seat is not None else kn.leader
         denies = kn.occupied[leader] < ENOUGH <= kn.occupied[leader] + kn.k
         if back < EAT_THRESHOLD or denies or kn.need == 0:
-            return Choice(Act.EAT, p)
-    return Choice(Act.COVER, cover_cards(kn.hand, kn.k, value))
+            return Choice(ActCode.EAT, p)
+    return Choice(ActCode.COVER, cover_cards(kn.hand, kn.k, value))
 
 
 def decide(kn: Knowledge) -> Choice:
     """The automaton robot's decision from its knowledge."""
     if kn.position == 0:
-        return Choice(Act.LEAD, choose_lead(kn))
+        return Choice(ActCode.LEAD, choose_lead(kn))
     return choose_answer(kn)

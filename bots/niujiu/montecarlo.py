@@ -31,7 +31,7 @@ from typing import Any
 
 from games.niujiu import ENOUGH, LEVEL, NiujiuRules, Pattern, rank
 from protocol.cards import NIUJIU_CARDS
-from protocol.niujiu import Act
+from protocol.niujiu import ActCode
 
 from . import evaluate
 from .automaton import plan_for
@@ -95,7 +95,7 @@ class PlayOut:
         hand = Counter(self.hands[seat])
         hand.subtract(choice.cards)
         self.hands[seat] = bytes(sorted(hand.elements()))
-        if choice.code == Act.COVER:
+        if choice.code == ActCode.COVER:
             self.covered[seat] += choice.cards
         else:
             self.public.update(choice.cards)
@@ -166,16 +166,16 @@ def candidates(kn: Knowledge, own: Choice, limit: int) -> list[Choice]:
     out = [own]
     if kn.position == 0:
         ranked = sorted(hand_patterns(kn.hand), key=lambda p: (-evaluate.lead_gain(kn, p), p))
-        out += [Choice(Act.LEAD, p) for p in ranked if p != own.cards]
+        out += [Choice(ActCode.LEAD, p) for p in ranked if p != own.cards]
     else:
         value = evaluate.keep_value(kn.hand)
         eats = sorted(evaluate.eats(kn), key=lambda p: (sum(value[c] for c in p), p))
-        out += [Choice(Act.EAT, p) for p in eats if own != Choice(Act.EAT, p)]
+        out += [Choice(ActCode.EAT, p) for p in eats if own != Choice(ActCode.EAT, p)]
         covers = [
             evaluate.cover_cards(kn.hand, kn.k, value),  # the automaton's: keep what is worth keeping
             evaluate.cover_cards(kn.hand, kn.k, {c: float(LEVEL[rank(c)]) for c in kn.hand}),  # the lowest numbers
         ]
-        out += [Choice(Act.COVER, c) for c in dict.fromkeys(covers) if own != Choice(Act.COVER, c)]
+        out += [Choice(ActCode.COVER, c) for c in dict.fromkeys(covers) if own != Choice(ActCode.COVER, c)]
     return out[:limit]
 
 

@@ -10,10 +10,10 @@ import random
 
 import games
 from bots.base import Robot
-from games import Action
+from games import GameAction
 from games.niujiu import LEVEL, rank
 from protocol import DecisionRequest
-from protocol.niujiu import Act
+from protocol.niujiu import ActCode
 
 from . import evaluate, montecarlo
 from .cache import hand_patterns
@@ -27,8 +27,8 @@ def knowledge(request: DecisionRequest) -> Knowledge:
     return from_view(request.seat, request.view, play_out=bool(getattr(rules, "play_out", False)))
 
 
-def action(choice: Choice) -> Action:
-    return Action(int(choice.code), bytes(sorted(choice.cards)))
+def action(choice: Choice) -> GameAction:
+    return GameAction(int(choice.code), bytes(sorted(choice.cards)))
 
 
 class AutomatonRobot(Robot):
@@ -38,7 +38,7 @@ class AutomatonRobot(Robot):
     name = "automaton"
     description = 'the "six must suffice" automaton, the sure-winner test, the evaluation'
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         return action(evaluate.decide(knowledge(request)))
 
 
@@ -50,12 +50,12 @@ def greedy_choice(kn: Knowledge) -> Choice:
     """Lead the largest pattern (most cards, then highest); eat with the cheapest pattern that
     eats whenever possible; otherwise cover the lowest cards."""
     if kn.position == 0:
-        return Choice(Act.LEAD, max(hand_patterns(kn.hand), key=lambda p: (len(p), _strength(p), p)))
+        return Choice(ActCode.LEAD, max(hand_patterns(kn.hand), key=lambda p: (len(p), _strength(p), p)))
     options = evaluate.eats(kn)
     if options:
-        return Choice(Act.EAT, min(options, key=lambda p: (_strength(p), p)))
+        return Choice(ActCode.EAT, min(options, key=lambda p: (_strength(p), p)))
     low = sorted(kn.hand, key=lambda c: (LEVEL[rank(c)], c))
-    return Choice(Act.COVER, bytes(sorted(low[: kn.k])))
+    return Choice(ActCode.COVER, bytes(sorted(low[: kn.k])))
 
 
 class GreedyRobot(Robot):
@@ -65,7 +65,7 @@ class GreedyRobot(Robot):
     name = "greedy"
     description = "leads its largest pattern, eats as cheaply as it can, never guesses hidden cards: the baseline"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         return action(greedy_choice(knowledge(request)))
 
 
@@ -84,7 +84,7 @@ class MonteCarloRobot(Robot):
     def __init__(self, settings: montecarlo.Settings | None = None) -> None:
         self.settings = settings or montecarlo.Settings()
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         rules = games.get("niujiu").ruleset(request.ruleset or None)
         rng = random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
         return action(montecarlo.decide(knowledge(request), rules, rng, self.settings))

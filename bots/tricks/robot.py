@@ -7,10 +7,10 @@ position and the solver an optimal card.
 
 from __future__ import annotations
 
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest, views
 from protocol.cards import tricks_card, tricks_number
-from protocol.tricks import Act, View
+from protocol.tricks import ActCode, View
 
 from ..base import Robot
 from ..registry import register
@@ -24,7 +24,7 @@ class PerfectRobot(Robot):
     name = "perfect"
     description = "plays perfectly: an exact solver picks an optimal card every trick"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         view = views.read(View, request.view, seats=2)
         mine = sorted(tricks_number(b) for b in view["hand"])
         trick = [tricks_number(b) for b in view["trick"]]
@@ -38,4 +38,4 @@ class PerfectRobot(Robot):
             lead = trick[0]
             cards = sorted([*theirs, lead, *mine])
             card = cards[solver.best_answer(key_of([*theirs, lead], mine), cards.index(lead))]
-        return Action(Act.PLAY, bytes([tricks_card(card)]))
+        return GameAction(ActCode.PLAY, bytes([tricks_card(card)]))

@@ -10,7 +10,7 @@ During the play :meth:`Bridge.to_act` names the dummy's seat when a card must co
 dummy, and :meth:`Bridge.controller` of that seat is the declarer: a room sends that
 prompt to the declarer's player, who answers it as the dummy's seat.
 
->>> from protocol.bridge import Act
+>>> from protocol.bridge import ActCode
 >>> g = Bridge(7, hand=2)  # board 3: South deals, East-West vulnerable
 >>> g.board, g.dealer, g.vulnerable
 (3, 2, 'EW')
@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import VULNERABILITY, Act, Detail, Error, Phase, View
-from protocol.bridge import Event as BridgeEvent
+from protocol.bridge import VULNERABILITY, ActCode, Detail, Error, EventCode, Phase, View
 from protocol.cards import BIDS, BRIDGE_CARDS, DOUBLE, PASS, REDOUBLE, format_call, format_card, parse_call
 from protocol.frames import Option
 
-from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
 from .scoring import Contract, contract_score
@@ -41,13 +40,13 @@ AUCTION: Final = "auction"
 PLAY: Final = "play"
 CLAIM: Final = "claim"
 OVER: Final = "over"
-_PASS_OPTION = Option.exactly(Act.PASS)
-_DOUBLE_OPTION = Option.exactly(Act.DOUBLE)
-_REDOUBLE_OPTION = Option.exactly(Act.REDOUBLE)
-_CLAIM_OPTION = Option.exactly(Act.CLAIM)
-_ANSWERS = ActionSet.of([Option.exactly(Act.ACCEPT), Option.exactly(Act.REJECT)])
+_PASS_OPTION = Option.exactly(ActCode.PASS)
+_DOUBLE_OPTION = Option.exactly(ActCode.DOUBLE)
+_REDOUBLE_OPTION = Option.exactly(ActCode.REDOUBLE)
+_CLAIM_OPTION = Option.exactly(ActCode.CLAIM)
+_ANSWERS = ActionSet.of([Option.exactly(ActCode.ACCEPT), Option.exactly(ActCode.REJECT)])
 _ALL_BIDS = sorted(BIDS)  # byte order is bid order: 1C < 1D < ... < 1NT < 2C ...
-_CALL_ACTS = {PASS: Act.PASS, DOUBLE: Act.DOUBLE, REDOUBLE: Act.REDOUBLE}
+_CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ class Bridge(Game[BridgeRules]):
         events = [
             GameEvent(RoomEvent.HAND_START, self.dealer, arg=self.hand),
             # a PBN room's board number and vulnerability are not the rotation's of the hand
-            GameEvent(BridgeEvent.BOARD, self.dealer, arg=self.board << 2 | VULNERABILITY.index(self.vulnerable)),
+            GameEvent(EventCode.BOARD, self.dealer, arg=self.board << 2 | VULNERABILITY.index(self.vulnerable)),
         ]
         for s in range(4):
             events.append(GameEvent(RoomEvent.DEAL, s, dealt[s], visible_to=frozenset({s})))
@@ -194,9 +193,9 @@ class Bridge(Game[BridgeRules]):
                 return ActionSet.empty()
             opts = []
             if self.last_bid is None:
-                opts.append(Option(Act.BID, bytes(_ALL_BIDS), 1))
+                opts.append(Option(ActCode.BID, bytes(_ALL_BIDS), 1))
             elif self.last_bid < 0x74:
-                opts.append(Option(Act.BID, bytes(b for b in _ALL_BIDS if b > self.last_bid), 1))
+                opts.append(Option(ActCode.BID, bytes(b for b in _ALL_BIDS if b > self.last_bid), 1))
             opts.append(_PASS_OPTION)
             if self.last_bid is not None:
                 opponents = (self.last_bid_by - seat) % 2 == 1
@@ -208,7 +207,7 @@ class Bridge(Game[BridgeRules]):
         if self.phase == PLAY:
             if seat != self.turn:
                 return ActionSet.empty()
-            opts = [Option(Act.PLAY, bytes(self.playable(seat)), 1)]
+            opts = [Option(ActCode.PLAY, bytes(self.playable(seat)), 1)]
             if self._may_claim():
                 opts.append(_CLAIM_OPTION)
             return ActionSet.of(opts)
@@ -229,15 +228,15 @@ class Bridge(Game[BridgeRules]):
         """Convenience: make the call written ``text`` (``"1NT"``, ``"P"``, ``"X"``, ``"XX"``) for ``seat``."""
         b = parse_call(text)
         if b in _CALL_ACTS:
-            return self.apply(seat, Action(_CALL_ACTS[b]))
-        return self.apply(seat, Action(Act.BID, bytes([b])))
+            return self.apply(seat, GameAction(_CALL_ACTS[b]))
+        return self.apply(seat, GameAction(ActCode.BID, bytes([b])))
 
-    def apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         # Declarer and dummy are one player: a card sent for the wrong one of the two hands is
         # "playing from the wrong hand", a sharper refusal than "not your turn".
         if (
             self.phase == PLAY
-            and action.code == Act.PLAY
+            and action.code == ActCode.PLAY
             and self.declarer is not None
             and seat in (self.declarer, self.dummy)
             and self.turn in (self.declarer, self.dummy)
@@ -250,22 +249,24 @@ class Bridge(Game[BridgeRules]):
             )
         return super().apply(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         code = action.code
-        if code == Act.BID:
+        if code == ActCode.BID:
             return self._call(seat, action.cards[0])
-        if code in (Act.PASS, Act.DOUBLE, Act.REDOUBLE):
-            return self._call(seat, {Act.PASS: PASS, Act.DOUBLE: DOUBLE, Act.REDOUBLE: REDOUBLE}[Act(code)])
-        if code == Act.PLAY:
+        if code in (ActCode.PASS, ActCode.DOUBLE, ActCode.REDOUBLE):
+            return self._call(
+                seat, {ActCode.PASS: PASS, ActCode.DOUBLE: DOUBLE, ActCode.REDOUBLE: REDOUBLE}[ActCode(code)]
+            )
+        if code == ActCode.PLAY:
             return self._play(seat, action.cards[0])
-        if code == Act.CLAIM:
+        if code == ActCode.CLAIM:
             assert self.declarer is not None
             self.phase = CLAIM
             self.pending = [(self.declarer + 1) % 4, (self.declarer + 3) % 4]
-            return [GameEvent(echo(Act.CLAIM), self.declarer, arg=13 - len(self.tricks))]
-        if code == Act.ACCEPT:
+            return [GameEvent(echo(ActCode.CLAIM), self.declarer, arg=13 - len(self.tricks))]
+        if code == ActCode.ACCEPT:
             self.pending.remove(seat)
-            events = [GameEvent(echo(Act.ACCEPT), seat)]
+            events = [GameEvent(echo(ActCode.ACCEPT), seat)]
             if not self.pending:
                 assert self.declarer is not None
                 self.claimed = 13 - len(self.tricks)
@@ -276,11 +277,11 @@ class Bridge(Game[BridgeRules]):
         self.pending = []
         self.phase = PLAY
         self.claim_refused_at = len(self.tricks)
-        return [GameEvent(echo(Act.REJECT), seat)]
+        return [GameEvent(echo(ActCode.REJECT), seat)]
 
     def _call(self, seat: int, b: int) -> list[GameEvent]:
         self.calls.append(b)
-        events = [GameEvent(echo(_CALL_ACTS.get(b, Act.BID)), seat, arg=b)]
+        events = [GameEvent(echo(_CALL_ACTS.get(b, ActCode.BID)), seat, arg=b)]
         if b == DOUBLE:
             self.doubled = 1
         elif b == REDOUBLE:
@@ -289,7 +290,7 @@ class Bridge(Game[BridgeRules]):
             self.last_bid, self.last_bid_by, self.doubled = b, seat, 0
         if len(self.calls) >= 4 and self.calls[-1] == self.calls[-2] == self.calls[-3] == PASS:
             if self.last_bid is None:
-                events.append(GameEvent(BridgeEvent.PASSED_OUT))
+                events.append(GameEvent(EventCode.PASSED_OUT))
                 events += self._finish()
             else:
                 events.append(self._settle_contract())
@@ -310,16 +311,16 @@ class Bridge(Game[BridgeRules]):
         self.trump = None if strain == 4 else strain
         self.leader = (self.declarer + 1) % 4
         self.phase = PLAY
-        return GameEvent(BridgeEvent.CONTRACT, self.declarer, arg=self.last_bid | self.doubled << 8)
+        return GameEvent(EventCode.CONTRACT, self.declarer, arg=self.last_bid | self.doubled << 8)
 
     def _play(self, seat: int, card: int) -> list[GameEvent]:
         self.hands[seat].remove(card)
         self.trick.append(card)
-        events = [GameEvent(echo(Act.PLAY), seat, bytes([card]))]
+        events = [GameEvent(echo(ActCode.PLAY), seat, bytes([card]))]
         if not self.exposed:
             assert self.dummy is not None
             self.exposed = True
-            events.append(GameEvent(BridgeEvent.DUMMY, self.dummy, bytes(self.hands[self.dummy])))
+            events.append(GameEvent(EventCode.DUMMY, self.dummy, bytes(self.hands[self.dummy])))
         if len(self.trick) == 4:
             winner = trick_winner(self.trick, self.leader, self.trump)
             self.won[winner % 2] += 1
@@ -328,7 +329,7 @@ class Bridge(Game[BridgeRules]):
             self.winners.append(winner)
             self.trick = []
             self.leader = winner
-            events.append(GameEvent(BridgeEvent.TRICK, winner, arg=self.declarer_tricks))
+            events.append(GameEvent(EventCode.TRICK, winner, arg=self.declarer_tricks))
             if len(self.tricks) == 13:
                 events += self._finish()
         return events
@@ -341,34 +342,34 @@ class Bridge(Game[BridgeRules]):
             self.score_ns = s if self.declarer % 2 == 0 else -s
         else:
             self.score_ns = 0
-        return [GameEvent(BridgeEvent.REVEAL, s, bytes(self.hands[s])) for s in range(4) if self.hands[s]]
+        return [GameEvent(EventCode.REVEAL, s, bytes(self.hands[s])) for s in range(4) if self.hands[s]]
 
     @property
     def declarer_tricks(self) -> int:
         """Tricks won by the declaring side so far (0 before there is a declarer)."""
         return 0 if self.declarer is None else self.won[self.declarer % 2]
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """On a timeout: pass in the auction, the lowest legal card (by rank, then suit C D H S)
         in the play, and reject a claim (the play goes on)."""
         if self.phase == AUCTION:
-            return Action(Act.PASS)
+            return GameAction(ActCode.PASS)
         if self.phase == CLAIM:
-            return Action(Act.REJECT)
-        return Action(Act.PLAY, bytes([min(self.playable(seat), key=lambda c: (c & 0xF, c >> 4))]))
+            return GameAction(ActCode.REJECT)
+        return GameAction(ActCode.PLAY, bytes([min(self.playable(seat), key=lambda c: (c & 0xF, c >> 4))]))
 
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         code, cards = action.code, action.cards
-        if self.phase == AUCTION and code in (Act.PLAY, Act.CLAIM, Act.ACCEPT, Act.REJECT):
+        if self.phase == AUCTION and code in (ActCode.PLAY, ActCode.CLAIM, ActCode.ACCEPT, ActCode.REJECT):
             return GameError(ErrorCode.ILLEGAL_ACTION, "the auction is not over")
-        if code in (Act.BID, Act.PASS, Act.DOUBLE, Act.REDOUBLE) and self.phase != AUCTION:
+        if code in (ActCode.BID, ActCode.PASS, ActCode.DOUBLE, ActCode.REDOUBLE) and self.phase != AUCTION:
             return GameError(Error.AUCTION_OVER, "the auction is over")
-        if code == Act.BID and len(cards) == 1 and cards[0] in BIDS and self.last_bid is not None:
+        if code == ActCode.BID and len(cards) == 1 and cards[0] in BIDS and self.last_bid is not None:
             return GameError(
                 Error.INSUFFICIENT_BID,
                 f"{format_call(cards[0])} is insufficient: the last bid is {format_call(self.last_bid)}",
             )
-        if code == Act.DOUBLE and not cards:
+        if code == ActCode.DOUBLE and not cards:
             if self.last_bid is None:
                 why = "there is no bid to double"
             elif self.doubled:
@@ -376,13 +377,13 @@ class Bridge(Game[BridgeRules]):
             else:
                 why = "a side may not double its own bid"
             return GameError(Error.DOUBLE_NOT_ALLOWED, why)
-        if code == Act.REDOUBLE and not cards:
+        if code == ActCode.REDOUBLE and not cards:
             if self.doubled != 1:
                 why = "only a double can be redoubled"
             else:
                 why = "only the side whose bid was doubled may redouble"
             return GameError(Error.REDOUBLE_NOT_ALLOWED, why)
-        if code == Act.PLAY and self.phase == PLAY and len(cards) == 1:
+        if code == ActCode.PLAY and self.phase == PLAY and len(cards) == 1:
             card = cards[0]
             if card not in self.hands[seat]:
                 if card in BRIDGE_CARDS:
@@ -390,12 +391,12 @@ class Bridge(Game[BridgeRules]):
             else:
                 led = format_card(self.trick[0])[0]
                 return GameError(Error.REVOKE, f"{format_card(card)} revokes: {SEATS[seat]} must follow {led}")
-        if code == Act.CLAIM and not cards:
+        if code == ActCode.CLAIM and not cards:
             why = "claims are off in these rules" if not self.rules.claims else "declarer claims when on lead"
             if self.claim_refused_at == len(self.tricks) and not self.trick:
                 why = "a claim was rejected at this trick"
             return GameError(Error.NO_CLAIM, why)
-        if code in (Act.ACCEPT, Act.REJECT) and not cards and self.phase != CLAIM:
+        if code in (ActCode.ACCEPT, ActCode.REJECT) and not cards and self.phase != CLAIM:
             return GameError(Error.NO_CLAIM, "there is no claim to answer")
         return super().refusal(seat, action)
 

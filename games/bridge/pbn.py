@@ -38,10 +38,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call, parse_call
 
-from ..base import Action, GameError
+from ..base import GameAction, GameError
 from .deal import (
     RANKS,
     SEATS,
@@ -164,17 +164,17 @@ class Board:
                 break
             g.apply(g.turn, _call_action(b))
         for card in b"".join(self.play) if g.phase == "play" else b"":
-            g.apply(g.turn, Action(Act.PLAY, bytes([card])))
+            g.apply(g.turn, GameAction(ActCode.PLAY, bytes([card])))
         remaining = 13 - len(g.tricks)
         if (
             g.phase == "play"
             and self.result is not None
             and self.result == g.declarer_tricks + remaining
-            and Act.CLAIM in [o.code for o in g.legal(g.turn).options]
+            and ActCode.CLAIM in [o.code for o in g.legal(g.turn).options]
         ):
-            g.apply(g.turn, Action(Act.CLAIM))
+            g.apply(g.turn, GameAction(ActCode.CLAIM))
             while g.to_act():
-                g.apply(g.to_act()[0], Action(Act.ACCEPT))
+                g.apply(g.to_act()[0], GameAction(ActCode.ACCEPT))
         return g
 
 
@@ -426,7 +426,7 @@ def _auction(tag: _Tag, spec: BoardSpec) -> tuple[list[int], str | None, int | N
             raise PbnError(line, f"Auction: {token!r} after the end of the auction")
         if t.upper() == "AP":
             while g.phase == "auction":
-                g.apply(g.turn, Action(Act.PASS))
+                g.apply(g.turn, GameAction(ActCode.PASS))
             continue
         try:
             b = parse_call(t)
@@ -521,16 +521,16 @@ def _trump(contract: str | None) -> int | None:
     return None if strain == 4 else strain
 
 
-def _call_action(b: int) -> Action:
+def _call_action(b: int) -> GameAction:
     if b == PASS:
-        return Action(Act.PASS)
+        return GameAction(ActCode.PASS)
     if b == DOUBLE:
-        return Action(Act.DOUBLE)
+        return GameAction(ActCode.DOUBLE)
     if b == REDOUBLE:
-        return Action(Act.REDOUBLE)
+        return GameAction(ActCode.REDOUBLE)
     if b not in BIDS:
         raise ValueError(f"0x{b:02x} is not a call")
-    return Action(Act.BID, bytes([b]))
+    return GameAction(ActCode.BID, bytes([b]))
 
 
 def _format_call(b: int) -> str:

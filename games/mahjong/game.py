@@ -23,11 +23,10 @@ from typing import Any, Final, cast
 
 from protocol import RoomEvent, echo
 from protocol.frames import Option
-from protocol.mahjong import Act, Detail, MeldKind, MeldView, Phase, ResultView, View
+from protocol.mahjong import ActCode, Detail, EventCode, MeldKind, MeldView, Phase, ResultView, View
 from protocol.mahjong import Error as MjError
-from protocol.mahjong import Event as MjEvent
 
-from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .analysis import ALL_TILES, NUMBER_TILES, hu_distance, waits
 
@@ -75,7 +74,7 @@ class Meld:
 TURN: Final = "turn"
 CLAIM: Final = "claim"
 OVER: Final = "over"
-PRIORITY = {Act.HU: 4, Act.KONG: 3, Act.PONG: 2, Act.CHOW: 1, Act.PASS: 0}
+PRIORITY = {ActCode.HU: 4, ActCode.KONG: 3, ActCode.PONG: 2, ActCode.CHOW: 1, ActCode.PASS: 0}
 
 
 @dataclass
@@ -85,7 +84,7 @@ class _Window:
     tile: int
     discarder: int
     options: dict[int, ActionSet]
-    answers: dict[int, Action] = field(default_factory=dict)
+    answers: dict[int, GameAction] = field(default_factory=dict)
 
 
 @register
@@ -149,7 +148,7 @@ class Mahjong(Game[MahjongRules]):
             self.hands[seat] = sorted(self.wall[:13])
             del self.wall[:13]
             events.append(GameEvent(RoomEvent.DEAL, seat, bytes(self.hands[seat]), visible_to=frozenset({seat})))
-        events += self._draw(self.dealer, MjEvent.DRAW)
+        events += self._draw(self.dealer, EventCode.DRAW)
         return events
 
     # ------------------------------------------------------------------ who acts, what is legal
@@ -207,81 +206,81 @@ class Mahjong(Game[MahjongRules]):
         opts: list[Option] = []
         if self.ready[seat]:
             assert self.drawn is not None
-            opts.append(Option.exactly(Act.DISCARD, bytes([self.drawn])))
+            opts.append(Option.exactly(ActCode.DISCARD, bytes([self.drawn])))
         else:
             distinct = bytes(sorted(set(hand)))
-            opts.append(Option(Act.DISCARD, distinct, 1))
+            opts.append(Option(ActCode.DISCARD, distinct, 1))
             # a discard leaves distance 1 only if the whole hand is at most 1 from a win
             if self.rules.ready and self._distance(hand, seat) <= 1:
                 readies = bytes(t for t in distinct if self._distance(_without(hand, [t]), seat) == 1)
                 if readies:
-                    opts.append(Option(Act.READY, readies, 1))
-        opts += [Option.exactly(Act.KONG, k) for k in self._kongs(seat)]
+                    opts.append(Option(ActCode.READY, readies, 1))
+        opts += [Option.exactly(ActCode.KONG, k) for k in self._kongs(seat)]
         if self.drawn is not None and self._distance(hand, seat) == 0:
-            opts.append(Option.exactly(Act.HU))
+            opts.append(Option.exactly(ActCode.HU))
         return ActionSet.of(opts)
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> ActionSet:
         hand = self.hands[seat]
         opts: list[Option] = []
         if self._distance([*hand, tile], seat) == 0:
-            opts.append(Option.exactly(Act.HU))
+            opts.append(Option.exactly(ActCode.HU))
         if not self.ready[seat]:
             have = hand.count(tile)
             if have == 3 and self.wall:
-                opts.append(Option.exactly(Act.KONG, bytes([tile] * 3)))
+                opts.append(Option.exactly(ActCode.KONG, bytes([tile] * 3)))
             if have >= 2:
-                opts.append(Option.exactly(Act.PONG, bytes([tile] * 2)))
+                opts.append(Option.exactly(ActCode.PONG, bytes([tile] * 2)))
             if seat == (discarder + 1) % SEATS and tile >> 4 < 3:
                 rank = tile & 0xF
                 for lo in (rank - 2, rank - 1, rank):
                     pair = [tile - rank + r for r in range(lo, lo + 3) if r != rank]
                     if lo >= 1 and lo + 2 <= 9 and all(p in hand for p in pair):
-                        opts.append(Option.exactly(Act.CHOW, bytes(pair)))
+                        opts.append(Option.exactly(ActCode.CHOW, bytes(pair)))
         if not opts:
             return ActionSet.empty()
-        opts.append(Option.exactly(Act.PASS))
+        opts.append(Option.exactly(ActCode.PASS))
         return ActionSet.of(opts)
 
     # ------------------------------------------------------------------ applying
-    def apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         """As :meth:`Game.apply`; a claim from a seat that has no window open is WINDOW_CLOSED."""
         if not self.is_over and seat not in self.to_act():
-            claim = action.code in (Act.PASS, Act.CHOW, Act.PONG) or (
-                action.code in (Act.KONG, Act.HU) and self.phase == CLAIM
+            claim = action.code in (ActCode.PASS, ActCode.CHOW, ActCode.PONG) or (
+                action.code in (ActCode.KONG, ActCode.HU) and self.phase == CLAIM
             )
             if claim:
                 raise GameError(MjError.WINDOW_CLOSED, f"seat {seat} has no claim window open")
         return super().apply(seat, action)
 
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         code = action.code
         if self.phase == CLAIM and self.window:
-            if code == Act.CHOW and seat != (self.window.discarder + 1) % SEATS:
+            if code == ActCode.CHOW and seat != (self.window.discarder + 1) % SEATS:
                 return GameError(MjError.CHOW_WRONG_SEAT, "only the next seat may chow, from its left neighbour")
-            if code == Act.HU:
+            if code == ActCode.HU:
                 return GameError(MjError.NOT_A_WIN, "the discard does not complete this hand")
-            if code in (Act.CHOW, Act.PONG, Act.KONG) and Counter(action.cards) - Counter(self.hands[seat]):
+            if code in (ActCode.CHOW, ActCode.PONG, ActCode.KONG) and Counter(action.cards) - Counter(self.hands[seat]):
                 return GameError(MjError.TILE_NOT_IN_HAND, f"{action.cards.hex()} is not in the hand")
             return super().refusal(seat, action)
-        if code in (Act.DISCARD, Act.READY, Act.KONG) and Counter(action.cards) - Counter(self.hands[seat]):
+        if code in (ActCode.DISCARD, ActCode.READY, ActCode.KONG) and Counter(action.cards) - Counter(self.hands[seat]):
             return GameError(MjError.TILE_NOT_IN_HAND, f"{action.cards.hex()} is not in the hand")
-        if self.ready[seat] and code in (Act.DISCARD, Act.KONG, Act.READY):
+        if self.ready[seat] and code in (ActCode.DISCARD, ActCode.KONG, ActCode.READY):
             return GameError(MjError.HAND_LOCKED, "after declaring ready only the drawn tile may go")
-        if code == Act.READY and self.rules.ready and len(action.cards) == 1:
+        if code == ActCode.READY and self.rules.ready and len(action.cards) == 1:
             return GameError(MjError.NOT_READY, "that discard does not leave the hand one tile from a win")
-        if code == Act.HU:
+        if code == ActCode.HU:
             return GameError(MjError.NOT_A_WIN, "the hand is not a winning form")
         return super().refusal(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         self._turn_cache = None
         if self.phase == CLAIM:
             return self._answer(seat, action)
         code = action.code
-        if code in (Act.DISCARD, Act.READY):
-            return self._discard(seat, action.cards[0], code == Act.READY)
-        if code == Act.KONG:
+        if code in (ActCode.DISCARD, ActCode.READY):
+            return self._discard(seat, action.cards[0], code == ActCode.READY)
+        if code == ActCode.KONG:
             return self._own_kong(seat, action.cards)
         return self._win(seat, None)
 
@@ -292,7 +291,7 @@ class Mahjong(Game[MahjongRules]):
         if ready:
             self.ready[seat] = True
             self.declared_at[seat] = [len(r) for r in self.rivers]
-        events = [GameEvent(echo(Act.READY if ready else Act.DISCARD), seat, bytes([tile]))]
+        events = [GameEvent(echo(ActCode.READY if ready else ActCode.DISCARD), seat, bytes([tile]))]
         options = {}
         for k in range(1, SEATS):
             other = (seat + k) % SEATS
@@ -306,12 +305,12 @@ class Mahjong(Game[MahjongRules]):
         return events + self._next_draw(seat)
 
     def _next_draw(self, after: int) -> list[GameEvent]:
-        return self._draw((after + 1) % SEATS, MjEvent.DRAW)
+        return self._draw((after + 1) % SEATS, EventCode.DRAW)
 
     def _draw(self, seat: int, kind: int) -> list[GameEvent]:
         if not self.wall:
             return self._drawn_hand()
-        tile = self.wall.pop() if kind == MjEvent.REPLACEMENT else self.wall.pop(0)
+        tile = self.wall.pop() if kind == EventCode.REPLACEMENT else self.wall.pop(0)
         self.hands[seat].append(tile)
         self.hands[seat].sort()
         self.drawn = tile
@@ -325,40 +324,40 @@ class Mahjong(Game[MahjongRules]):
         if len(cards) == 4:
             self.hands[seat] = _without(self.hands[seat], [tile] * 4)
             self.melds[seat].append(Meld(Meld.KONG_CONCEALED, [tile] * 4, seat))
-            event = GameEvent(echo(Act.KONG), seat, cards, arg=seat, visible_to=frozenset({seat}))
+            event = GameEvent(echo(ActCode.KONG), seat, cards, arg=seat, visible_to=frozenset({seat}))
         else:
             self.hands[seat].remove(tile)
             meld = next(m for m in self.melds[seat] if m.kind == Meld.PONG and m.tiles[0] == tile)
             meld.kind = Meld.KONG_ADDED
             meld.tiles.append(tile)
-            event = GameEvent(echo(Act.KONG), seat, cards, arg=meld.source)
-        return [event, *self._draw(seat, MjEvent.REPLACEMENT)]
+            event = GameEvent(echo(ActCode.KONG), seat, cards, arg=meld.source)
+        return [event, *self._draw(seat, EventCode.REPLACEMENT)]
 
-    def _answer(self, seat: int, action: Action) -> list[GameEvent]:
+    def _answer(self, seat: int, action: GameAction) -> list[GameEvent]:
         assert self.window is not None
         self.window.answers[seat] = action
         if self.to_act():
             return []  # answers stay private until the window resolves
         w = self.window
-        claims = [(s, a) for s, a in w.answers.items() if a.code != Act.PASS]
+        claims = [(s, a) for s, a in w.answers.items() if a.code != ActCode.PASS]
         if not claims:
             return self._next_draw(w.discarder)
         # the highest priority; among several wins, the seat nearest in turn order
-        top = max(PRIORITY[Act(a.code)] for _, a in claims)
+        top = max(PRIORITY[ActCode(a.code)] for _, a in claims)
         s, a = min(
-            ((s, a) for s, a in claims if PRIORITY[Act(a.code)] == top), key=lambda x: (x[0] - w.discarder) % SEATS
+            ((s, a) for s, a in claims if PRIORITY[ActCode(a.code)] == top), key=lambda x: (x[0] - w.discarder) % SEATS
         )
-        if a.code == Act.HU:
+        if a.code == ActCode.HU:
             return self._win(s, w.discarder)
         self.rivers[w.discarder].pop()
         self.hands[s] = _without(self.hands[s], list(a.cards))
         tiles = sorted([*a.cards, w.tile])
-        kind = {Act.CHOW: Meld.CHOW, Act.PONG: Meld.PONG, Act.KONG: Meld.KONG_EXPOSED}[Act(a.code)]
+        kind = {ActCode.CHOW: Meld.CHOW, ActCode.PONG: Meld.PONG, ActCode.KONG: Meld.KONG_EXPOSED}[ActCode(a.code)]
         self.melds[s].append(Meld(kind, tiles, w.discarder))
         events = [GameEvent(echo(a.code), s, bytes(tiles), arg=w.discarder)]
         self.window = None
-        if a.code == Act.KONG:
-            return events + self._draw(s, MjEvent.REPLACEMENT)
+        if a.code == ActCode.KONG:
+            return events + self._draw(s, EventCode.REPLACEMENT)
         self.turn = s
         self.phase = TURN
         self.drawn = None
@@ -369,10 +368,10 @@ class Mahjong(Game[MahjongRules]):
         self.phase = OVER
         self.window = None
         self.result = {"winner": -1, "scores": [0] * SEATS}
-        return [GameEvent(MjEvent.DRAWN_HAND), *self._reveal()]
+        return [GameEvent(EventCode.DRAWN_HAND), *self._reveal()]
 
     def _reveal(self) -> list[GameEvent]:
-        return [GameEvent(MjEvent.REVEAL, s, self._hidden(s)) for s in range(SEATS)]
+        return [GameEvent(EventCode.REVEAL, s, self._hidden(s)) for s in range(SEATS)]
 
     def _hidden(self, seat: int) -> bytes:
         """What the seat kept face down: its concealed tiles and concealed kongs."""
@@ -407,7 +406,7 @@ class Mahjong(Game[MahjongRules]):
         self.phase = OVER
         self.window = None
         self.drawn = None
-        return [GameEvent(echo(Act.HU), seat, bytes([tile]), arg=self.result["from"]), *self._reveal()]
+        return [GameEvent(echo(ActCode.HU), seat, bytes([tile]), arg=self.result["from"]), *self._reveal()]
 
     def _fan(self, seat: int) -> tuple[str, int]:
         """The winning hand's type (the rarest that applies, design.md §7.4's order) and its fan."""
@@ -433,13 +432,13 @@ class Mahjong(Game[MahjongRules]):
         return Outcome(tuple(self.result["scores"]), tuple(self._hidden(s) for s in range(SEATS)), detail)
 
     # ------------------------------------------------------------------ what each seat sees
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """PASS in a claim window; in turn, discard the drawn tile (after a chow or pong,
         which draws nothing, the highest tile of the hand)."""
         if self.phase == CLAIM:
-            return Action(Act.PASS)
+            return GameAction(ActCode.PASS)
         tile = self.drawn if self.drawn is not None else max(self.hands[seat])
-        return Action(Act.DISCARD, bytes([tile]))
+        return GameAction(ActCode.DISCARD, bytes([tile]))
 
     def _melds_view(self, seat: int, viewer: int | None, reveal: bool = False) -> list[MeldView]:
         out: list[MeldView] = []

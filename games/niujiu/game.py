@@ -15,10 +15,9 @@ from typing import Any, cast
 from protocol import ErrorCode, RoomEvent, echo
 from protocol.cards import NIUJIU_CARDS
 from protocol.frames import Option
-from protocol.niujiu import Act, Detail, Error, TrickPlay, View
-from protocol.niujiu import Event as NiujiuEvent
+from protocol.niujiu import ActCode, Detail, Error, EventCode, TrickPlay, View
 
-from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .patterns import LEVEL, K, Pattern, classify, pattern_beats, patterns, rank
 
@@ -43,7 +42,7 @@ class Play:
     """One seat's part of a trick: a face-up lead or eat, or ``k`` cards covered."""
 
     seat: int
-    code: Act
+    code: ActCode
     cards: bytes  # the seat's cards (covered ones too: the engine knows them)
 
 
@@ -151,7 +150,7 @@ class Niujiu(Game[NiujiuRules]):
         if seat not in self._legal:  # cached until the next action: options are costly to enumerate
             hand = _sorted(self.hands[seat])
             if not self.trick:  # R5.1
-                options = [Option.exactly(Act.LEAD, p) for p in patterns(hand)]
+                options = [Option.exactly(ActCode.LEAD, p) for p in patterns(hand)]
             else:  # R5.2
                 assert self.best is not None
                 best = self.best[1]
@@ -159,24 +158,24 @@ class Niujiu(Game[NiujiuRules]):
                 for p in patterns(hand, self.k):
                     pattern = classify(p)
                     if pattern is not None and pattern_beats(pattern, best):
-                        options.append(Option.exactly(Act.EAT, p))
-                options.append(Option(Act.COVER, hand, self.k))
+                        options.append(Option.exactly(ActCode.EAT, p))
+                options.append(Option(ActCode.COVER, hand, self.k))
             self._legal[seat] = ActionSet.of(options)
         return self._legal[seat]
 
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         """Sharper codes than the base class: why exactly the cards are refused."""
         if not 0 <= action.code < 8 or not self.legal(seat).mask >> action.code & 1:
             return super().refusal(seat, action)
         cards = action.cards
         if Counter(cards) - Counter(self.hands[seat]):
             return GameError(Error.CARD_NOT_IN_HAND, f"{cards.hex()}: not all of these are cards in seat {seat}'s hand")
-        if action.code == Act.LEAD:
+        if action.code == ActCode.LEAD:
             if classify(cards) is None:
                 return GameError(Error.NOT_A_PATTERN, f"{cards.hex()} is no pattern and cannot be led")
         elif len(cards) != self.k:
             return GameError(Error.WRONG_COUNT, f"{len(cards)} cards given; this trick is of {self.k}")
-        elif action.code == Act.EAT:
+        elif action.code == ActCode.EAT:
             if classify(cards) is None:
                 return GameError(Error.NOT_A_PATTERN, f"{cards.hex()} is no pattern and cannot eat")
             best = self.best_play
@@ -184,7 +183,7 @@ class Niujiu(Game[NiujiuRules]):
             return GameError(Error.DOES_NOT_BEAT, f"{cards.hex()} does not beat {best.cards.hex()}")
         return super().refusal(seat, action)
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """On a timeout: the leader leads its lowest single; an answering seat covers its k lowest cards.
 
         "Lowest" is by the rank order (R2.1), then by byte.
@@ -193,21 +192,21 @@ class Niujiu(Game[NiujiuRules]):
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision pending")
         low = sorted(self.hands[seat], key=_low_key)
         if not self.trick:
-            return Action(Act.LEAD, bytes(low[:1]))
-        return Action(Act.COVER, _sorted(low[: self.k]))
+            return GameAction(ActCode.LEAD, bytes(low[:1]))
+        return GameAction(ActCode.COVER, _sorted(low[: self.k]))
 
     # ------------------------------------------------------------------ applying an action
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         self._legal.clear()
         cards = _sorted(action.cards)
         for c in cards:
             self.hands[seat].remove(c)
-        code = Act(action.code)
+        code = ActCode(action.code)
         self.trick.append(Play(seat, code, cards))
         events: list[GameEvent] = []
-        if code == Act.COVER:  # R5.4: face down, for the seat alone
+        if code == ActCode.COVER:  # R5.4: face down, for the seat alone
             self.covered[seat].extend(cards)
-            events.append(GameEvent(NiujiuEvent.COVERED, seat, cards, visible_to=frozenset({seat})))
+            events.append(GameEvent(EventCode.COVERED, seat, cards, visible_to=frozenset({seat})))
         else:
             pattern = classify(cards)
             assert pattern is not None
@@ -221,15 +220,15 @@ class Niujiu(Game[NiujiuRules]):
         assert self.best is not None
         winner = self.trick[self.best[0]]
         for i, play in enumerate(self.trick):
-            if play.code != Act.COVER and i != self.best[0]:
+            if play.code != ActCode.COVER and i != self.best[0]:
                 self.beaten.extend(play.cards)
         before = len(self.occupied[winner.seat])
         self.occupied[winner.seat].extend(winner.cards)  # R5.3
         self.occupied_patterns[winner.seat].append(winner.cards)
         total = len(self.occupied[winner.seat])
-        events = [GameEvent(NiujiuEvent.OCCUPY, winner.seat, winner.cards, arg=total)]
+        events = [GameEvent(EventCode.OCCUPY, winner.seat, winner.cards, arg=total)]
         if before < ENOUGH <= total:
-            events.append(GameEvent(NiujiuEvent.ENOUGH, winner.seat, arg=total))
+            events.append(GameEvent(EventCode.ENOUGH, winner.seat, arg=total))
         self.leader = winner.seat
         self.trick = []
         self.best = None
@@ -238,7 +237,7 @@ class Niujiu(Game[NiujiuRules]):
             for s in range(SEATS):
                 self.revealed[s] = _sorted(self.hands[s])  # R6.3
                 self.hands[s] = []
-                events.append(GameEvent(NiujiuEvent.REVEAL, s, self.revealed[s]))
+                events.append(GameEvent(EventCode.REVEAL, s, self.revealed[s]))
         return events
 
     def settled(self) -> bool:
@@ -253,7 +252,12 @@ class Niujiu(Game[NiujiuRules]):
     def view(self, seat: int | None) -> View:
         # arrays on the wire, lists in Python (a view equals its decoded copy); TrickPlay names the positions
         trick = [
-            [p.seat, int(p.code), b"" if p.code == Act.COVER else p.cards, len(p.cards) if p.code == Act.COVER else 0]
+            [
+                p.seat,
+                int(p.code),
+                b"" if p.code == ActCode.COVER else p.cards,
+                len(p.cards) if p.code == ActCode.COVER else 0,
+            ]
             for p in self.trick
         ]
         return {
@@ -280,7 +284,7 @@ class Niujiu(Game[NiujiuRules]):
         return _sorted(self.hands[seat] + self.covered[seat])
 
     def public(self) -> bytes:
-        face_up = [c for p in self.trick if p.code != Act.COVER for c in p.cards]
+        face_up = [c for p in self.trick if p.code != ActCode.COVER for c in p.cards]
         return _sorted(face_up + self.beaten + [c for o in self.occupied for c in o] + list(b"".join(self.revealed)))
 
     # ------------------------------------------------------------------ the end

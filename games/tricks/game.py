@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from protocol import RoomEvent, echo
 from protocol.cards import tricks_card, tricks_number
 from protocol.frames import Option
-from protocol.tricks import Act, Detail, Error, View
-from protocol.tricks import Event as TricksEvent
+from protocol.tricks import ActCode, Detail, Error, EventCode, View
 
-from ..base import Action, ActionSet, Game, GameError, GameEvent, HandNotOver, Outcome, Rules
+from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 
 
@@ -73,19 +72,19 @@ class Tricks(Game[TricksRules]):
     def legal(self, seat: int) -> ActionSet:
         if seat not in self.to_act():
             return ActionSet.empty()
-        return ActionSet.of([Option(Act.PLAY, _bytes(self.hands[seat]), 1)])
+        return ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
 
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         """A PLAY of one card that is not in the hand is CARD_NOT_IN_HAND; anything else as the base class."""
-        if action.code == Act.PLAY and len(action.cards) == 1 and self.legal(seat).mask:
+        if action.code == ActCode.PLAY and len(action.cards) == 1 and self.legal(seat).mask:
             return GameError(Error.CARD_NOT_IN_HAND, f"{action.cards.hex()} is not a card of seat {seat}'s hand")
         return super().refusal(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         card = tricks_number(action.cards[0])
         self.hands[seat].remove(card)
         self.trick.append(card)
-        events = [GameEvent(echo(Act.PLAY), seat, action.cards)]
+        events = [GameEvent(echo(ActCode.PLAY), seat, action.cards)]
         if len(self.trick) == 2:
             follower = 1 - self.leader
             winner = self.leader if self.trick[0] > self.trick[1] else follower
@@ -93,12 +92,12 @@ class Tricks(Game[TricksRules]):
             self.played += self.trick
             self.trick = []
             self.leader = winner
-            events.append(GameEvent(TricksEvent.TRICK, winner, arg=self.won[winner]))
+            events.append(GameEvent(EventCode.TRICK, winner, arg=self.won[winner]))
         return events
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> GameAction:
         """On a timeout the lowest card is played."""
-        return Action(Act.PLAY, _bytes([min(self.hands[seat])]))
+        return GameAction(ActCode.PLAY, _bytes([min(self.hands[seat])]))
 
     def view(self, seat: int | None) -> View:
         return {

@@ -107,26 +107,35 @@ function bridgeResult(f, d, ctx) {
   }
   out.push(row(tr("score", "得分"), h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
   // the match so far: one line per board, with North-South's IMPs against the deal's par (the
-  // datum of a board no other table played); a server that sends no par gets no IMP column
+  // datum of a board no other table played). The par is solved off the server's loop: a board
+  // whose solve was not done when its RESULT went out shows "—", and the total counts the others;
+  // a server that sends no par at all gets no IMP column
   const boards = ctx.boards || [];
   if (boards.length) {
-    const vsPar = boards.every((b) => typeof b.par === "number");
-    const impsOf = boards.map((b) => (vsPar ? imps(b.ns - b.par) : null));
+    const hasPar = (b) => typeof b.par === "number";
+    const vsPar = boards.some(hasPar);
+    const impsOf = boards.map((b) => (hasPar(b) ? imps(b.ns - b.par) : null));
     const cells = (...c) => c.filter((x) => x !== null);
+    const shown = (x) => (x === null ? "—" : signed(x));
     const rows = boards.map((b, k) =>
-      h("tr", {}, ...cells(h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), vsPar ? h("td", { class: "num" }, `${signed(b.par)}`) : null, vsPar ? h("td", { class: "num imps" }, signed(impsOf[k])) : null)),
+      h("tr", {}, ...cells(h("td", {}, String(b.board)), h("td", {}, b.contract), h("td", { class: "num" }, signed(b.ns)), h("td", { class: "num" }, signed(-b.ns)), vsPar ? h("td", { class: "num" }, shown(hasPar(b) ? b.par : null)) : null, vsPar ? h("td", { class: "num imps" }, shown(impsOf[k])) : null)),
     );
     const sum = (xs) => xs.reduce((a, x) => a + x, 0);
     const ns = sum(boards.map((b) => b.ns));
+    const missing = boards.length - boards.filter(hasPar).length;
+    const note = !vsPar
+      ? tr("This server sends no par: no IMPs.", "此服务器不提供最优定约分数：不计 IMP。")
+      : tr("IMPs: North-South's score against the deal's par (double-dummy), board by board.", "IMP：南北得分与该副牌双明手最优分数之差，逐副计算。") +
+        (missing ? tr(` "—": ${missing} board(s) whose par was not solved in time, left out of the total.`, ` “—”：${missing} 副牌的最优分数未及时算出，不计入总分。`) : "");
     out.push(
       h(
         "table",
         { class: "match", "data-boards": boards.length },
-        h("tr", {}, ...cells(h("th", {}, "board"), h("th", {}, "contract"), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, "par NS") : null, vsPar ? h("th", {}, "IMPs NS") : null)),
+        h("tr", {}, ...cells(h("th", {}, tr("board", "牌号")), h("th", {}, tr("contract", "定约")), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, tr("par NS", "最优分 NS")) : null, vsPar ? h("th", {}, "IMPs NS") : null)),
         ...rows,
-        h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, "match"), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf))) : null)),
+        h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, tr("match", "全场")), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf.filter((x) => x !== null)))) : null)),
       ),
-      h("p", { class: "note" }, vsPar ? "IMPs: North-South's score against the deal's par (double-dummy), board by board." : "This server sends no par: no IMPs."),
+      h("p", { class: "note" }, note),
     );
   }
   return out;

@@ -12,7 +12,7 @@ import pytest
 import games
 from bots import arena, registry
 from bots.base import Robot
-from games import Action
+from games import GameAction
 from paiju.cli import main
 from protocol import DecisionRequest
 
@@ -48,9 +48,9 @@ class _Stubborn(Robot):
     game = "tricks"
     name = "stubborn"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         mine = set(request.view["hand"])
-        return Action(0, bytes([next(b for b in (0x02, 0x03, 0x04, 0x05, 0x06) if b not in mine)]))
+        return GameAction(0, bytes([next(b for b in (0x02, 0x03, 0x04, 0x05, 0x06) if b not in mine)]))
 
 
 def test_illegal_answers_are_counted_and_replaced_by_the_default_action() -> None:

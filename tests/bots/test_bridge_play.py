@@ -11,11 +11,11 @@ from bots.bridge.bidding import Hand
 from bots.bridge.robot import BasicRobot, HybridRobot
 from bots.bridge.rules import experience_card, lead_from
 from bots.bridge.table import Known
-from games import Action
+from games import GameAction
 from games.bridge import Bridge, BridgeRules, format_deal
 from games.bridge.deal import parse_hand
 from protocol import DecisionRequest
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 
 
 def request(game: Bridge, seat: int, prompt: int = 1) -> DecisionRequest:
@@ -148,12 +148,12 @@ def test_experience_rules_second_hand_low_third_hand_high() -> None:
     game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
     for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
         game.call(game.to_act()[0], call)
-    game.apply(3, Action(Act.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
+    game.apply(3, GameAction(ActCode.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
     k = Known.of(game.view(2), 0)  # North (dummy) to play: declarer decides, second hand
     from protocol.cards import format_card
 
     assert format_card(experience_card(k)) == "D2"  # second hand low
-    game.apply(0, Action(Act.PLAY, bytes(parse_hand("..2.")[:1])))
+    game.apply(0, GameAction(ActCode.PLAY, bytes(parse_hand("..2.")[:1])))
     k = Known.of(game.view(1), 1)  # East, third hand: high, the lowest of touching QJ
     assert format_card(experience_card(k)) == "DJ"
 
@@ -167,11 +167,11 @@ def test_robots_answer_a_claim(robot: HybridRobot | BasicRobot) -> None:
         game.call(game.to_act()[0], call)
     for _ in range(4):
         seat = game.to_act()[0]
-        game.apply(seat, Action(Act.PLAY, bytes([min(game.playable(seat))])))
+        game.apply(seat, GameAction(ActCode.PLAY, bytes([min(game.playable(seat))])))
     assert game.to_act()[0] in (0, 2), "North-South won the first trick and lead to the second"
-    game.apply(game.to_act()[0], Action(Act.CLAIM))
+    game.apply(game.to_act()[0], GameAction(ActCode.CLAIM))
     answer = robot.decide(request(game, 1))
-    assert answer.code in (Act.ACCEPT, Act.REJECT)
+    assert answer.code in (ActCode.ACCEPT, ActCode.REJECT)
     game.apply(1, answer)  # a legal answer
 
 
@@ -233,7 +233,7 @@ def test_cards_either_side_of_a_card_of_the_trick_in_progress_are_not_equivalent
     game = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
     for call in ("P", "P", "1S", "P", "4S", "P", "P", "P"):
         game.call(game.to_act()[0], call)
-    game.apply(3, Action(Act.PLAY, bytes(parse_hand(".Q..")[:1])))  # West leads the queen of hearts
+    game.apply(3, GameAction(ActCode.PLAY, bytes(parse_hand(".Q..")[:1])))  # West leads the queen of hearts
     k = Known.of(game.view(2), 0)  # dummy to play: declarer decides
     king_jack = sorted(parse_hand(".KJ..")[:])
     assert k.legal() == king_jack

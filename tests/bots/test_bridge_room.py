@@ -12,7 +12,7 @@ import pytest
 
 from client import Client
 from protocol import CreateRoom, Event, RoomEvent, RoomState
-from protocol.bridge import Event as BridgeEvent
+from protocol.bridge import EventCode
 from tests.redis.conftest import RedisServer, answered, start_bots, start_serve
 from tests.redis.conftest import redis_server as redis_server  # the fixture
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
@@ -46,9 +46,9 @@ def check_board(events: list[Event]) -> None:
     assert RoomEvent.MATCH_END in codes
     assert RoomEvent.TIMEOUT not in codes, "a robot's request went unanswered"
     assert RoomEvent.HAND_END in codes
-    assert BridgeEvent.PASSED_OUT in codes or BridgeEvent.CONTRACT in codes  # a whole auction, then the play
-    if BridgeEvent.CONTRACT in codes:
-        assert codes.count(BridgeEvent.TRICK) >= 1
+    assert EventCode.PASSED_OUT in codes or EventCode.CONTRACT in codes  # a whole auction, then the play
+    if EventCode.CONTRACT in codes:
+        assert codes.count(EventCode.TRICK) >= 1
 
 
 async def test_three_hybrid_robots_and_a_client_through_serve(few_samples: None) -> None:

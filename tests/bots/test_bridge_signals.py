@@ -7,9 +7,9 @@ import random
 from bots.bridge import signals
 from bots.bridge.montecarlo import sample_deals
 from bots.bridge.table import Known
-from games import Action
+from games import GameAction
 from games.bridge import Bridge, BridgeRules
-from protocol.bridge import Act
+from protocol.bridge import ActCode
 
 # South plays 3NT; West leads the club ace; East holds Q94 of clubs
 DEAL = "N:AKQ2.KQ32.KQ2.32 J54.J54.J543.Q94 T987.T98.T98.876 63.A76.A76.AKJT5"
@@ -22,7 +22,7 @@ def board(*cards: int) -> Bridge:
     for call in ("3NT", "P", "P", "P"):
         game.call(game.to_act()[0], call)
     for card in cards:
-        game.apply(game.to_act()[0], Action(Act.PLAY, bytes([card])))
+        game.apply(game.to_act()[0], GameAction(ActCode.PLAY, bytes([card])))
     return game
 
 

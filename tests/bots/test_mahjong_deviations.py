@@ -11,7 +11,7 @@ import games
 from bots import registry
 from bots.arena import play_hand, play_out
 from bots.mahjong.deviations import KINDS, deviations, main
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 
 def test_a_copy_plays_out_as_the_original_would_and_leaves_it_alone() -> None:
@@ -41,13 +41,13 @@ def test_every_deviation_is_a_legal_other_action_valued_on_both_sides() -> None:
         assert -40 <= d.q_chosen <= 40 and -40 <= d.q_alternative <= 40
         if d.kind == "hold":  # taking the win scores its points at once: basic 1, +1 declared, ...
             # ... or 0 when a seat nearer the discarder wins on the same tile (截胡)
-            assert d.chosen.code == Act.HU and d.alternative.code == Act.PASS and d.q_chosen in (0, 1, 2, 3, 4)
+            assert d.chosen.code == ActCode.HU and d.alternative.code == ActCode.PASS and d.q_chosen in (0, 1, 2, 3, 4)
         if d.kind == "claim":
-            assert d.chosen.code in (Act.CHOW, Act.PONG) and d.alternative.code == Act.PASS
+            assert d.chosen.code in (ActCode.CHOW, ActCode.PONG) and d.alternative.code == ActCode.PASS
         if d.kind == "pass":
-            assert d.chosen.code == Act.PASS and d.alternative.code in (Act.CHOW, Act.PONG)
+            assert d.chosen.code == ActCode.PASS and d.alternative.code in (ActCode.CHOW, ActCode.PONG)
         if d.kind in ("calm", "threatened"):
-            assert d.chosen.code in (Act.DISCARD, Act.READY) and d.chosen.cards != d.alternative.cards
+            assert d.chosen.code in (ActCode.DISCARD, ActCode.READY) and d.chosen.cards != d.alternative.cards
             assert (d.declared > 0) == (d.kind == "threatened")
     assert found == list(deviations("bdi-hudist", "ukeire", 3, 6, "classic"))  # the same deals, the same values
     only = list(deviations("bdi-hudist", "ukeire", 3, 6, "classic", kinds=["hold"]))

@@ -8,12 +8,12 @@ from bots.mahjong.memory import Meld, Memory
 from bots.mahjong.robots import BDIHuDist
 from bots.mahjong.rulebase import RuleBase
 from bots.mahjong.strategies import HuDist, Policies, useful
-from games import Action
+from games import GameAction
 from games.mahjong import information_set
 from protocol import Option
 from protocol.cards import format_tiles as f
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=False, honours=False)
 
@@ -68,13 +68,17 @@ def test_claim_is_taken_when_it_brings_the_hand_nearer() -> None:
     robot = BDIHuDist()
     m = memory_for_claim("2335s", "4s", 3)
     assert RB.distance(m.hand, 3) == 2
-    opts = [Option.exactly(Act.CHOW, t("35s")), Option.exactly(Act.CHOW, t("23s")), Option.exactly(Act.PASS)]
-    trace = robot.think_memory(m, RB, 1 << Act.CHOW | 1 << Act.PASS, opts)
-    assert trace.action.code == Act.CHOW
+    opts = [
+        Option.exactly(ActCode.CHOW, t("35s")),
+        Option.exactly(ActCode.CHOW, t("23s")),
+        Option.exactly(ActCode.PASS),
+    ]
+    trace = robot.think_memory(m, RB, 1 << ActCode.CHOW | 1 << ActCode.PASS, opts)
+    assert trace.action.code == ActCode.CHOW
     # from across the table a chow is not offered, and nothing else helps: pass
     m = memory_for_claim("2335s", "4s", 2)
-    trace = robot.think_memory(m, RB, 1 << Act.PASS, [Option.exactly(Act.PASS)])
-    assert trace.action.code == Act.PASS
+    trace = robot.think_memory(m, RB, 1 << ActCode.PASS, [Option.exactly(ActCode.PASS)])
+    assert trace.action.code == ActCode.PASS
 
 
 def memory_for_claim(hand: str, offer: str, offer_from: int) -> Memory:
@@ -100,14 +104,14 @@ def test_pass_when_the_best_discard_after_the_claim_is_the_claimed_tile() -> Non
     m.offer = t("1s")[0]
     assert strategy.options(m, RB, m.hand + t("1s"), 0)[0].tile == t("1s")[0]
     assert strategy.best_discard_is(m, RB, m.hand + t("1s"), t("1s")[0], 0)
-    trace = robot.think_memory(m, RB, 1 << Act.PASS, [Option.exactly(Act.PASS)])
-    assert trace.action.code == Act.PASS
+    trace = robot.think_memory(m, RB, 1 << ActCode.PASS, [Option.exactly(ActCode.PASS)])
+    assert trace.action.code == ActCode.PASS
     # a hand one tile away takes the win at once
     m = memory_for_claim("5s", "5s", 2)
     m.melds[0].append(Meld("pong", t("222p")))
-    opts = [Option.exactly(Act.HU), Option.exactly(Act.PASS)]
-    trace = robot.think_memory(m, RB, 1 << Act.HU | 1 << Act.PASS, opts)
-    assert trace.action.code == Act.HU
+    opts = [Option.exactly(ActCode.HU), Option.exactly(ActCode.PASS)]
+    trace = robot.think_memory(m, RB, 1 << ActCode.HU | 1 << ActCode.PASS, opts)
+    assert trace.action.code == ActCode.HU
 
 
 def test_pong_passed_when_it_does_not_lower_the_distance() -> None:
@@ -117,9 +121,9 @@ def test_pong_passed_when_it_does_not_lower_the_distance() -> None:
     m.offer = t("5p")[0]
     m.offer_from = 2
     m.note_seen(t("5p"))
-    opts = [Option.exactly(Act.PONG, t("55p")), Option.exactly(Act.PASS)]
-    trace = robot.think_memory(m, RB, 1 << Act.PONG | 1 << Act.PASS, opts)
-    assert trace.action.code == Act.PASS
+    opts = [Option.exactly(ActCode.PONG, t("55p")), Option.exactly(ActCode.PASS)]
+    trace = robot.think_memory(m, RB, 1 << ActCode.PONG | 1 << ActCode.PASS, opts)
+    assert trace.action.code == ActCode.PASS
 
 
 def test_seven_pairs_is_planned_one_tile_further_while_two_away() -> None:
@@ -127,7 +131,7 @@ def test_seven_pairs_is_planned_one_tile_further_while_two_away() -> None:
     rb = RuleBase(seven_pairs=True, honours=False)
     hand = t("33m 223459s 224455p")
     assert rb.pair_distances(hand) == (3, 3, 3, 99, 2)
-    opts = [Option(Act.DISCARD, bytes(sorted(set(hand))), 1)]
+    opts = [Option(ActCode.DISCARD, bytes(sorted(set(hand))), 1)]
     exact = BDIHuDist(HuDist(seven_pairs_penalty=0)).think_memory(Memory(0, hand, honours=False), rb, 1, opts)
     assert exact.goal == 1 << SEVEN_PAIRS and f(exact.action.cards) == "3s"  # a single of seven pairs
     # counted 3 (it can make no chow or pong), seven pairs ties the standard form: both are
@@ -140,18 +144,18 @@ def test_seven_pairs_is_planned_one_tile_further_while_two_away() -> None:
 
 
 def test_ready_is_declared_only_with_a_wide_enough_wait() -> None:
-    opts = [Option(Act.DISCARD, t("9s"), 1), Option(Act.READY, t("9s"), 1)]
-    mask = 1 << Act.DISCARD | 1 << Act.READY
+    opts = [Option(ActCode.DISCARD, t("9s"), 1), Option(ActCode.READY, t("9s"), 1)]
+    mask = 1 << ActCode.DISCARD | 1 << ActCode.READY
     strict = BDIHuDist(HuDist(ready_min=5))
     # throwing 9s waits on 5s alone (3 unseen): under 5, not worth locking the hand
     thin = Memory(seat=0, hand=t("123m 456m 789m 123p 5s 9s"), honours=False)
-    assert strict.think_memory(thin, RB, mask, opts).action == Action(Act.DISCARD, t("9s"))
+    assert strict.think_memory(thin, RB, mask, opts).action == GameAction(ActCode.DISCARD, t("9s"))
     # waiting on 3s or 6s (8 unseen): declare ready with the discard
     wide = Memory(seat=0, hand=t("123m 456m 789m 11p 45s 9s"), honours=False)
-    assert strict.think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
+    assert strict.think_memory(wide, RB, mask, opts).action == GameAction(ActCode.READY, t("9s"))
     # playing for points, hudist declares with any wait (the bonus is worth the lock,
     # docs/robots.md); rearrange keeps the shared default, 3
-    assert BDIHuDist().think_memory(wide, RB, mask, opts).action == Action(Act.READY, t("9s"))
+    assert BDIHuDist().think_memory(wide, RB, mask, opts).action == GameAction(ActCode.READY, t("9s"))
     assert HuDist().policies.ready_min == 1 and Policies().ready_min == 3
 
 

@@ -24,7 +24,7 @@ from bots.mahjong.robots import BDIHuDist, rules_of
 from bots.mahjong.strategies import HuDist
 from protocol import DecisionRequest, Option
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 SEATS = ("bdi-hudist", "ukeire", "ukeire", "ukeire")
 
@@ -143,35 +143,37 @@ def test_the_robot_leaves_e_s_choice_only_for_a_candidate_the_model_scores_above
     opts = HuDist().options(m, rb, m.hand, 0)
     thrown = {o.tile for o in HuDist().candidates(m, opts, 4)}
     assert {t("9s")[0], t("1z")[0], t("2z")[0]} <= thrown
-    plain = BDIHuDist().think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)]).action
+    plain = BDIHuDist().think_memory(m, rb, 1 << ActCode.DISCARD, [_discards(m.hand)]).action
     zero = tmp_path / "zero.json"
     Model(tuple(0.0 for _ in FEATURES)).save(zero)
-    same = BDIHuDist(HuDist(learned=str(zero))).think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)])
+    same = BDIHuDist(HuDist(learned=str(zero))).think_memory(m, rb, 1 << ActCode.DISCARD, [_discards(m.hand)])
     assert same.action == plain  # nothing predicted above 0: E's choice
     for name in ("honour", "terminal"):
         w = [0.0] * len(FEATURES)
         w[FEATURES.index(name)] = 5.0
         path = tmp_path / f"{name}.json"
         Model(tuple(w)).save(path)
-        action = BDIHuDist(HuDist(learned=str(path))).think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)]).action
+        action = (
+            BDIHuDist(HuDist(learned=str(path))).think_memory(m, rb, 1 << ActCode.DISCARD, [_discards(m.hand)]).action
+        )
         tile = action.cards[0]
         assert (tile >> 4 == 3) if name == "honour" else (tile & 0xF in (1, 9) and tile >> 4 < 3)
         # a margin above any difference the model can predict keeps E's choice
         high = BDIHuDist(HuDist(learned=str(path), learned_margin=99.0))
-        assert high.think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)]).action == plain
+        assert high.think_memory(m, rb, 1 << ActCode.DISCARD, [_discards(m.hand)]).action == plain
     # a model fitted on the 108 tiles (no honours) is not used on the 136
     w = [0.0] * len(FEATURES)
     w[FEATURES.index("honour")] = 5.0
     other = tmp_path / "other.json"
     Model(tuple(w), honours=False).save(other)
-    kept = BDIHuDist(HuDist(learned=str(other))).think_memory(m, rb, 1 << Act.DISCARD, [_discards(m.hand)])
+    kept = BDIHuDist(HuDist(learned=str(other))).think_memory(m, rb, 1 << ActCode.DISCARD, [_discards(m.hand)])
     assert kept.action == plain
     data = json.loads(zero.read_text())
     assert data["names"] == list(FEATURES) and load(str(zero)).weights == (0.0,) * len(FEATURES)
 
 
 def _discards(hand: bytes) -> Option:
-    return Option(Act.DISCARD, bytes(sorted(set(hand))), 1)
+    return Option(ActCode.DISCARD, bytes(sorted(set(hand))), 1)
 
 
 def test_the_command_refuses_the_evaluation_seeds() -> None:

@@ -17,7 +17,7 @@ from games.mahjong import hu_distance
 from games.mahjong.game import Mahjong
 from protocol import DecisionRequest, Option, decode, encode
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act, MeldKind, View
+from protocol.mahjong import ActCode, MeldKind, View
 
 
 def request(g: games.Game, seat: int, robot: str = "bdi-hudist", prompt: int = 1) -> DecisionRequest:  # type: ignore[type-arg]
@@ -96,19 +96,19 @@ def test_goal_byte() -> None:
 
 
 def test_matcher_meets_intentions_with_the_action_set() -> None:
-    opts = [Option(Act.DISCARD, t("159m"), 1), Option(Act.READY, t("9m"), 1)]
-    mask = 1 << Act.DISCARD | 1 << Act.READY
+    opts = [Option(ActCode.DISCARD, t("159m"), 1), Option(ActCode.READY, t("9m"), 1)]
+    mask = 1 << ActCode.DISCARD | 1 << ActCode.READY
     # the robot wants to declare ready with 5m, which is not offered: the next intention
-    want = [Intention(Act.READY, t("5m")), Intention(Act.DISCARD, t("9m")), Intention(Act.DISCARD, t("1m"))]
-    assert match(want, mask, opts) == (Act.DISCARD, t("9m"))
+    want = [Intention(ActCode.READY, t("5m")), Intention(ActCode.DISCARD, t("9m")), Intention(ActCode.DISCARD, t("1m"))]
+    assert match(want, mask, opts) == (ActCode.DISCARD, t("9m"))
     # nothing offered: the fallback is a legal discard
-    code, tiles = match([Intention(Act.HU)], mask, opts)
-    assert code == Act.DISCARD and tiles in (t("1m"), t("5m"), t("9m"))
+    code, tiles = match([Intention(ActCode.HU)], mask, opts)
+    assert code == ActCode.DISCARD and tiles in (t("1m"), t("5m"), t("9m"))
 
 
 def test_executor_packs_the_protocol_encoding() -> None:
-    a = pack(Act.CHOW, t("6s 4s"))
-    assert a == games.Action(1, t("4s 6s"))
+    a = pack(ActCode.CHOW, t("6s 4s"))
+    assert a == games.GameAction(1, t("4s 6s"))
     frame = decision_frame("room", 3, 9, a)
     assert decode(encode(frame)) == frame
 

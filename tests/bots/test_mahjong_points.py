@@ -12,7 +12,7 @@ from bots.mahjong.strategies import HuDist
 from bots.mahjong.value import all_pungs_distance, forms, value
 from protocol.cards import format_tiles as f
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=True, honours=False)
 
@@ -133,8 +133,8 @@ def test_claims_for_speed_where_the_claim_costs_value() -> None:
     m = table("11448m 2679s 1299p", ready=False)
     m.offer, m.offer_from = t("1m")[0], 2
     assert RB.distance(m.hand) == 4
-    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.PONG  # type: ignore[arg-type]
-    assert HuDist(claim_keep=0.5).decompose(0, m, RB, None).ranked[0].code == Act.PASS  # type: ignore[arg-type]
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == ActCode.PONG  # type: ignore[arg-type]
+    assert HuDist(claim_keep=0.5).decompose(0, m, RB, None).ranked[0].code == ActCode.PASS  # type: ignore[arg-type]
 
 
 def test_dama_below_keeps_a_thin_wait_undeclared_while_an_opponent_has_declared() -> None:
@@ -144,8 +144,8 @@ def test_dama_below_keeps_a_thin_wait_undeclared_while_an_opponent_has_declared(
     assert sum(m.unseen[w] for w in RB.waits(t("123m 456m 789m 23p 55s"))) == 2
     assert HuDist().ready_min(m) == 1
     assert HuDist(dama_below=3).ready_min(m) == 3
-    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.READY  # type: ignore[arg-type]
-    assert HuDist(dama_below=3).decompose(0, m, RB, None).ranked[0].code == Act.DISCARD  # type: ignore[arg-type]
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == ActCode.READY  # type: ignore[arg-type]
+    assert HuDist(dama_below=3).decompose(0, m, RB, None).ranked[0].code == ActCode.DISCARD  # type: ignore[arg-type]
     m.ready[1] = False  # nobody declared: the same wait is declared
     assert HuDist(dama_below=3).ready_min(m) == 1
 
@@ -170,6 +170,6 @@ def test_claim_wider_takes_a_chow_that_keeps_the_distance_and_widens_the_hand() 
     now = RB.distance(m.hand)
     part = bytes(sorted(t("56m 34666789s 6p")))
     assert min(RB.distance(bytes(sorted(part[:i] + part[i + 1 :])), 1) for i in range(len(part))) == now
-    assert HuDist().decompose(0, m, RB, None).ranked[0].code == Act.PASS  # type: ignore[arg-type]
+    assert HuDist().decompose(0, m, RB, None).ranked[0].code == ActCode.PASS  # type: ignore[arg-type]
     top = HuDist(claim_wider=1.0).decompose(0, m, RB, None).ranked[0]  # type: ignore[arg-type]
-    assert (top.code, f(top.tiles)) == (Act.CHOW, "45p")
+    assert (top.code, f(top.tiles)) == (ActCode.CHOW, "45p")

@@ -105,7 +105,7 @@ def test_claims_the_seed_way_and_checked_by_the_rule_base() -> None:
     # chow 789m and a discard leave the hand one tile nearer a win: "checked" chows.
     from bots.mahjong.robots import BDIRobot
     from protocol import Option
-    from protocol.mahjong import Act
+    from protocol.mahjong import ActCode
 
     rb = RuleBase(seven_pairs=False, honours=False)
     hand = t("378m 3789s 334456p")
@@ -116,10 +116,10 @@ def test_claims_the_seed_way_and_checked_by_the_rule_base() -> None:
         m.note_seen(t("9m"))
         return m
 
-    opts = [Option.exactly(Act.CHOW, t("78m")), Option.exactly(Act.PASS)]
-    mask = 1 << Act.CHOW | 1 << Act.PASS
+    opts = [Option.exactly(ActCode.CHOW, t("78m")), Option.exactly(ActCode.PASS)]
+    mask = 1 << ActCode.CHOW | 1 << ActCode.PASS
     seed = BDIRobot(Rearrange(claims="seed")).think_memory(memory(), rb, mask, opts)
-    assert f(seed.intentions.wants) == "6m" and seed.action.code == Act.PASS
+    assert f(seed.intentions.wants) == "6m" and seed.action.code == ActCode.PASS
     checked = BDIRobot(Rearrange()).think_memory(memory(), rb, mask, opts)
     assert rb.distance(hand) == 3
-    assert checked.action.code == Act.CHOW and checked.action.cards == t("78m")
+    assert checked.action.code == ActCode.CHOW and checked.action.cards == t("78m")

@@ -10,11 +10,11 @@ from bots.mahjong.memory import Memory
 from bots.mahjong.robots import rules_of
 from bots.mahjong.rulebase import RuleBase
 from bots.mahjong.ukeire import UkeireRobot, discards, ukeire
-from games import Action
+from games import GameAction
 from protocol import Option
 from protocol.cards import format_tiles as f
 from protocol.cards import parse_tiles as t
-from protocol.mahjong import Act
+from protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=False, honours=False)
 
@@ -43,15 +43,15 @@ def test_discard_keeps_the_least_distance_then_the_most_ukeire() -> None:
 
 def _turn(hand: str) -> tuple[Memory, int, list[Option]]:
     m = Memory(seat=0, hand=t(hand), honours=False)
-    opts = [Option(Act.DISCARD, bytes(sorted(set(m.hand))), 1)]
-    return m, 1 << Act.DISCARD, opts
+    opts = [Option(ActCode.DISCARD, bytes(sorted(set(m.hand))), 1)]
+    return m, 1 << ActCode.DISCARD, opts
 
 
 def test_declares_ready_whenever_it_can() -> None:
     m, mask, opts = _turn("123m 456m 789m 23345s")
-    opts.append(Option(Act.READY, t("2s 3s 5s"), 1))
-    act = UkeireRobot().decide_memory(m, RB, mask | 1 << Act.READY, opts)
-    assert act == Action(Act.READY, t("2s"))
+    opts.append(Option(ActCode.READY, t("2s 3s 5s"), 1))
+    act = UkeireRobot().decide_memory(m, RB, mask | 1 << ActCode.READY, opts)
+    assert act == GameAction(ActCode.READY, t("2s"))
 
 
 def _claim(hand: str, offer: str, source: int) -> Memory:
@@ -64,18 +64,18 @@ def _claim(hand: str, offer: str, source: int) -> Memory:
 
 def test_claims_only_when_the_distance_drops_and_always_wins() -> None:
     robot = UkeireRobot()
-    pong = [Option.exactly(Act.PONG, t("9p 9p")), Option.exactly(Act.PASS)]
-    mask = 1 << Act.PONG | 1 << Act.PASS
+    pong = [Option.exactly(ActCode.PONG, t("9p 9p")), Option.exactly(ActCode.PASS)]
+    mask = 1 << ActCode.PONG | 1 << ActCode.PASS
     # one from a win (23s waits, 99p the pair): a pong of 9p leaves it one from a win
     m = _claim("123m 456m 789s 99p 23s", "9p", 2)
-    assert robot.decide_memory(m, RB, mask, pong) == Action(Act.PASS)
+    assert robot.decide_memory(m, RB, mask, pong) == GameAction(ActCode.PASS)
     # 99p and a second pair 55s: the pong makes a set and the hand one tile nearer
     m = _claim("123m 456m 99p 55s 7s 13p", "9p", 2)
     assert RB.distance(m.hand) == 2
-    assert robot.decide_memory(m, RB, mask, pong) == Action(Act.PONG, t("9p 9p"))
-    win = [Option.exactly(Act.HU), Option.exactly(Act.PASS)]
+    assert robot.decide_memory(m, RB, mask, pong) == GameAction(ActCode.PONG, t("9p 9p"))
+    win = [Option.exactly(ActCode.HU), Option.exactly(ActCode.PASS)]
     m = _claim("123m 456m 789m 2345s", "5s", 2)
-    assert robot.decide_memory(m, RB, 1 << Act.HU | 1 << Act.PASS, win) == Action(Act.HU)
+    assert robot.decide_memory(m, RB, 1 << ActCode.HU | 1 << ActCode.PASS, win) == GameAction(ActCode.HU)
 
 
 @pytest.mark.parametrize("ruleset", ["championship", "classic"])

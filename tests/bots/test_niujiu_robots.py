@@ -13,18 +13,18 @@ from bots.niujiu import evaluate, montecarlo
 from bots.niujiu.automaton import six_must_suffice
 from bots.niujiu.knowledge import Knowledge, from_view
 from bots.niujiu.robots import MonteCarloRobot, greedy_choice
-from games import Action
+from games import GameAction
 from games.niujiu import ENOUGH, Niujiu, classify
 from protocol import DecisionRequest, parse_cards
 from protocol.cards import NIUJIU_CARDS
-from protocol.niujiu import Act
+from protocol.niujiu import ActCode
 
 
 def cards(text: str) -> bytes:
     return bytes(sorted(parse_cards(text, ace=1)))
 
 
-def numbers(choice: evaluate.Choice) -> tuple[Act, list[int]]:
+def numbers(choice: evaluate.Choice) -> tuple[ActCode, list[int]]:
     return choice.code, sorted(c & 0xF for c in choice.cards)
 
 
@@ -136,39 +136,39 @@ def knowledge(
 
 def test_the_head_leads_its_automaton_run() -> None:
     kn = knowledge("SK HK D9 C9 H5 S5 C2 D3 H6 S7 C8 DT HJ SQ CA D6")
-    assert numbers(evaluate.decide(kn)) == (Act.LEAD, [8, 10, 13])  # 摆, then 二牛, then K
+    assert numbers(evaluate.decide(kn)) == (ActCode.LEAD, [8, 10, 13])  # 摆, then 二牛, then K
 
 
 def test_enough_it_leads_sure_winners_largest_first() -> None:
     kn = knowledge("HK D9 C9 C2 D3 H6 S7", occupied=["S8 HT DK H5 C5 S2", "", ""])
     assert kn.need == 0
-    assert evaluate.decide(kn) == evaluate.Choice(Act.LEAD, cards("D9 C9"))  # 二牛 takes two cards out of play
+    assert evaluate.decide(kn) == evaluate.Choice(ActCode.LEAD, cards("D9 C9"))  # 二牛 takes two cards out of play
 
 
 def test_the_last_seat_eats_with_its_cheapest_eat() -> None:
     kn = knowledge("HJ SQ D2 C3 HA", seat=2, leader=0, trick=[(0, "S7"), (1, "")])
     assert kn.position == 2
-    assert evaluate.decide(kn) == evaluate.Choice(Act.EAT, cards("HJ"))
+    assert evaluate.decide(kn) == evaluate.Choice(ActCode.EAT, cards("HJ"))
 
 
 def test_the_first_follower_eats_when_the_leader_would_become_enough() -> None:
     hand = "H7 D7 C2 C3 HA D5"
     kn = knowledge(hand, seat=1, leader=0, trick=[(0, "S6 H6")], occupied=["SA DA CA S2", "", ""])
-    assert evaluate.decide(kn) == evaluate.Choice(Act.EAT, cards("H7 D7"))  # 6+... denies the leader's six
+    assert evaluate.decide(kn) == evaluate.Choice(ActCode.EAT, cards("H7 D7"))  # 6+... denies the leader's six
 
 
 def test_covers_keep_the_strong_cards() -> None:
     kn = knowledge("HK C8 HT H9 S9 C2 HA D6", seat=1, leader=0, trick=[(0, "SK DK")])
     choice = evaluate.decide(kn)
-    assert choice.code == Act.COVER and set(choice.cards) == set(cards("C2 HA"))
+    assert choice.code == ActCode.COVER and set(choice.cards) == set(cards("C2 HA"))
     assert set(greedy_choice(kn).cards) == set(cards("C2 HA"))
 
 
 def test_greedy() -> None:
     kn = knowledge("HK C8 HJ S7 D7 H7 HA D2")
-    assert greedy_choice(kn) == evaluate.Choice(Act.LEAD, cards("S7 D7 H7"))  # the largest pattern, then highest
+    assert greedy_choice(kn) == evaluate.Choice(ActCode.LEAD, cards("S7 D7 H7"))  # the largest pattern, then highest
     kn = knowledge("HK HQ C8 HA", seat=1, leader=0, trick=[(0, "S7")])
-    assert greedy_choice(kn) == evaluate.Choice(Act.EAT, cards("C8"))  # the cheapest eat
+    assert greedy_choice(kn) == evaluate.Choice(ActCode.EAT, cards("C8"))  # the cheapest eat
 
 
 def test_sampling_keeps_every_count_of_the_view() -> None:
@@ -203,9 +203,9 @@ def test_monte_carlo_choices_are_legal_candidates() -> None:
     moves = montecarlo.candidates(kn, evaluate.decide(kn), 5)
     assert moves[0] == evaluate.decide(kn) and len(moves) == len(set(moves))
     for m in moves:
-        assert m.code == Act.COVER or classify(m.cards) is not None
+        assert m.code == ActCode.COVER or classify(m.cards) is not None
     choice = montecarlo.decide(kn, Niujiu.ruleset(), random.Random(3), montecarlo.Settings(samples=4))
     assert choice in moves
-    assert Action(int(choice.code), choice.cards).code in (Act.EAT, Act.COVER)
+    assert GameAction(int(choice.code), choice.cards).code in (ActCode.EAT, ActCode.COVER)
     assert set(choice.cards) <= set(kn.hand) and len(choice.cards) == 2
     assert set(NIUJIU_CARDS) >= set(kn.unseen)

@@ -15,7 +15,7 @@ import pytest
 import games
 from bots.base import RandomRobot, Robot
 from bots.pool import DecisionPool, RobotFailed, RobotProcessDied
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest, encode
 
 
@@ -32,7 +32,7 @@ class Failing(Robot):
     game = "mahjong"
     name = "failing"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         raise ValueError(f"no idea at prompt {request.prompt_id}")
 
 
@@ -42,7 +42,7 @@ class Slow(RandomRobot):
     game = "mahjong"
     name = "slow"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         time.sleep(request.prompt_id / 10)
         return super().decide(request)
 

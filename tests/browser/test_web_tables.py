@@ -74,12 +74,12 @@ def enum_table(enum: Any) -> dict[str, str]:
 
 
 def code_tables(module: Any) -> list[type[IntEnum]]:
-    """Every code table a protocol/<game>.py declares besides Act, Event and Error."""
+    """Every code table a protocol/<game>.py declares besides ActCode, EventCode and Error."""
     return [
         v
         for k, v in vars(module).items()
         if isinstance(v, type) and issubclass(v, IntEnum) and v.__module__ == module.__name__
-        if k not in {"Act", "Event", "Error"}
+        if k not in {"ActCode", "EventCode", "Error"}
     ]
 
 
@@ -92,8 +92,8 @@ def test_game_tables_match_the_protocol(game: str) -> None:
     assert game in GAMES, f"codes.js has no table for {game}"
     js = GAMES[game]
     wire = importlib.import_module(f"protocol.{game}")
-    assert js["act"] == enum_table(wire.Act)
-    assert js["events"] == enum_table(wire.Event)
+    assert js["act"] == enum_table(wire.ActCode)
+    assert js["events"] == enum_table(wire.EventCode)
     assert js["errors"] == enum_table(wire.Error)
     tables = {"act", "events", "errors"}
     for enum in code_tables(wire):  # Kind as `kinds`, MeldKind as `meldKinds`, ...

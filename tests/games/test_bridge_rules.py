@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from games.base import Action, GameError
+from games.base import GameAction, GameError
 from games.bridge import BoardSpec, Bridge, BridgeRules, score, trick_winner
 from games.registry import create
 from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import Act, Error, Event
+from protocol.bridge import ActCode, Error, EventCode
 from protocol.cards import parse_call, parse_card
 
 # Every seat holds every suit: N AKQJ spades, T98 hearts ...; E T98 spades ...
@@ -22,12 +22,12 @@ def game(board: str = f"1 N None {DEAL}", rules: str = "standard") -> Bridge:
     return Bridge(0, Bridge.ruleset(rules, deals=(board,)))
 
 
-def card(text: str) -> Action:
-    return Action(Act.PLAY, parse_card(text))
+def card(text: str) -> GameAction:
+    return GameAction(ActCode.PLAY, parse_card(text))
 
 
-def bid(text: str) -> Action:
-    return Action(Act.BID, bytes([parse_call(text)]))
+def bid(text: str) -> GameAction:
+    return GameAction(ActCode.BID, bytes([parse_call(text)]))
 
 
 def calls(g: Bridge, *texts: str) -> None:
@@ -39,7 +39,7 @@ def snapshot(g: Bridge) -> Any:
     return (list(g.log), list(g.events), g.to_act(), [g.view(s) for s in (0, 1, 2, 3, None)], g.phase)
 
 
-def refused(g: Bridge, seat: int, action: Action, code: int) -> None:
+def refused(g: Bridge, seat: int, action: GameAction, code: int) -> None:
     before = snapshot(g)
     with pytest.raises(GameError) as e:
         g.apply(seat, action)
@@ -101,8 +101,8 @@ def test_deal_events_are_private() -> None:
 def test_opening_calls() -> None:
     g = game()
     legal = g.legal(N)
-    assert {o.code for o in legal.options} == {Act.BID, Act.PASS}
-    assert len(next(o for o in legal.options if o.code == Act.BID).cards) == 35
+    assert {o.code for o in legal.options} == {ActCode.BID, ActCode.PASS}
+    assert len(next(o for o in legal.options if o.code == ActCode.BID).cards) == 35
     assert all(not g.legal(s) for s in (E, S, W))
 
 
@@ -113,32 +113,32 @@ def test_insufficient_bid_and_bids_in_order() -> None:
     refused(g, E, bid("1NT"), Error.INSUFFICIENT_BID)
     g.apply(E, bid("2C"))
     calls(g, "7NT")
-    assert {o.code for o in g.legal(W).options} == {Act.PASS, Act.DOUBLE}  # nothing above 7NT
+    assert {o.code for o in g.legal(W).options} == {ActCode.PASS, ActCode.DOUBLE}  # nothing above 7NT
 
 
 def test_double_only_of_an_opponents_last_bid() -> None:
     g = game()
-    refused(g, N, Action(Act.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # nothing to double
+    refused(g, N, GameAction(ActCode.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # nothing to double
     calls(g, "1H", "P")
-    refused(g, S, Action(Act.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # partner's bid
+    refused(g, S, GameAction(ActCode.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # partner's bid
     calls(g, "P")
-    g.apply(W, Action(Act.DOUBLE))  # balancing double of North's bid, two passes later
-    refused(g, N, Action(Act.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # already doubled
-    refused(g, E, Action(Act.REDOUBLE), ErrorCode.NOT_YOUR_TURN)
+    g.apply(W, GameAction(ActCode.DOUBLE))  # balancing double of North's bid, two passes later
+    refused(g, N, GameAction(ActCode.DOUBLE), Error.DOUBLE_NOT_ALLOWED)  # already doubled
+    refused(g, E, GameAction(ActCode.REDOUBLE), ErrorCode.NOT_YOUR_TURN)
 
 
 def test_redouble_only_of_a_double_against_ones_side() -> None:
     g = game()
-    refused(g, N, Action(Act.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)
+    refused(g, N, GameAction(ActCode.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)
     calls(g, "1S", "X")
-    g.apply(S, Action(Act.REDOUBLE))
-    refused(g, W, Action(Act.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)  # already redoubled
-    refused(g, W, Action(Act.DOUBLE), Error.DOUBLE_NOT_ALLOWED)
+    g.apply(S, GameAction(ActCode.REDOUBLE))
+    refused(g, W, GameAction(ActCode.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)  # already redoubled
+    refused(g, W, GameAction(ActCode.DOUBLE), Error.DOUBLE_NOT_ALLOWED)
     g2 = game()
     calls(g2, "1S", "X", "P")
-    refused(g2, W, Action(Act.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)  # the doubling side
+    refused(g2, W, GameAction(ActCode.REDOUBLE), Error.REDOUBLE_NOT_ALLOWED)  # the doubling side
     calls(g2, "P")
-    g2.apply(N, Action(Act.REDOUBLE))  # the doubled side, even after passes
+    g2.apply(N, GameAction(ActCode.REDOUBLE))  # the doubled side, even after passes
     calls(g2, "P", "P", "P")
     assert g2.contract is not None and str(g2.contract) == "1SXX" and g2.declarer == N
 
@@ -156,7 +156,7 @@ def test_declarer_is_first_of_the_side_to_name_the_strain() -> None:
     g = game()
     calls(g, "1H", "2C", "2H", "3C", "P", "4C", "P", "P", "P")  # West raises, East named clubs first
     assert (str(g.contract), g.declarer, g.dummy) == ("4C", E, W)
-    ev = [e for e in g.events if e.code == Event.CONTRACT]
+    ev = [e for e in g.events if e.code == EventCode.CONTRACT]
     assert len(ev) == 1 and ev[0].seat == E and ev[0].arg == parse_call("4C")
 
 
@@ -166,7 +166,7 @@ def test_passed_out_board() -> None:
     assert not g.is_over
     calls(g, "P")
     assert g.is_over and g.to_act() == ()
-    assert any(e.code == Event.PASSED_OUT for e in g.events)
+    assert any(e.code == EventCode.PASSED_OUT for e in g.events)
     assert g.outcome().scores == (0, 0, 0, 0) and g.outcome().detail["contract"] == "Pass"
     assert g.view(None)["hands"] == list(g.dealt)  # the hands are shown at the end
     refused(g, N, bid("1C"), ErrorCode.GAME_OVER)
@@ -182,13 +182,13 @@ def test_three_passes_then_an_opening() -> None:
 
 def test_calls_out_of_turn_are_refused() -> None:
     g = game()
-    refused(g, E, Action(Act.PASS), ErrorCode.NOT_YOUR_TURN)
+    refused(g, E, GameAction(ActCode.PASS), ErrorCode.NOT_YOUR_TURN)
     refused(g, S, bid("1C"), ErrorCode.NOT_YOUR_TURN)
     refused(g, N, card("SA"), ErrorCode.ILLEGAL_ACTION)
-    refused(g, N, Action(Act.CLAIM), ErrorCode.ILLEGAL_ACTION)
-    refused(g, N, Action(Act.BID, bytes([0x75])), ErrorCode.ILLEGAL_CARDS)  # not a bid
-    refused(g, N, Action(Act.BID, bytes([0x10, 0x11])), ErrorCode.ILLEGAL_CARDS)
-    refused(g, N, Action(9), ErrorCode.ILLEGAL_ACTION)
+    refused(g, N, GameAction(ActCode.CLAIM), ErrorCode.ILLEGAL_ACTION)
+    refused(g, N, GameAction(ActCode.BID, bytes([0x75])), ErrorCode.ILLEGAL_CARDS)  # not a bid
+    refused(g, N, GameAction(ActCode.BID, bytes([0x10, 0x11])), ErrorCode.ILLEGAL_CARDS)
+    refused(g, N, GameAction(9), ErrorCode.ILLEGAL_ACTION)
 
 
 # ------------------------------------------------------------------ the play
@@ -206,7 +206,7 @@ def test_opening_lead_then_dummy_is_exposed() -> None:
     assert g.controller(N) == S and g.controller(E) == E
     refused(g, N, card("SA"), ErrorCode.NOT_YOUR_TURN)
     evs = g.apply(W, card("HA"))
-    dummy = [e for e in evs if e.code == Event.DUMMY]
+    dummy = [e for e in evs if e.code == EventCode.DUMMY]
     assert len(dummy) == 1 and dummy[0].seat == N and dummy[0].cards == g.dealt[N] and dummy[0].visible_to is None
     assert g.to_act() == (N,)  # dummy's card, decided by the declarer
     for seat in (E, W, None):
@@ -225,7 +225,7 @@ def test_following_suit_and_refusals_in_the_play() -> None:
     refused(g, N, card("S5"), Error.WRONG_HAND)  # a card from declarer's hand as dummy
     refused(g, N, card("SA"), Error.REVOKE)  # dummy holds hearts
     refused(g, N, bid("5S"), Error.AUCTION_OVER)
-    refused(g, N, Action(Act.PASS), Error.AUCTION_OVER)
+    refused(g, N, GameAction(ActCode.PASS), Error.AUCTION_OVER)
     assert set(g.legal(N).options[0].cards) == set(parse_card(c)[0] for c in ("HT", "H9", "H8"))
     g.apply(N, card("H8"))
     refused(g, E, card("C2"), Error.WRONG_HAND)  # not East's card at all
@@ -233,7 +233,7 @@ def test_following_suit_and_refusals_in_the_play() -> None:
     g.apply(E, card("H7"))
     g.apply(S, card("H4"))
     assert g.winners == [W] and g.won == [0, 1] and g.to_act() == (W,)
-    trick = [e for e in g.events if e.code == Event.TRICK]
+    trick = [e for e in g.events if e.code == EventCode.TRICK]
     assert trick[-1].seat == W and trick[-1].arg == 0  # declarer's side has no trick yet
 
 
@@ -273,7 +273,7 @@ def test_a_whole_board_scores_like_the_score_function() -> None:
 
 def test_default_actions() -> None:
     g = game()
-    assert g.default_action(N) == Action(Act.PASS)
+    assert g.default_action(N) == GameAction(ActCode.PASS)
     g = four_spades_by_south()
     assert g.default_action(W) == card("S2")  # West's lowest card
     g.apply(W, card("HA"))
@@ -294,50 +294,50 @@ def declarer_on_lead() -> Bridge:
 
 def test_claim_accepted_by_both_defenders() -> None:
     g = declarer_on_lead()
-    assert Act.CLAIM in {o.code for o in g.legal(S).options}
-    evs = g.apply(S, Action(Act.CLAIM))
-    assert evs[0].code == echo(Act.CLAIM) and evs[0].arg == 9
+    assert ActCode.CLAIM in {o.code for o in g.legal(S).options}
+    evs = g.apply(S, GameAction(ActCode.CLAIM))
+    assert evs[0].code == echo(ActCode.CLAIM) and evs[0].arg == 9
     assert set(g.to_act()) == {E, W} and g.view(E)["claim"] == 9
     refused(g, S, card("S5"), ErrorCode.NOT_YOUR_TURN)
     refused(g, E, card("CA"), ErrorCode.ILLEGAL_ACTION)
-    g.apply(W, Action(Act.ACCEPT))
+    g.apply(W, GameAction(ActCode.ACCEPT))
     assert g.to_act() == (E,)
-    g.apply(E, Action(Act.ACCEPT))
+    g.apply(E, GameAction(ActCode.ACCEPT))
     assert g.is_over and g.won == [10, 3] and g.outcome().detail["claimed"] == 9
     assert g.outcome().scores[S] == score("4S", False, 10) == 420
-    reveals = [e for e in g.events if e.code == Event.REVEAL]
+    reveals = [e for e in g.events if e.code == EventCode.REVEAL]
     assert [e.seat for e in reveals] == [N, E, S, W] and all(e.visible_to is None for e in reveals)
 
 
 def test_claim_rejected_play_goes_on() -> None:
     g = declarer_on_lead()
-    g.apply(S, Action(Act.CLAIM))
-    g.apply(E, Action(Act.REJECT))
+    g.apply(S, GameAction(ActCode.CLAIM))
+    g.apply(E, GameAction(ActCode.REJECT))
     assert g.to_act() == (S,) and g.phase == "play"
-    refused(g, S, Action(Act.CLAIM), Error.NO_CLAIM)  # not twice at one trick
-    refused(g, W, Action(Act.ACCEPT), ErrorCode.NOT_YOUR_TURN)
-    assert g.default_action(S).code == Act.PLAY
+    refused(g, S, GameAction(ActCode.CLAIM), Error.NO_CLAIM)  # not twice at one trick
+    refused(g, W, GameAction(ActCode.ACCEPT), ErrorCode.NOT_YOUR_TURN)
+    assert g.default_action(S).code == ActCode.PLAY
 
 
 def test_claims_only_for_declarer_on_lead_and_when_the_rules_allow() -> None:
     g = four_spades_by_south()
-    refused(g, W, Action(Act.CLAIM), Error.NO_CLAIM)  # a defender on lead
+    refused(g, W, GameAction(ActCode.CLAIM), Error.NO_CLAIM)  # a defender on lead
     g = declarer_on_lead()
     g.apply(S, card("S5"))
-    refused(g, W, Action(Act.CLAIM), Error.NO_CLAIM)
+    refused(g, W, GameAction(ActCode.CLAIM), Error.NO_CLAIM)
     g = game(rules="no-claims")
     calls(g, "1NT", "P", "P", "P")
-    refused(g, E, Action(Act.CLAIM), Error.NO_CLAIM)
+    refused(g, E, GameAction(ActCode.CLAIM), Error.NO_CLAIM)
     for _ in range(4):
         g.apply(g.turn, g.default_action(g.turn))
     if g.turn in (g.declarer, g.dummy):
-        assert Act.CLAIM not in {o.code for o in g.legal(g.turn).options}
+        assert ActCode.CLAIM not in {o.code for o in g.legal(g.turn).options}
 
 
 def test_default_answer_to_a_claim_is_reject() -> None:
     g = declarer_on_lead()
-    g.apply(S, Action(Act.CLAIM))
-    assert g.default_action(W) == Action(Act.REJECT)
+    g.apply(S, GameAction(ActCode.CLAIM))
+    assert g.default_action(W) == GameAction(ActCode.REJECT)
 
 
 # ------------------------------------------------------------------ hidden information

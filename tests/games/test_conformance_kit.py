@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import Action, ActionSet, GameError, GameEvent, HandNotOver, Outcome, create, get, names
+from games import ActionSet, GameAction, GameError, GameEvent, HandNotOver, Outcome, create, get, names
 from games.testing import ConformanceError, check_game
 from games.tricks import Tricks
 from protocol import RoomEvent
@@ -80,20 +80,20 @@ class RefusesItsOwnOption(Tricks):
             return s
         return ActionSet.of([*s.options, Option.exactly(0, bytes([0x3E]))])
 
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         if action.cards == bytes([0x3E]) and 52 not in self.hands[seat]:
             raise GameError(999, "not really legal")
         return super()._apply(seat, action)
 
 
 class ChangesStateOnRefusal(Tricks):
-    def refusal(self, seat: int, action: Action) -> GameError:
+    def refusal(self, seat: int, action: GameAction) -> GameError:
         self.won[0] += 1
         return super().refusal(seat, action)
 
 
 class NeverEnds(Tricks):
-    def _apply(self, seat: int, action: Action) -> list[GameEvent]:
+    def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         events = super()._apply(seat, action)
         self.hands[seat].append(1 if seat == 0 else 2)  # take a card back: the hand never empties
         return events

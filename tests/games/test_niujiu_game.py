@@ -12,14 +12,13 @@ from collections import Counter
 
 import pytest
 
-from games.base import Action, GameError, GameEvent
+from games.base import GameAction, GameError, GameEvent
 from games.niujiu import ENOUGH, Niujiu, patterns
 from games.registry import create
 from games.testing import play_random
 from protocol import HIDDEN, ErrorCode, RoomEvent
 from protocol.cards import NIUJIU_CARDS, parse_cards
-from protocol.niujiu import Act, Error, Kind
-from protocol.niujiu import Event as NjEvent
+from protocol.niujiu import ActCode, Error, EventCode, Kind
 
 
 def c(text: str) -> bytes:
@@ -44,8 +43,8 @@ def rig(h0: str, h1: str, h2: str, *, head: int = 0, ruleset: str | None = None,
     return g
 
 
-def act(g: Niujiu, seat: int, code: Act, text: str) -> list[GameEvent]:
-    return list(g.apply(seat, Action(code, c(text))))
+def act(g: Niujiu, seat: int, code: ActCode, text: str) -> list[GameEvent]:
+    return list(g.apply(seat, GameAction(code, c(text))))
 
 
 def finish(g: Niujiu, seed: int) -> Niujiu:
@@ -89,7 +88,7 @@ def test_rule_1_4_the_head_leads_the_first_trick() -> None:
         g = Niujiu(7, hand=hand)
         assert g.to_act() == (g.head,) and g.leader == g.head
         assert g.events[0].code == RoomEvent.HAND_START and g.events[0].seat == g.head
-        assert g.legal(g.head).mask == 1 << Act.LEAD
+        assert g.legal(g.head).mask == 1 << ActCode.LEAD
 
 
 def test_rule_1_5_the_head_rotates_with_the_hand_number() -> None:
@@ -101,7 +100,7 @@ def test_rule_1_5_the_head_rotates_with_the_hand_number() -> None:
 def test_rule_1_6_answers_go_in_seat_order_after_the_leader() -> None:
     g = rig("H7", "H8", "H9", head=2)
     assert g.to_act() == (2,)
-    act(g, 2, Act.LEAD, "H9")
+    act(g, 2, ActCode.LEAD, "H9")
     assert g.to_act() == (0,)
     g.apply(0, g.default_action(0))
     assert g.to_act() == (1,)
@@ -111,54 +110,54 @@ def test_rule_1_6_answers_go_in_seat_order_after_the_leader() -> None:
 def test_rule_5_1_the_leader_may_lead_exactly_the_patterns_of_its_hand() -> None:
     g = Niujiu(3)
     opts = g.legal(0).options
-    assert all(o.code == Act.LEAD and o.pick == len(o.cards) for o in opts)
+    assert all(o.code == ActCode.LEAD and o.pick == len(o.cards) for o in opts)
     assert sorted(o.cards for o in opts) == sorted(patterns(g.concealed(0)))
     lead = max(opts, key=lambda o: len(o.cards)).cards
-    g.apply(0, Action(Act.LEAD, lead))
+    g.apply(0, GameAction(ActCode.LEAD, lead))
     assert g.k == len(lead) and g.view(1)["k"] == len(lead)
 
 
 def test_rule_5_2_answer_by_eating_the_best_so_far_or_covering_any_k_cards() -> None:
     g = rig("C7 S7 CA DA", "C8 S8 H2 D2", "H9 S9 D8 H8", fill=False)
-    act(g, 0, Act.LEAD, "C7 S7")
+    act(g, 0, ActCode.LEAD, "C7 S7")
     legal = g.legal(1)
-    eats = sorted(o.cards for o in legal.options if o.code == Act.EAT)
+    eats = sorted(o.cards for o in legal.options if o.code == ActCode.EAT)
     assert eats == [c("C8 S8")]  # 22 does not beat 77
-    cover = [o for o in legal.options if o.code == Act.COVER]
+    cover = [o for o in legal.options if o.code == ActCode.COVER]
     assert len(cover) == 1 and cover[0].pick == 2 and cover[0].cards == g.concealed(1)
-    act(g, 1, Act.EAT, "C8 S8")
-    eats2 = sorted(o.cards for o in g.legal(2).options if o.code == Act.EAT)
+    act(g, 1, ActCode.EAT, "C8 S8")
+    eats2 = sorted(o.cards for o in g.legal(2).options if o.code == ActCode.EAT)
     assert eats2 == [bytes(sorted(c("H9 S9")))]  # 二牛; D8 H8 would beat 77 but only ties 88
-    act(g, 2, Act.COVER, "H9 D8")  # covering is allowed even when eating is possible
+    act(g, 2, ActCode.COVER, "H9 D8")  # covering is allowed even when eating is possible
     assert g.occupied[1] == sorted(c("C8 S8")) and g.covered[2] == sorted(c("H9 D8"))
 
 
 def test_rule_5_2_second_answer_must_beat_the_eat_not_the_lead() -> None:
     g = rig("C7 S7", "CJ DJ", "C8 S8", fill=True)
-    act(g, 0, Act.LEAD, "C7 S7")
-    act(g, 1, Act.EAT, "CJ DJ")
+    act(g, 0, ActCode.LEAD, "C7 S7")
+    act(g, 1, ActCode.EAT, "CJ DJ")
     assert all(o.cards != c("C8 S8") for o in g.legal(2).options)
     with pytest.raises(GameError) as e:
-        act(g, 2, Act.EAT, "C8 S8")
+        act(g, 2, ActCode.EAT, "C8 S8")
     assert e.value.code == Error.DOES_NOT_BEAT
 
 
 def test_rule_5_3_the_best_pattern_is_occupied_and_its_owner_leads() -> None:
     g = rig("C7", "C8", "C9 CA")
-    act(g, 0, Act.LEAD, "C7")
-    act(g, 1, Act.EAT, "C8")
-    events = act(g, 2, Act.COVER, "CA")
-    occ = [e for e in events if e.code == NjEvent.OCCUPY]
+    act(g, 0, ActCode.LEAD, "C7")
+    act(g, 1, ActCode.EAT, "C8")
+    events = act(g, 2, ActCode.COVER, "CA")
+    occ = [e for e in events if e.code == EventCode.OCCUPY]
     assert len(occ) == 1 and occ[0].seat == 1 and occ[0].cards == c("C8") and occ[0].arg == 1
     assert g.leader == 1 and g.to_act() == (1,) and g.view(0)["occupied"][1] == c("C8")
 
 
 def test_rule_5_4_beaten_plays_are_public_covered_cards_are_hidden_for_good() -> None:
     g = rig("C7", "C8", "C9 CA")
-    act(g, 0, Act.LEAD, "C7")
-    act(g, 1, Act.EAT, "C8")
-    covered = act(g, 2, Act.COVER, "CA")[0]
-    assert covered.code == NjEvent.COVERED
+    act(g, 0, ActCode.LEAD, "C7")
+    act(g, 1, ActCode.EAT, "C8")
+    covered = act(g, 2, ActCode.COVER, "CA")[0]
+    assert covered.code == EventCode.COVERED
     assert covered.seen_by(2).cards == c("CA") and covered.seen_by(0).cards == bytes([HIDDEN])
     assert covered.seen_by(None).cards == bytes([HIDDEN])
     assert c("C7")[0] in g.view(None)["beaten"]
@@ -198,29 +197,29 @@ def test_rule_5_6_a_non_pattern_lead_is_refused_unchanged() -> None:
     g = rig("C7 S8", "H8", "H9")
     before = fingerprint(g)
     with pytest.raises(GameError) as e:
-        act(g, 0, Act.LEAD, "C7 S8")
+        act(g, 0, ActCode.LEAD, "C7 S8")
     assert e.value.code == Error.NOT_A_PATTERN and fingerprint(g) == before
 
 
 def test_rule_5_6_an_eat_that_does_not_beat_is_refused_unchanged() -> None:
     g = rig("C8", "C7 D7", "H9")
-    act(g, 0, Act.LEAD, "C8")
+    act(g, 0, ActCode.LEAD, "C8")
     before = fingerprint(g)
     with pytest.raises(GameError) as e:
-        act(g, 1, Act.EAT, "C7")
+        act(g, 1, ActCode.EAT, "C7")
     assert e.value.code == Error.DOES_NOT_BEAT and fingerprint(g) == before
     with pytest.raises(GameError) as e:
-        act(g, 1, Act.EAT, "C7 D7")  # a pair cannot answer a single
+        act(g, 1, ActCode.EAT, "C7 D7")  # a pair cannot answer a single
     assert e.value.code == Error.WRONG_COUNT and fingerprint(g) == before
 
 
 def test_rule_5_6_the_wrong_number_of_cards_is_refused_unchanged() -> None:
     g = rig("C8 D8", "C7 D7 H7", "H9")
-    act(g, 0, Act.LEAD, "C8 D8")
+    act(g, 0, ActCode.LEAD, "C8 D8")
     before = fingerprint(g)
     for cards in ("C7", "C7 D7 H7", ""):
         with pytest.raises(GameError) as e:
-            act(g, 1, Act.COVER, cards)
+            act(g, 1, ActCode.COVER, cards)
         assert e.value.code == Error.WRONG_COUNT and fingerprint(g) == before
 
 
@@ -228,15 +227,15 @@ def test_rule_5_6_cards_not_in_hand_are_refused_unchanged() -> None:
     g = rig("C8 D8", "C7 D7", "H9")
     before = fingerprint(g)
     with pytest.raises(GameError) as e:
-        act(g, 0, Act.LEAD, "H9")
+        act(g, 0, ActCode.LEAD, "H9")
     assert e.value.code == Error.CARD_NOT_IN_HAND and fingerprint(g) == before
     with pytest.raises(GameError) as e:
-        g.apply(0, Action(Act.LEAD, c("C8 C8")))  # one card twice
+        g.apply(0, GameAction(ActCode.LEAD, c("C8 C8")))  # one card twice
     assert e.value.code == Error.CARD_NOT_IN_HAND and fingerprint(g) == before
-    act(g, 0, Act.LEAD, "C8 D8")
+    act(g, 0, ActCode.LEAD, "C8 D8")
     before = fingerprint(g)
     with pytest.raises(GameError) as e:
-        act(g, 1, Act.COVER, "C7 H9")
+        act(g, 1, ActCode.COVER, "C7 H9")
     assert e.value.code == Error.CARD_NOT_IN_HAND and fingerprint(g) == before
 
 
@@ -244,17 +243,17 @@ def test_rule_5_6_acting_out_of_turn_or_with_an_action_not_offered_is_refused_un
     g = rig("C8", "C7", "H9")
     before = fingerprint(g)
     with pytest.raises(GameError) as e:
-        act(g, 1, Act.LEAD, "C7")
+        act(g, 1, ActCode.LEAD, "C7")
     assert e.value.code == ErrorCode.NOT_YOUR_TURN and fingerprint(g) == before
     with pytest.raises(GameError) as e:
-        act(g, 0, Act.EAT, "C8")  # the leader leads
+        act(g, 0, ActCode.EAT, "C8")  # the leader leads
     assert e.value.code == ErrorCode.ILLEGAL_ACTION and fingerprint(g) == before
     with pytest.raises(GameError) as e:
-        g.apply(0, Action(9, c("C8")))
+        g.apply(0, GameAction(9, c("C8")))
     assert e.value.code == ErrorCode.ILLEGAL_ACTION and fingerprint(g) == before
     play_random(g, random.Random(0))
     with pytest.raises(GameError) as e:
-        act(g, g.leader, Act.LEAD, "C8")
+        act(g, g.leader, ActCode.LEAD, "C8")
     assert e.value.code == ErrorCode.GAME_OVER
 
 
@@ -265,26 +264,26 @@ TWO_ENOUGH = ("CK DK HK SK H9 S9 CA", "CQ DQ HQ SQ H5 S5 D7", "")
 def cover_but(g: Niujiu, seat: int, keep: str) -> None:
     """Cover the k lowest-byte cards of ``seat`` other than ``keep``."""
     spare = [x for x in g.hands[seat] if x not in c(keep)]
-    g.apply(seat, Action(Act.COVER, bytes(spare[: g.k])))
+    g.apply(seat, GameAction(ActCode.COVER, bytes(spare[: g.k])))
 
 
 def play_two_enough(ruleset: str | None = None) -> Niujiu:
     """Seat 0 occupies KKKK and 二牛 (6), seat 1 a single, QQQQ and 二喜 (7): 13 occupied, 3 cards left."""
     g = rig(*TWO_ENOUGH, ruleset=ruleset)
-    act(g, 0, Act.LEAD, "CK DK HK SK")
+    act(g, 0, ActCode.LEAD, "CK DK HK SK")
     cover_but(g, 1, TWO_ENOUGH[1])
     g.apply(2, g.default_action(2))
-    act(g, 0, Act.LEAD, "H9 S9")
+    act(g, 0, ActCode.LEAD, "H9 S9")
     cover_but(g, 1, TWO_ENOUGH[1])
     g.apply(2, g.default_action(2))
     assert g.view(None)["enough"] == [True, False, False]
-    act(g, 0, Act.LEAD, "CA")
-    act(g, 1, Act.EAT, "D7")
+    act(g, 0, ActCode.LEAD, "CA")
+    act(g, 1, ActCode.EAT, "D7")
     g.apply(2, g.default_action(2))
-    act(g, 1, Act.LEAD, "CQ DQ HQ SQ")
+    act(g, 1, ActCode.LEAD, "CQ DQ HQ SQ")
     g.apply(2, g.default_action(2))
     g.apply(0, g.default_action(0))
-    act(g, 1, Act.LEAD, "H5 S5")
+    act(g, 1, ActCode.LEAD, "H5 S5")
     g.apply(2, g.default_action(2))
     g.apply(0, g.default_action(0))
     return g
@@ -292,14 +291,14 @@ def play_two_enough(ruleset: str | None = None) -> Niujiu:
 
 def test_rule_6_1_six_occupied_cards_are_enough_and_say_so() -> None:
     g = rig(*TWO_ENOUGH)
-    act(g, 0, Act.LEAD, "CK DK HK SK")
+    act(g, 0, ActCode.LEAD, "CK DK HK SK")
     g.apply(1, g.default_action(1))
     events = g.apply(2, g.default_action(2))
-    assert not [e for e in events if e.code == NjEvent.ENOUGH]
-    act(g, 0, Act.LEAD, "H9 S9")
+    assert not [e for e in events if e.code == EventCode.ENOUGH]
+    act(g, 0, ActCode.LEAD, "H9 S9")
     g.apply(1, g.default_action(1))
     events = g.apply(2, g.default_action(2))
-    enough = [e for e in events if e.code == NjEvent.ENOUGH]
+    enough = [e for e in events if e.code == EventCode.ENOUGH]
     assert len(enough) == 1 and enough[0].seat == 0 and enough[0].arg == ENOUGH
     assert g.view(1)["enough"] == [True, False, False]
 
@@ -322,7 +321,7 @@ def test_rule_6_2_random_hands_end_at_the_first_settled_trick() -> None:
         while not g.is_over:
             seat = g.to_act()[0]
             opt = rng.choice(g.legal(seat).options)
-            g.apply(seat, Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+            g.apply(seat, GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
             if not g.is_over and not g.trick:
                 assert not g.settled()
         left = len(g.revealed[0])
@@ -338,7 +337,7 @@ def test_rule_6_3_at_least_one_seat_is_enough_at_the_end() -> None:
 
 def test_rule_6_4_the_cards_left_are_revealed_to_everyone() -> None:
     g = play_two_enough()
-    reveals = [e for e in g.events if e.code == NjEvent.REVEAL]
+    reveals = [e for e in g.events if e.code == EventCode.REVEAL]
     assert [e.seat for e in reveals] == [0, 1, 2]
     assert all(e.visible_to is None and len(e.cards) == 3 for e in reveals)
     assert g.outcome().hands == tuple(e.cards for e in reveals)
@@ -361,15 +360,15 @@ def test_rule_7_1_not_enough_seats_pay_the_stake_to_each_enough_seat() -> None:
 
 def test_rule_7_2_every_liangzi_in_an_occupied_pattern_pays_a_bonus() -> None:
     g = rig("CA DA HA SA C2 D2 H2 S2 C3 D3 H3 S3", "", "", ruleset="play-out")
-    act(g, 0, Act.LEAD, "CA DA HA SA C2 D2 H2 S2 C3 D3 H3 S3")  # 四鱼 holds three liangzi
+    act(g, 0, ActCode.LEAD, "CA DA HA SA C2 D2 H2 S2 C3 D3 H3 S3")  # 四鱼 holds three liangzi
     g.apply(1, g.default_action(1))
     g.apply(2, g.default_action(2))
     assert g.liangzi(0) == 3
     g = rig("C7 D7 H7 S7 H5 S5 C8 D8 H8 S8 HT SK", "", "", ruleset="play-out")
-    act(g, 0, Act.LEAD, "C7 D7 H7 S7 H5 S5")  # 喜包亮
+    act(g, 0, ActCode.LEAD, "C7 D7 H7 S7 H5 S5")  # 喜包亮
     g.apply(1, g.default_action(1))
     g.apply(2, g.default_action(2))
-    act(g, 0, Act.LEAD, "C8 D8 H8 S8 HT SK")  # 摆亮
+    act(g, 0, ActCode.LEAD, "C8 D8 H8 S8 HT SK")  # 摆亮
     g.apply(1, g.default_action(1))
     g.apply(2, g.default_action(2))
     assert g.liangzi(0) == 2
@@ -378,7 +377,7 @@ def test_rule_7_2_every_liangzi_in_an_occupied_pattern_pays_a_bonus() -> None:
 def test_rule_7_3_four_Ks_count_as_a_liangzi_together_or_not() -> None:
     g = rig("CK DK HK SK", "", "", ruleset="play-out")
     for k in ("CK DK", "HK", "SK"):
-        act(g, 0, Act.LEAD, k)
+        act(g, 0, ActCode.LEAD, k)
         g.apply(1, g.default_action(1))
         g.apply(2, g.default_action(2))
         assert g.liangzi(0) == (1 if k == "SK" else 0)
@@ -397,17 +396,19 @@ def test_rule_7_4_scores_sum_to_zero_and_the_detail_is_whole() -> None:
 # ---------------------------------------------------------------------------------- §8
 def test_rule_8_1_a_leader_that_times_out_leads_its_lowest_single() -> None:
     g2 = rig("H5 S3 SK D7", "CA DA HA SA", "C2 D2 H2 S2", fill=False)
-    assert g2.default_action(0) == Action(Act.LEAD, c("H5"))  # 5 is below 3 (R2.1)
+    assert g2.default_action(0) == GameAction(ActCode.LEAD, c("H5"))  # 5 is below 3 (R2.1)
 
 
 def test_rule_8_2_an_answering_seat_that_times_out_covers_its_k_lowest_cards() -> None:
     g = rig("H7 S7 C8 CA", "SK H3 D5 C2", "HQ S9 DJ HT", fill=False)
-    act(g, 0, Act.LEAD, "H7 S7")
+    act(g, 0, ActCode.LEAD, "H7 S7")
     with pytest.raises(GameError):
         g.default_action(2)  # not its turn yet
-    assert g.default_action(1) == Action(Act.COVER, c("C2 D5"))
+    assert g.default_action(1) == GameAction(ActCode.COVER, c("C2 D5"))
     g.apply(1, g.default_action(1))
-    assert g.default_action(2) == Action(Act.COVER, bytes(sorted(c("S9 DJ"))))  # DJ ties HT: the lower byte goes
+    assert g.default_action(2) == GameAction(
+        ActCode.COVER, bytes(sorted(c("S9 DJ")))
+    )  # DJ ties HT: the lower byte goes
 
 
 # ---------------------------------------------------------------------------------- §9
@@ -417,7 +418,7 @@ def test_rule_9_views_show_own_hand_public_plays_and_only_counts_of_covers() -> 
     for _ in range(9):
         seat = g.to_act()[0]
         opt = rng.choice(g.legal(seat).options)
-        g.apply(seat, Action(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
+        g.apply(seat, GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
     for seat in (0, 1, 2):
         v = g.view(seat)
         assert v["hand"] == bytes(sorted(g.hands[seat]))
@@ -431,11 +432,11 @@ def test_rule_9_views_show_own_hand_public_plays_and_only_counts_of_covers() -> 
 
 def test_rule_9_lead_and_eat_events_carry_the_pattern_kind() -> None:
     g = rig("H9 S9 C7", "C8 D8 H8", "")
-    (lead,) = act(g, 0, Act.LEAD, "H9 S9")
+    (lead,) = act(g, 0, ActCode.LEAD, "H9 S9")
     assert lead.code == 0x20 and lead.arg == Kind.NIU_PAIR
     g = rig("C7 D7", "C8 D8", "")
-    act(g, 0, Act.LEAD, "C7 D7")
-    (eat,) = act(g, 1, Act.EAT, "C8 D8")
+    act(g, 0, ActCode.LEAD, "C7 D7")
+    (eat,) = act(g, 1, ActCode.EAT, "C8 D8")
     assert eat.code == 0x21 and eat.arg == Kind.PAIR
 
 

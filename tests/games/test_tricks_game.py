@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from games import Action, GameError, create
+from games import GameAction, GameError, create
 from games.testing import check_game
 from games.tricks import Tricks, tricks_numbers
 from protocol import ErrorCode
 from protocol.cards import tricks_card
-from protocol.tricks import Act
+from protocol.tricks import ActCode
 from protocol.tricks import Error as TricksError
 
 
@@ -19,9 +19,9 @@ def test_higher_card_wins_and_leads_next() -> None:
     a, b = tricks_numbers(g.concealed(0)), tricks_numbers(g.concealed(1))
     assert sorted(a + b) == [1, 2, 3, 4, 5, 6]
     lead, follow = max(a), min(b)
-    g.apply(0, Action(Act.PLAY, bytes([tricks_card(lead)])))
+    g.apply(0, GameAction(ActCode.PLAY, bytes([tricks_card(lead)])))
     assert g.to_act() == (1,)
-    g.apply(1, Action(Act.PLAY, bytes([tricks_card(follow)])))
+    g.apply(1, GameAction(ActCode.PLAY, bytes([tricks_card(follow)])))
     winner = 0 if lead > follow else 1
     assert g.to_act() == (winner,) and g.won[winner] == 1
 
@@ -29,19 +29,19 @@ def test_higher_card_wins_and_leads_next() -> None:
 def test_out_of_turn_and_foreign_cards_are_refused() -> None:
     g = create("tricks", 9)
     try:
-        g.apply(1, Action(Act.PLAY, g.concealed(1)[:1]))
+        g.apply(1, GameAction(ActCode.PLAY, g.concealed(1)[:1]))
     except GameError as e:
         assert e.code == ErrorCode.NOT_YOUR_TURN
     else:
         raise AssertionError("out of turn accepted")
     try:
-        g.apply(0, Action(Act.PLAY, g.concealed(1)[:1]))
+        g.apply(0, GameAction(ActCode.PLAY, g.concealed(1)[:1]))
     except GameError as e:
         assert e.code == TricksError.CARD_NOT_IN_HAND
     else:
         raise AssertionError("a card of the other hand accepted")
     try:
-        g.apply(0, Action(Act.PLAY, g.concealed(0)[:2]))
+        g.apply(0, GameAction(ActCode.PLAY, g.concealed(0)[:2]))
     except GameError as e:
         assert e.code == ErrorCode.ILLEGAL_CARDS
     else:

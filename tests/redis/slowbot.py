@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from bots.base import RandomRobot
 from bots.registry import register
-from games import Action
+from games import GameAction
 from protocol import DecisionRequest
 
 
@@ -22,6 +22,6 @@ class SlowTricks(RandomRobot):
     name = "slow"
     cpu_heavy: ClassVar[bool] = True  # in the pool: the worker's loop keeps renewing its lease
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         time.sleep(int(os.environ.get("PAIJU_SLOW_MS", "300")) / 1000)
         return super().decide(request)

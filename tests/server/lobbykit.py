@@ -119,7 +119,7 @@ class Kit:
                     continue
                 opt = self.rng.choice(r.options)
                 cards = bytes(self.rng.sample(list(opt.cards), opt.pick))
-                self.feed(r.room, table.Decide(r.seat, r.prompt_id, games.Action(opt.code, cards)))
+                self.feed(r.room, table.Decide(r.seat, r.prompt_id, games.GameAction(opt.code, cards)))
         finally:
             self._depth -= 1
 

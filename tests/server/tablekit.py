@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games import Action
+from games import GameAction
 from protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
 from server.config import Limits
 from server.lifecycle import Phase
@@ -133,11 +133,11 @@ class Driver:
         seq = p.last_seq if last_seq == "last" else last_seq
         return self.feed(Resume(pid, p.conn, seq), p.conn)  # type: ignore[arg-type]
 
-    def act(self, pid: str, prompt_id: int, action: Action) -> list[Output]:
+    def act(self, pid: str, prompt_id: int, action: GameAction) -> list[Output]:
         p = self.person(pid)
         return self.feed(Reply(pid, p.conn if p.conn is not None else -1, prompt_id, action))
 
-    def decide(self, seat: int, prompt_id: int, action: Action) -> list[Output]:
+    def decide(self, seat: int, prompt_id: int, action: GameAction) -> list[Output]:
         return self.feed(Decide(seat, prompt_id, action))
 
     def tick(self, dt: float) -> list[Output]:
@@ -188,7 +188,7 @@ class Driver:
             return False
         p = rng.choice(mine)
         o = rng.choice(p.actions.options)
-        self.act(pid, p.id, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        self.act(pid, p.id, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
         return True
 
     def answer_robots(self, rng: random.Random) -> bool:
@@ -198,7 +198,7 @@ class Driver:
             return False
         p = rng.choice(robots)
         o = rng.choice(p.actions.options)
-        self.decide(p.seat, p.id, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        self.decide(p.seat, p.id, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
         return True
 
 

@@ -12,7 +12,7 @@ from bots import registry
 from bots.base import RandomRobot, Robot
 from bots.pool import DecisionPool
 from bots.worker import Worker
-from games import Action
+from games import GameAction
 from protocol import Decision, DecisionRequest
 from protocol.bus import MemoryBus
 
@@ -31,7 +31,7 @@ class Broken(Robot):
     game = "tricks"
     name = "broken"
 
-    def decide(self, request: DecisionRequest) -> Action:
+    def decide(self, request: DecisionRequest) -> GameAction:
         raise RuntimeError("this robot always fails")
 
 
@@ -39,8 +39,8 @@ class Cheat(Robot):
     game = "tricks"
     name = "cheat"
 
-    def decide(self, request: DecisionRequest) -> Action:
-        return Action(0, b"\x3e")  # a card it does not hold
+    def decide(self, request: DecisionRequest) -> GameAction:
+        return GameAction(0, b"\x3e")  # a card it does not hold
 
 
 class Heavy(RandomRobot):
@@ -70,7 +70,7 @@ async def test_round_trip_and_routing() -> None:
         assert sorted(d.prompt_id for d in got) == list(range(1, 21))
         assert all(isinstance(d, Decision) and d.room == "r1" for d in got)
         req = request()
-        assert all(games.ActionSet.of(req.options).allows(Action(d.code, d.cards)) for d in got)
+        assert all(games.ActionSet.of(req.options).allows(GameAction(d.code, d.cards)) for d in got)
         assert bus.pending() == 0 and worker.answered == 20
         assert other is not bus
     finally:

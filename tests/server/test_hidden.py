@@ -6,7 +6,7 @@ with games.registry, drives all seats itself in lockstep (so the server applies 
 actions, in its order) and checks that
 
 - every EVENT a seat receives is exactly the reference game's event as that seat sees it
-  (``Event.seen_by``), in order, with consecutive sequence numbers; spectators likewise;
+  (``GameEvent.seen_by``), in order, with consecutive sequence numbers; spectators likewise;
 - every card byte an EVENT carries before the hand's RESULT is one that seat was entitled
   to at some point of the hand (its concealed cards or the public ones);
 - every PROMPT answered had exactly the reference game's legal options.

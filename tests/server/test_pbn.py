@@ -24,8 +24,7 @@ from protocol import (
     decode,
     encode,
 )
-from protocol.bridge import VULNERABILITY
-from protocol.bridge import Event as BridgeEvent
+from protocol.bridge import VULNERABILITY, EventCode
 from protocol.frames import MAX_FRAME
 
 from .lobbykit import Kit
@@ -66,7 +65,7 @@ def test_a_room_plays_the_deals_of_a_pbn_file() -> None:
     for h, result in enumerate(results):
         board = BOARDS[h % len(BOARDS)]  # the third hand plays the first deal again
         assert (starts[h].arg, starts[h].seat) == (h, board.dealer)
-        assert shown[h].code == BridgeEvent.BOARD and shown[h].seat == board.dealer
+        assert shown[h].code == EventCode.BOARD and shown[h].seat == board.dealer
         assert (shown[h].arg >> 2, VULNERABILITY[shown[h].arg & 3]) == (board.board, board.vulnerable)
         assert deals[h] == board.hands[0]
         assert tuple(result.hands) == board.hands
@@ -123,14 +122,14 @@ def test_pbn_is_refused_with_a_clear_error() -> None:
 def test_pbn_results_are_whole_files() -> None:
     """A RESULT's PBN is a file in PBN's export format (what bridge programs load)."""
     import games
-    from games import Action
+    from games import GameAction
 
     g = games.create("bridge", 3, "standard")
     rng = random.Random(2)
     while not g.is_over:
         s = g.to_act()[0]
         o = rng.choice(g.legal(s).options)
-        g.apply(s, Action(o.code, bytes(rng.sample(list(o.cards), o.pick))))
+        g.apply(s, GameAction(o.code, bytes(rng.sample(list(o.cards), o.pick))))
     text = result_pbn(g)["pbn"]
     assert text.startswith("% PBN 2.1\n% EXPORT\n") and '[Deal "N:' in text
     [b] = read_pbn(text)

@@ -27,25 +27,29 @@ import websockets
 
 import games
 from bots import registry as robots
-from games import Action
+from games import GameAction
 from games.testing import random_action
 from protocol import (
     Account,
+    Action,
     CreateRoom,
     ErrorCode,
     Hello,
     Join,
     Leave,
     ListRooms,
+    Mute,
     Ping,
     QuickPlay,
+    RematchAnswer,
     RoomState,
+    Say,
+    SetSeat,
     answers,
     decode,
     encode,
     views,
 )
-from protocol import Action as ActionFrame
 from protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
 from server.config import rank_robots
 
@@ -157,9 +161,13 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
             ("JOIN", Join("nowhere")),
             ("LEAVE", Leave("nowhere")),
             ("QUICK_PLAY", QuickPlay("tricks")),
-            ("ACTION", ActionFrame(1, 0)),
+            ("ACTION", Action(1, 0)),
             ("PING", Ping(5)),
             ("ACCOUNT", Account("logout")),
+            ("SAY", Say("nowhere", "hi")),
+            ("MUTE", Mute("nowhere", "bob")),
+            ("REMATCH_ANSWER", RematchAnswer("nowhere", True)),
+            ("SET_SEAT", SetSeat("nowhere", 0, True)),
         ]:
             seen[name, ErrorCode.HELLO_FIRST] = await ann.error_of(frame)
         seen["HELLO", ErrorCode.BAD_VERSION] = await ann.error_of(Hello(2, "ann"))
@@ -198,7 +206,7 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         seen["QUICK_PLAY", ErrorCode.BAD_ROOM_OPTIONS] = await ann.error_of(QuickPlay("tricks", "no-such-rules"))
         seen["JOIN", ErrorCode.NO_SUCH_ROOM] = await ann.error_of(Join("nowhere", 0))
         seen["LEAVE", ErrorCode.NOT_IN_ROOM] = await ann.error_of(Leave("nowhere"))
-        seen["ACTION", ErrorCode.NOT_IN_ROOM] = await ann.error_of(ActionFrame(1, 0))
+        seen["ACTION", ErrorCode.NOT_IN_ROOM] = await ann.error_of(Action(1, 0))
         state = await ann.ask(CreateRoom("tricks", clock_ms=600_000, robot="random"))
         assert isinstance(state, RoomState) and state.seq >= 1, state  # the first frame of the room (§8)
         seen["CREATE_ROOM", ErrorCode.ALREADY_IN_ROOM] = await ann.error_of(CreateRoom("tricks"))
@@ -206,8 +214,25 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         seen["JOIN", ErrorCode.ALREADY_IN_ROOM] = await ann.error_of(Join(state.room, 1))
         seen["JOIN", ErrorCode.SEAT_TAKEN] = await bob.error_of(Join(state.room, 0))
         seen["JOIN", ErrorCode.BAD_ROOM_OPTIONS] = await bob.error_of(Join(state.room, 3))  # tricks: seats 0, 1
+        # the room's chat, its seats and its rematch
+        room = state.room
+        for name, frame in [("SAY", Say("nowhere", "hi")), ("MUTE", Mute("nowhere", "bob"))]:
+            seen[name, ErrorCode.NO_SUCH_ROOM] = await ann.error_of(frame)
+        seen["REMATCH_ANSWER", ErrorCode.NO_SUCH_ROOM] = await ann.error_of(RematchAnswer("nowhere", True))
+        seen["SAY", ErrorCode.NOT_IN_ROOM] = await bob.error_of(Say(room, "hi"))
+        seen["MUTE", ErrorCode.NOT_IN_ROOM] = await bob.error_of(Mute(room, "ann"))
+        seen["SET_SEAT", ErrorCode.NOT_IN_ROOM] = await bob.error_of(SetSeat(room, 1, True))
+        seen["SAY", ErrorCode.BAD_FIELD] = await ann.error_of(Say(room, "   "))
+        for i in range(5):  # five lines at once, then one every 2 s
+            await ann.ws.send(encode(Say(room, f"line {i}")))
+        seen["SAY", ErrorCode.RATE_LIMITED] = await ann.error_of(Say(room, "one too many"))
+        seen["REMATCH_ANSWER", ErrorCode.WRONG_STATE] = await ann.error_of(RematchAnswer(room, True))
+        seen["SET_SEAT", ErrorCode.SEAT_TAKEN] = await ann.error_of(SetSeat(room, 0, True))
+        seen["SET_SEAT", ErrorCode.BAD_ROOM_OPTIONS] = await ann.error_of(SetSeat(room, 3, True))
+        assert isinstance(await bob.ask(Join(room)), RoomState)  # watching
+        seen["SET_SEAT", ErrorCode.WRONG_STATE] = await bob.error_of(SetSeat(room, 1, True))
         # the room has not dealt: no decision is pending for anyone
-        seen["ACTION", ErrorCode.NOT_YOUR_TURN] = await ann.error_of(ActionFrame(1, 1))
+        seen["ACTION", ErrorCode.NOT_YOUR_TURN] = await ann.error_of(Action(1, 1))
         await bob.close()
     finally:
         await ann.close()
@@ -242,127 +267,127 @@ async def limit_errors(url: str, seen: Provoked) -> None:
 
 
 # ------------------------------------------------------------------ ACTION, game by game
-Provoke = Callable[[Any, int], "dict[int, Action]"]
+Provoke = Callable[[Any, int], "dict[int, GameAction]"]
 
 
 def others_cards(hands: list[Any], seat: int) -> list[int]:
     return [c for s, h in enumerate(hands) if s != seat for c in h if c not in hands[seat]]
 
 
-def tricks_cases(g: Any, s: int) -> dict[int, Action]:
+def tricks_cases(g: Any, s: int) -> dict[int, GameAction]:
     from protocol.cards import tricks_card
     from protocol.tricks import Error as TricksError
 
     hand = [tricks_card(k) for k in g.hands[s]]
-    out: dict[int, Action] = {ErrorCode.ILLEGAL_ACTION: Action(1)}
+    out: dict[int, GameAction] = {ErrorCode.ILLEGAL_ACTION: GameAction(1)}
     gone = [tricks_card(k) for k in range(1, 2 * g.rules.n + 1) if k not in g.hands[s]]
-    out[TricksError.CARD_NOT_IN_HAND] = Action(0, bytes(gone[:1]))
+    out[TricksError.CARD_NOT_IN_HAND] = GameAction(0, bytes(gone[:1]))
     if len(hand) >= 2:
-        out[ErrorCode.ILLEGAL_CARDS] = Action(0, bytes(hand[:2]))
+        out[ErrorCode.ILLEGAL_CARDS] = GameAction(0, bytes(hand[:2]))
     return out
 
 
-def niujiu_cases(g: Any, s: int) -> dict[int, Action]:
+def niujiu_cases(g: Any, s: int) -> dict[int, GameAction]:
     from games.niujiu.patterns import classify
-    from protocol.niujiu import Act
+    from protocol.niujiu import ActCode
     from protocol.niujiu import Error as NiujiuError
 
     hand = list(g.hands[s])
     legal = g.legal(s)
-    out: dict[int, Action] = {
-        NiujiuError.CARD_NOT_IN_HAND: Action(
-            Act.LEAD if not g.trick else Act.COVER, bytes(others_cards(g.hands, s)[:1])
+    out: dict[int, GameAction] = {
+        NiujiuError.CARD_NOT_IN_HAND: GameAction(
+            ActCode.LEAD if not g.trick else ActCode.COVER, bytes(others_cards(g.hands, s)[:1])
         )
     }
     if not g.trick:  # leading
-        out[ErrorCode.ILLEGAL_ACTION] = Action(Act.COVER, bytes(hand[:1]))
+        out[ErrorCode.ILLEGAL_ACTION] = GameAction(ActCode.COVER, bytes(hand[:1]))
         junk = next((bytes(p) for p in itertools.combinations(hand, 2) if classify(bytes(p)) is None), None)
         if junk:
-            out[NiujiuError.NOT_A_PATTERN] = Action(Act.LEAD, junk)
+            out[NiujiuError.NOT_A_PATTERN] = GameAction(ActCode.LEAD, junk)
         return out
-    out[ErrorCode.ILLEGAL_ACTION] = Action(Act.LEAD, bytes(hand[:1]))
+    out[ErrorCode.ILLEGAL_ACTION] = GameAction(ActCode.LEAD, bytes(hand[:1]))
     if len(hand) > g.k:
-        out[NiujiuError.WRONG_COUNT] = Action(Act.COVER, bytes(hand[: g.k + 1]))
-    if legal.mask >> Act.EAT & 1:
+        out[NiujiuError.WRONG_COUNT] = GameAction(ActCode.COVER, bytes(hand[: g.k + 1]))
+    if legal.mask >> ActCode.EAT & 1:
         for combo in itertools.combinations(hand, g.k):
             cards = bytes(combo)
             if classify(cards) is None:
-                out.setdefault(NiujiuError.NOT_A_PATTERN, Action(Act.EAT, cards))
-            elif not legal.allows(Action(Act.EAT, cards)):
-                out.setdefault(NiujiuError.DOES_NOT_BEAT, Action(Act.EAT, cards))
+                out.setdefault(NiujiuError.NOT_A_PATTERN, GameAction(ActCode.EAT, cards))
+            elif not legal.allows(GameAction(ActCode.EAT, cards)):
+                out.setdefault(NiujiuError.DOES_NOT_BEAT, GameAction(ActCode.EAT, cards))
     return out
 
 
-def mahjong_cases(g: Any, s: int) -> dict[int, Action]:
+def mahjong_cases(g: Any, s: int) -> dict[int, GameAction]:
     from games.mahjong.game import CLAIM
-    from protocol.mahjong import Act
+    from protocol.mahjong import ActCode
     from protocol.mahjong import Error as MjError
 
     hand = list(g.hands[s])
     legal = g.legal(s)
     foreign = [t for t in others_cards(g.hands, s) if hand.count(t) == 0]
-    out: dict[int, Action] = {}
+    out: dict[int, GameAction] = {}
     if g.phase == CLAIM:
         w = g.window
-        out[ErrorCode.ILLEGAL_ACTION] = Action(Act.DISCARD, bytes(hand[:1]))
+        out[ErrorCode.ILLEGAL_ACTION] = GameAction(ActCode.DISCARD, bytes(hand[:1]))
         if s != (w.discarder + 1) % 4:
-            out[MjError.CHOW_WRONG_SEAT] = Action(Act.CHOW, bytes(hand[:2]))
-        if not legal.mask >> Act.HU & 1:
-            out[MjError.NOT_A_WIN] = Action(Act.HU)
+            out[MjError.CHOW_WRONG_SEAT] = GameAction(ActCode.CHOW, bytes(hand[:2]))
+        if not legal.mask >> ActCode.HU & 1:
+            out[MjError.NOT_A_WIN] = GameAction(ActCode.HU)
         if foreign:
-            out[MjError.TILE_NOT_IN_HAND] = Action(Act.PONG, bytes(foreign[:1]) * 2)
+            out[MjError.TILE_NOT_IN_HAND] = GameAction(ActCode.PONG, bytes(foreign[:1]) * 2)
         return out
-    out[ErrorCode.ILLEGAL_ACTION] = Action(Act.CHOW, bytes(hand[:2]))
+    out[ErrorCode.ILLEGAL_ACTION] = GameAction(ActCode.CHOW, bytes(hand[:2]))
     if foreign:
-        out[MjError.TILE_NOT_IN_HAND] = Action(Act.DISCARD, bytes(foreign[:1]))
-    if not legal.mask >> Act.HU & 1:
-        out[MjError.NOT_A_WIN] = Action(Act.HU)
+        out[MjError.TILE_NOT_IN_HAND] = GameAction(ActCode.DISCARD, bytes(foreign[:1]))
+    if not legal.mask >> ActCode.HU & 1:
+        out[MjError.NOT_A_WIN] = GameAction(ActCode.HU)
     if g.ready[s]:
         others = [t for t in hand if t != g.drawn]
         if others:
-            out[MjError.HAND_LOCKED] = Action(Act.DISCARD, bytes(others[:1]))
+            out[MjError.HAND_LOCKED] = GameAction(ActCode.DISCARD, bytes(others[:1]))
     else:
-        out[ErrorCode.ILLEGAL_CARDS] = Action(Act.DISCARD, bytes(hand[:2]))
-        not_ready = [t for t in hand if not legal.allows(Action(Act.READY, bytes([t])))]
+        out[ErrorCode.ILLEGAL_CARDS] = GameAction(ActCode.DISCARD, bytes(hand[:2]))
+        not_ready = [t for t in hand if not legal.allows(GameAction(ActCode.READY, bytes([t])))]
         if g.rules.ready and not_ready:
-            out[MjError.NOT_READY] = Action(Act.READY, bytes(not_ready[:1]))
+            out[MjError.NOT_READY] = GameAction(ActCode.READY, bytes(not_ready[:1]))
     return out
 
 
-def bridge_cases(g: Any, s: int) -> dict[int, Action]:
+def bridge_cases(g: Any, s: int) -> dict[int, GameAction]:
     from games.bridge.game import AUCTION, PLAY
-    from protocol.bridge import Act
+    from protocol.bridge import ActCode
     from protocol.bridge import Error as BridgeError
     from protocol.cards import BIDS
 
     hand = list(g.hands[s])
     legal = g.legal(s)
-    out: dict[int, Action] = {}
+    out: dict[int, GameAction] = {}
     if g.phase == AUCTION:
-        out[ErrorCode.ILLEGAL_ACTION] = Action(Act.PLAY, bytes(hand[:1]))
-        if legal.mask >> Act.BID & 1:
-            out[ErrorCode.ILLEGAL_CARDS] = Action(Act.BID, b"\x0e")  # the ace of clubs is no bid
+        out[ErrorCode.ILLEGAL_ACTION] = GameAction(ActCode.PLAY, bytes(hand[:1]))
+        if legal.mask >> ActCode.BID & 1:
+            out[ErrorCode.ILLEGAL_CARDS] = GameAction(ActCode.BID, b"\x0e")  # the ace of clubs is no bid
         if g.last_bid is not None:
-            out[BridgeError.INSUFFICIENT_BID] = Action(Act.BID, bytes([min(BIDS)]))
-        if not legal.mask >> Act.DOUBLE & 1:
-            out[BridgeError.DOUBLE_NOT_ALLOWED] = Action(Act.DOUBLE)
-        if not legal.mask >> Act.REDOUBLE & 1:
-            out[BridgeError.REDOUBLE_NOT_ALLOWED] = Action(Act.REDOUBLE)
+            out[BridgeError.INSUFFICIENT_BID] = GameAction(ActCode.BID, bytes([min(BIDS)]))
+        if not legal.mask >> ActCode.DOUBLE & 1:
+            out[BridgeError.DOUBLE_NOT_ALLOWED] = GameAction(ActCode.DOUBLE)
+        if not legal.mask >> ActCode.REDOUBLE & 1:
+            out[BridgeError.REDOUBLE_NOT_ALLOWED] = GameAction(ActCode.REDOUBLE)
         return out
     if g.phase == PLAY:
-        out[BridgeError.AUCTION_OVER] = Action(Act.PASS)
-        out[BridgeError.WRONG_HAND] = Action(Act.PLAY, bytes(others_cards(g.hands, s)[:1]))
-        if not legal.mask >> Act.ACCEPT & 1:
-            out[BridgeError.NO_CLAIM] = Action(Act.ACCEPT)
+        out[BridgeError.AUCTION_OVER] = GameAction(ActCode.PASS)
+        out[BridgeError.WRONG_HAND] = GameAction(ActCode.PLAY, bytes(others_cards(g.hands, s)[:1]))
+        if not legal.mask >> ActCode.ACCEPT & 1:
+            out[BridgeError.NO_CLAIM] = GameAction(ActCode.ACCEPT)
         if g.trick:
             led = g.trick[0] >> 4
             off = [c for c in hand if c >> 4 != led]
             if off and len(off) < len(hand):
-                out[BridgeError.REVOKE] = Action(Act.PLAY, bytes(off[:1]))
+                out[BridgeError.REVOKE] = GameAction(ActCode.PLAY, bytes(off[:1]))
     return out
 
 
-CASES: dict[str, Callable[[Any, int], dict[int, Action]]] = {
+CASES: dict[str, Callable[[Any, int], dict[int, GameAction]]] = {
     "tricks": tricks_cases,
     "niujiu": niujiu_cases,
     "mahjong": mahjong_cases,
@@ -370,18 +395,18 @@ CASES: dict[str, Callable[[Any, int], dict[int, Action]]] = {
 }
 
 
-def advance(g: Any, s: int, rng: random.Random) -> Action:
+def advance(g: Any, s: int, rng: random.Random) -> GameAction:
     """The legal action the test plays: quick auctions in bridge, READY whenever mahjong offers it."""
     legal = g.legal(s)
     if g.name == "bridge" and g.phase == "auction":
         bids = [o for o in legal.options if o.code == 0]
         if g.last_bid is None and bids:
-            return Action(0, bytes([min(bids[0].cards)]))
-        return Action(1)
+            return GameAction(0, bytes([min(bids[0].cards)]))
+        return GameAction(1)
     if g.name == "mahjong":
         ready = [o for o in legal.options if o.code == 6]
         if ready:
-            return Action(6, ready[0].cards[:1])
+            return GameAction(6, ready[0].cards[:1])
     return random_action(g, s, rng)
 
 
@@ -416,19 +441,19 @@ async def play_game(url: str, game: str, hands: int, seen: dict[int, int], resul
                 for code, action in CASES[game](g, s).items():
                     if code in seen or g.legal(s).allows(action):
                         continue
-                    seen[code] = await c.error_of(ActionFrame(pid, action.code, action.cards))
+                    seen[code] = await c.error_of(Action(pid, action.code, action.cards))
                     assert seen[code] == code, f"{game}: {action} answered {seen[code]}, §7.1 says {code}"
                 action = advance(g, s, rng)
-                got = await c.ask(ActionFrame(pid, action.code, action.cards), lambda f: isinstance(f, (Ack, Error)))
+                got = await c.ask(Action(pid, action.code, action.cards), lambda f: isinstance(f, (Ack, Error)))
                 assert isinstance(got, Ack), f"{game}: the legal {action} got {got}"
                 acted[s] = pid
                 if s in c.prompts and c.prompts[s].prompt_id == pid:
                     del c.prompts[s]  # (the next may have come with the ACK)
                 g.apply(s, action)
                 if ErrorCode.NO_SUCH_PROMPT not in seen:  # §5: a retry is acknowledged, another action refused
-                    assert isinstance(await c.ask(ActionFrame(pid, action.code, action.cards)), Ack)
+                    assert isinstance(await c.ask(Action(pid, action.code, action.cards)), Ack)
                     other = next(o for o in range(8) if o != action.code)
-                    seen[ErrorCode.NO_SUCH_PROMPT] = await c.error_of(ActionFrame(pid, other))
+                    seen[ErrorCode.NO_SUCH_PROMPT] = await c.error_of(Action(pid, other))
             result = await conns[0].wait(lambda f, h=h: isinstance(f, Result) and f.hand == h)  # type: ignore[misc]
             assert isinstance(result, Result)
             out = g.outcome()
@@ -487,3 +512,13 @@ def test_discovery_matches_the_registries(main: Served) -> None:
         assert g["options"]["seats"] == {"min": 0, "max": g["seats"] - 1}
     assert answer["version"] == 1 and answer["limits"]["max_rooms"] > 0
     assert Counter("pbn" in g["options"] for g in answer["games"]) == Counter({False: 3, True: 1})
+
+
+def test_every_request_frame_has_its_answers_declared() -> None:
+    """A client frame added to protocol/frames.py must be given its answer and errors in
+    protocol/answers.py (and so in SPEC.md §7.1, and provoked above)."""
+    from protocol.frames import FRAMES
+    from protocol.spec import wire_name
+
+    client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
+    assert [a.frame for a in answers.REQUESTS] == client

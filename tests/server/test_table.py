@@ -9,7 +9,7 @@ import random
 import pytest
 
 import games
-from games import Action
+from games import GameAction
 from protocol import Ack, Error, ErrorCode, Event, Prompt, Result, RoomEvent, RoomState, SeatKind
 from server import roomlog
 from server.config import Limits
@@ -138,7 +138,7 @@ def test_the_owner_takes_the_seat_back_by_acting() -> None:
         if d.table.phase is Phase.OVER:
             pytest.fail("no takeover")
     # an ACTION, even one refused, hands the seat back to its owner
-    d.act("ann", 999, Action(0, b""))
+    d.act("ann", 999, GameAction(0, b""))
     robot = [e.arg for e in events(d, "ann", RoomEvent.ROBOT)]
     assert robot == [1, 0] and not d.table.seats[0].stand_in
     assert d.frames("ann", Error)[-1].code in (ErrorCode.NOT_YOUR_TURN, ErrorCode.NO_SUCH_PROMPT)
@@ -168,8 +168,8 @@ def test_late_or_refused_decisions_change_nothing() -> None:
     d.join("eve", None)
     p = next(iter(d.table.pending.values()))
     seq = d.table.seq
-    d.decide(p.seat, p.id + 100, Action(p.actions.options[0].code, p.actions.options[0].cards[:1]))
-    d.decide(p.seat, p.id, Action(7, b""))  # refused by the rules: logged, nothing changes
+    d.decide(p.seat, p.id + 100, GameAction(p.actions.options[0].code, p.actions.options[0].cards[:1]))
+    d.decide(p.seat, p.id, GameAction(7, b""))  # refused by the rules: logged, nothing changes
     assert d.table.seq == seq and d.table.pending[p.seat] is p
 
 
@@ -180,21 +180,21 @@ def test_refusals_and_retries() -> None:
     d.join("bad", 1)
     p = d.table.pending[0]
     card = p.actions.options[0].cards[:1]
-    d.act("bad", p.id, Action(0, card))
-    d.act("bad", 12345, Action(0, b""))
+    d.act("bad", p.id, GameAction(0, card))
+    d.act("bad", 12345, GameAction(0, b""))
     assert [e.code for e in d.frames("bad", Error)] == [ErrorCode.NOT_YOUR_TURN] * 2
-    d.act("host", p.id, Action(3, card))
+    d.act("host", p.id, GameAction(3, card))
     assert d.frames("host", Error)[-1].code == ErrorCode.ILLEGAL_ACTION
     seq = d.table.seq
-    d.act("host", p.id, Action(0, card))
-    d.act("host", p.id, Action(0, card))  # a retry: acknowledged again, applied once
+    d.act("host", p.id, GameAction(0, card))
+    d.act("host", p.id, GameAction(0, card))  # a retry: acknowledged again, applied once
     assert [f.prompt_id for f in d.frames("host", Ack)] == [p.id, p.id]
     echoes = [e for e in events(d, "host") if e.code == 0x20 and e.seat == 0]
     assert len(echoes) == 1 and d.table.seq == seq + 1
-    d.act("host", p.id, Action(0, p.actions.options[0].cards[1:2]))
+    d.act("host", p.id, GameAction(0, p.actions.options[0].cards[1:2]))
     assert d.frames("host", Error)[-1].code == ErrorCode.NO_SUCH_PROMPT
     d.join("eve", None)
-    d.act("eve", p.id, Action(0, card))
+    d.act("eve", p.id, GameAction(0, card))
     assert d.frames("eve", Error)[-1].code == ErrorCode.NOT_IN_ROOM
     err = d.frames("host", Error)[-1]
     assert err.ref_type is None  # no frame named: the driver sends none
@@ -221,7 +221,7 @@ def test_an_answer_that_crossed_its_withdrawal_is_told_so() -> None:
             for w in [f for f in fresh if isinstance(f, Prompt) and not f.mask]:
                 o = offered[w.prompt_id].options[0]
                 seq = d.table.seq
-                d.act(pid, w.prompt_id, Action(o.code, o.cards[: o.pick]))
+                d.act(pid, w.prompt_id, GameAction(o.code, o.cards[: o.pick]))
                 err = d.frames(pid)[-1]
                 assert isinstance(err, Error) and err.code == ErrorCode.NO_SUCH_PROMPT, err
                 assert "withdrawn" in err.message and d.table.seq == seq

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from games import Action
+from games import GameAction
 from protocol import Ack, Event, Prompt, RoomEvent
 from server.config import Limits
 from server.table import Publish
@@ -33,9 +33,9 @@ def until_prompted(d: Driver, rng: random.Random) -> Prompt:
     raise AssertionError("seat 0 was never prompted")
 
 
-def first_option(prompt: Prompt) -> Action:
+def first_option(prompt: Prompt) -> GameAction:
     o = prompt.options[0]
-    return Action(o.code, bytes(o.cards[: o.pick]))
+    return GameAction(o.code, bytes(o.cards[: o.pick]))
 
 
 def test_the_bank_keeps_the_seat_then_a_robot_takes_it_and_the_owner_takes_it_back() -> None:
@@ -69,11 +69,11 @@ def test_the_bank_keeps_the_seat_then_a_robot_takes_it_and_the_owner_takes_it_ba
     p3 = until_prompted(d, rng)
     asked = [o.request for o in d.outputs if isinstance(o, Publish) and o.request.prompt_id == p3.prompt_id]
     assert asked and p3.bank_ms == 0 and p3.ms_left == int(MOVE * 1000)
-    robot_choice = first_option(p3) if len(p3.options) == 1 else Action(0, bytes(p3.options[0].cards[-1:]))
+    robot_choice = first_option(p3) if len(p3.options) == 1 else GameAction(0, bytes(p3.options[0].cards[-1:]))
     d.decide(0, p3.prompt_id, robot_choice)
     assert d.table.pending[0].id == p3.prompt_id  # held, not played
     d.tick(MOVE / 2)
-    mine = Action(0, bytes(p3.options[0].cards[:1]))
+    mine = GameAction(0, bytes(p3.options[0].cards[:1]))
     d.act("ann", p3.prompt_id, mine)
     assert robot_events(d, "ann") == [1, 0] and not d.table.seats[0].stand_in
     echo = [f for f in d.frames("ann", Event) if f.seat == 0 and f.code == 0x20][-1]
@@ -92,7 +92,7 @@ def test_robots_are_paced_in_a_room_with_people() -> None:
     robot = d.table.pending[1]
     o = robot.actions.options[0]
     seq = d.table.seq
-    d.decide(1, robot.id, Action(o.code, bytes(o.cards[:1])))
+    d.decide(1, robot.id, GameAction(o.code, bytes(o.cards[:1])))
     assert d.table.seq == seq and d.table.next_deadline() == robot.start + 0.6  # held
     d.tick(0.5)
     assert d.table.seq == seq
@@ -106,7 +106,7 @@ def test_a_robots_match_with_a_spectator_is_paced_too() -> None:
     p = next(iter(d.table.pending.values()))
     o = p.actions.options[0]
     seq = d.table.seq
-    d.decide(p.seat, p.id, Action(o.code, bytes(o.cards[:1])))
+    d.decide(p.seat, p.id, GameAction(o.code, bytes(o.cards[:1])))
     assert d.table.seq == seq
     d.tick(0.6)
     assert d.table.seq > seq

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from games import Action
+from games import GameAction
 from protocol import RoomEvent
 from server.config import Limits
 from server.lifecycle import Phase
@@ -56,12 +56,12 @@ def run(game: str, seed: int, bots: list[int], program: list[tuple[int, int, int
                 resumed[p.conn] = seen
         elif op == 4:
             if not d.random_answer(pid, rng):
-                d.act(pid, rng.randrange(1, 50), Action(rng.randrange(8), bytes([rng.randrange(1, 60)])))
+                d.act(pid, rng.randrange(1, 50), GameAction(rng.randrange(8), bytes([rng.randrange(1, 60)])))
         elif op == 5:
             if rng.random() < 0.8 and d.answer_robots(rng):
                 pass
             else:
-                d.decide(rng.randrange(n), rng.randrange(1, 50), Action(rng.randrange(8), b""))
+                d.decide(rng.randrange(n), rng.randrange(1, 50), GameAction(rng.randrange(8), b""))
         elif op == 6:
             d.tick((r % 2000) / 1000)
         elif op == 7:
