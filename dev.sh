@@ -39,11 +39,21 @@ ensure_venv() {
     fi
 }
 
-install_paiju() {  # install_paiju [EXTRA]
+install_paiju() {  # install_paiju [EXTRA]: the compiled build where there is a C compiler
     local spec="."
     [ -n "${1:-}" ] && spec=".[$1]"
-    say "installing paiju${1:+ with its $1 dependencies}"
+    if [ -n "${PAIJU_PURE_BUILD:-}" ]; then
+        say "installing paiju${1:+ with its $1 dependencies} (pure Python: PAIJU_PURE_BUILD is set)"
+    else
+        say "installing paiju${1:+ with its $1 dependencies} (mypyc compiles the hot path: a few minutes; PAIJU_PURE_BUILD=1 skips it)"
+    fi
     "$PY" -m pip install -q -e "$spec"
+    local version
+    version="$("$VENV/bin/paiju" --version)"
+    say "$version"
+    if [ -z "${PAIJU_PURE_BUILD:-}" ] && command -v cc >/dev/null && [[ "$version" != *"(compiled: "* ]]; then
+        die "the compiled build is missing although there is a C compiler (PAIJU_PURE_BUILD=1 builds pure Python)"
+    fi
 }
 
 ensure_test_tools() {

@@ -6,6 +6,8 @@
 (0,)
 """
 
+import protocol  # noqa: F401 - first: protocol.build picks the compiled or the pure modules
+
 from .base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from .registry import add_record, create, get, names, records, register, shape
 from .request import decision_request

@@ -22,13 +22,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Version(argparse.Action):
+    """``--version``: paiju's version and which build runs (compiled or pure Python)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        text = "show paiju's version and which build runs (the compiled hot path or pure Python), and exit"
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=text)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from protocol import build
+
+        print(f"paiju {__version__} ({build.describe()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="paiju",
         description="paiju (牌局): a WebSocket game server for Niujiu, contract bridge and mahjong, "
         "with robot players behind a message bus.",
     )
-    parser.add_argument("--version", action="version", version=f"paiju {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, text) in COMMANDS.items():
         p = sub.add_parser(name, help=text, description=text)

@@ -7,6 +7,7 @@ Depends on nothing but msgpack.
 Action(prompt_id=3, code=0, cards=b'%')
 """
 
+from . import build  # noqa: F401 - first: it decides between the compiled and the pure-Python modules
 from .actions import ECHO, RoomEvent, SeatKind, codes_in, echo, mask_of
 from .cards import (
     HIDDEN,

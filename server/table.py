@@ -121,7 +121,7 @@ class Unobserved:
         pass
 
 
-UNOBSERVED = Unobserved()
+UNOBSERVED: Observer = Unobserved()  # typed: mypyc builds lobby.py, which reads it, with this module
 
 Conn = Hashable
 """A connection as the caller knows it: the table only compares it and hands it back."""
@@ -405,9 +405,9 @@ class Table:
         seed: int,
         hands: int,
         clock_ms: int,
+        robot: str,  # the keyword-only arguments without a default first: mypyc's signatures want it
         bank_ms: int = 0,
         bots: list[int] | tuple[int, ...] = (),
-        robot: str,
         robots: list[str | None] | tuple[str | None, ...] = (),
         private: bool = False,
         quickplay: bool = False,
@@ -599,7 +599,7 @@ class Table:
             return out
         refusal: PaijuError | None = None
         try:
-            self._HANDLERS[type(msg)](self, msg)
+            _HANDLERS[type(msg)](self, msg)
         except Exception as e:  # a refusal, or a bug (which must not take the room down): the asker hears of it
             refusal = errors.refusal(e, f"room {self.id} on {type(msg).__name__}")
         if self.closed:
@@ -1288,18 +1288,21 @@ class Table:
             self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, self.seat_names(), list(self.totals), view
         )
 
-    _HANDLERS: dict[type, Callable[[Table, Any], None]] = {
-        Enter: _enter,
-        Exit: _exit,
-        Drop: _drop,
-        Resume: _resume,
-        Reply: _reply,
-        Decide: _decide,
-        Tick: _tick,
-        Restored: _restored,
-        Extra: _extra,
-        SayLine: _say,
-        MuteName: _mute,
-        AnswerRematch: _answer_rematch,
-        SwapSeat: _swap_seat,
-    }
+
+# the handler of each input (a module-level table: mypyc compiles no class attribute that
+# names the class's own methods)
+_HANDLERS: dict[type, Callable[[Table, Any], None]] = {
+    Enter: Table._enter,
+    Exit: Table._exit,
+    Drop: Table._drop,
+    Resume: Table._resume,
+    Reply: Table._reply,
+    Decide: Table._decide,
+    Tick: Table._tick,
+    Restored: Table._restored,
+    Extra: Table._extra,
+    SayLine: Table._say,
+    MuteName: Table._mute,
+    AnswerRematch: Table._answer_rematch,
+    SwapSeat: Table._swap_seat,
+}

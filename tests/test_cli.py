@@ -14,6 +14,7 @@ import pytest
 
 from paiju import __version__
 from paiju.cli import main
+from protocol import build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,5 +138,5 @@ def test_version() -> None:
         [sys.executable, "-m", "paiju", "--version"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == f"paiju {__version__}"
+    assert p.stdout.strip() == f"paiju {__version__} ({build.describe()})"  # tests/test_build.py: both builds
     assert __version__[0].isdigit()
