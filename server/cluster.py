@@ -506,6 +506,7 @@ class Cluster:
         """Stop taking rooms and hand every room over to another live node; the number
         handed over (0 with no other node: the rooms stay for a restart to rebuild)."""
         self.draining = True
+        log.info("node %s drains: it takes no more rooms", self.node)
         await self._renew()
         self.nodes = await self.live()
         handed = 0

@@ -209,8 +209,8 @@ class Row:
 
     def match(self, rel: tuple[str, ...]) -> Binding | None:
         """The suit binding under which the row's auction is ``rel``; None if it is not."""
-        if self.auction == ("...",):
-            return {}
+        if self.auction == ("...",):  # any auction once someone has bid (the openings cover every hand)
+            return {} if rel else None
         pattern = () if self.auction == ("-",) else self.auction
         if pattern and pattern[0] == "...":  # "... 4NT P": the auction ends with these calls
             pattern = pattern[1:]
@@ -566,3 +566,36 @@ def summaries_before(calls: tuple[int, ...], tables: str = CURRENT) -> list[Summ
 def promises_of(calls: Sequence[int], dealer: int, seat: int, tables: str = CURRENT) -> list[Promise]:
     """The promises ``seat`` made in the auction ``calls`` (read with the system ``tables``)."""
     return [p for p in read_auction(tuple(calls), dealer, tables) if p.seat == seat]
+
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def explain(p: Promise) -> str:
+    """The meaning of one call, from the rows that produce it: each row's own words, then what
+    the call promises together (points, suit lengths) and whether partner may pass it.
+
+    >>> from protocol.cards import parse_call
+    >>> explain(read_auction((parse_call("1NT"),))[0])
+    'balanced, no five-card major; 13-15 points, 2-5 clubs, 2-5 diamonds, 2-4 hearts, 2-4 spades'
+    """
+    if not p.rows:
+        return "outside the system: no promise"
+    # the rows written for this auction, when there are any; the placement table's general
+    # rows only otherwise (the sampler keeps them all: an explanation names the main meaning)
+    own = tuple((r, b) for r, b in p.rows if r.table != "placement") or p.rows
+    meanings = list(dict.fromkeys(r.meaning for r, _ in own if r.meaning))
+    s = Promise(p.seat, p.index, p.call, p.ctx, own).summary()
+    parts = []
+    if s.lo > 0 or s.hi < 40:
+        parts.append(f"{s.lo:g}+ points" if s.hi >= 40 else f"{s.lo:g}-{s.hi:g} points")
+    for suit in range(4):
+        lo, hi = s.len_lo[suit], s.len_hi[suit]
+        if lo > 0 or hi < 13:
+            parts.append(f"{lo}+ {SUIT_NAMES[suit]}" if hi >= 13 else f"{lo}-{hi} {SUIT_NAMES[suit]}")
+    text = " / ".join(meanings)
+    if parts:
+        text += ("; " if text else "") + ", ".join(parts)
+    if all(r.forcing for r, _ in own) and "forcing" not in text:
+        text += "; forcing"
+    return text

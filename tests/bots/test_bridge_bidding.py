@@ -192,3 +192,9 @@ def test_the_baseline_tables_are_frozen() -> None:
     text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in bidding.TABLES if name != "slam")
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "59aa85c6df8e7db1"
     assert len(bidding.system(bidding.FROZEN_V1)) > 200
+
+
+def test_a_pass_in_any_seat_before_an_opening_denies_one() -> None:
+    [p] = promises_of(calls("P"), 0, 0)
+    assert (p.summary().lo, p.summary().hi) == (0, 10)
+    assert not p.holds(Hand.of(h("AQ32.KJ32.5.K432")))  # 13 points: would have opened

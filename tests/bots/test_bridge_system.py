@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import random
 
-from bots.bridge.bidding import Hand, choose, key_cards, read_auction
+from bots.bridge.bidding import Hand, choose, explain, key_cards, read_auction
 from games.bridge.deal import parse_hand
 from protocol.cards import PASS, format_call, parse_call
 
@@ -113,3 +113,26 @@ def test_free_advance_and_the_doublers_strong_rebid() -> None:
     # partner advanced 1H: the doubler raises by strength
     assert bid("KQ2.AQ32.32.AQ43", "1D X P 1H P") == "3H"  # 17
     assert bid("KQ2.AQ32.3.AK432", "1D X P 1H P") == "4H"  # 20
+
+
+def test_competition_strong_doubles_and_the_opener_after_a_double() -> None:
+    assert bid("AQ32.KQ2.AK3.Q32", "2S") == "X"  # 20 with four of their spades: doubles anyway
+    # partner's negative double is not passed: opener shows the other major, or rebids
+    assert bid("A.KQ32.AJ432.432", "1D 1S X P") == "2H"
+    assert bid("A2.KQ32.AJ32.432", "1D 1S X P") == "1NT"  # balanced, the spade ace
+    assert bid("A2.K32.AQJ432.32", "1D 1S X P") == "2D"
+    # 1D X 1S: opener raises partner's free 1S with four
+    assert bid("KJ32.A2.AQ32.432", "1D X 1S P") == "3S"  # 14: invitational
+    assert bid("KJ32.A2.KQ32.432", "1D X 1S P") == "2S"  # 13
+
+
+def test_every_call_is_explained_from_its_rows() -> None:
+    def explained(auction: str) -> str:
+        return explain(read_auction(tuple(parse_call(t) for t in auction.split()))[-1])
+
+    assert explained("1NT").startswith("balanced, no five-card major; 13-15 points")
+    assert explained("1C P 1D") == "negative, artificial: 0-7 high-card points, forcing; 0-9 points"
+    assert explained("1C P 1S").startswith("positive, five or more, game forcing; ")
+    assert "5+ spades" in explained("1C P 1S")
+    assert explained("1NT P 2C").endswith("forcing; 9+ points")
+    assert explained("1S P 3S P 4NT P 5C") == "ask answered: one or four key cards"

@@ -23,12 +23,7 @@ from __future__ import annotations
 import os
 import random
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +35,7 @@ from games import registry
 from games.bridge import imps
 from games.bridge.pbn import read_pbn
 from server.config import PREFERRED_ROBOTS
+from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, click_option, open_page  # noqa: F401 (tests/cluster's)
 from tests.server.test_pbn import BOARDS, PBN
 
 pytestmark = pytest.mark.browser
@@ -47,16 +43,6 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 DOCS_IMG = ROOT / "docs" / "img"
-CHROMIUM = os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 MAX_DECISIONS = 400  # far more than any one hand asks of one seat
 HAND_TIMEOUT_S = 150.0
 SEED = 11  # the deal; the robots' choices and the page's clicks vary from run to run anyway
@@ -88,26 +74,6 @@ NEXT = """(last) => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"paiju serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"paiju serve did not answer {url}/healthz within {timeout:.0f} s")
-
-
 SIZES = {"desktop": {"width": 1360, "height": 860}, "phone": {"width": 390, "height": 844}}
 # what a result panel must never show: raw data
 RAW = ("null", "[[", "kind:", "undefined", "NaN", "[object")
@@ -119,62 +85,6 @@ PROMPT_ON_SCREEN = """() => {
   const r = document.querySelector('#prompt').getBoundingClientRect();
   return r.top >= 0 && r.bottom <= window.innerHeight + 1 && r.height > 0;
 }"""
-
-
-SERVE = [sys.executable, "-m", "paiju", "serve"]
-# the records' database of each server started here (its SQLite file), by the server's URL
-DATABASES: dict[str, Path] = {}
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    external = os.environ.get("PAIJU_WEB_URL")  # a server already running (development)
-    if external:
-        _wait_healthy(external.rstrip("/"), None)
-        yield external.rstrip("/")
-        return
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("serve")
-    log, db = folder / "serve.log", folder / "records.sqlite3"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of
-            # a robot finishing a short hand in the tenth of a second the page takes to come back
-            # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
-            [*SERVE, "--port", str(port), "--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}"],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            try:
-                _wait_healthy(url, proc)
-            except RuntimeError as e:
-                raise RuntimeError(f"{e}\n{log.read_text(errors='replace')[-4000:]}") from None
-            DATABASES[url] = db
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path], phone: bool) -> dict[str, Any]:
@@ -205,20 +115,8 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
             page.screenshot(path=str(shots["play"]))
             shot = True
         # uniformly among the options, then among the option's choices (as the random robot does)
-        opt = rng.choice(nxt["options"])
-        scope = f'#prompt[data-prompt-n="{last}"] .option[data-option-index="{opt["index"]}"]'
-        try:
-            if opt["multi"]:
-                for j in sorted(rng.sample(range(opt["picks"]), opt["multi"])):
-                    page.click(f'{scope} button.pick[data-pick-index="{j}"]', timeout=3000)
-                page.click(f"{scope} button.confirm", timeout=3000)
-            else:
-                cards = rng.choice(opt["choices"])
-                page.click(f'{scope} button.choice[data-cards="{cards}"]', timeout=3000)
-        except Exception as e:  # the prompt went away under the pointer (its window closed)
-            if "Timeout" not in type(e).__name__:
-                raise
-            continue
+        if not click_option(page, last, rng.choice(nxt["options"]), rng, 3000):
+            continue  # the prompt went away under the pointer (its window closed)
         if decisions == DROP_AT:
             page.evaluate("window.paiju.drop()")
     if not shot:
@@ -390,14 +288,10 @@ def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size
     ARTIFACTS.mkdir(exist_ok=True)
     phone = size == "phone"
     shots = {k: ARTIFACTS / f"web-{game}-{size}-{k}.png" for k in ("play", "result")}
-    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = open_page(
+        browser, base_url + "/", console=True, viewport=SIZES[size], is_mobile=phone, has_touch=phone
+    )
     try:
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         if phone:
             assert page.evaluate(FITS, SIZES["phone"]["width"]), "the lobby is wider than a phone's screen"
         page.select_option("#create-game", game)

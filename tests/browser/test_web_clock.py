@@ -7,14 +7,13 @@ a 3 s bank) so that the test takes seconds."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import ROOT, _free_port, _wait_healthy, browser  # noqa: F401 (fixture)
+from bench.launch import serve
+from tests.browser.pages import open_page
 
 pytestmark = pytest.mark.browser
 
@@ -28,22 +27,11 @@ CLOCK = ("--clock", f"tricks={MOVE_MS}", "--bank", f"tricks={BANK_MS}", "--no-ro
 
 @pytest.fixture(scope="module")
 def clock_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--robot-pace", "0", *CLOCK],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_healthy(url, proc)
-            yield url
-        finally:
-            proc.terminate()
-            proc.wait(10)
+    server = serve("--robot-pace", "0", *CLOCK, log=tmp_path_factory.mktemp("serve") / "serve.log")
+    try:
+        yield server.http
+    finally:
+        server.stop(timeout=10)
 
 
 def _answer(page: Any) -> None:
@@ -58,14 +46,9 @@ def _next_prompt(page: Any, after: str | None) -> str:
     return n
 
 
-def test_the_clock_shows_the_bank_and_the_seat_is_kept_then_taken_back(clock_url: str, browser: Any) -> None:  # noqa: F811
-    context = browser.new_context(viewport={"width": 1360, "height": 860})
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+def test_the_clock_shows_the_bank_and_the_seat_is_kept_then_taken_back(clock_url: str, browser: Any) -> None:
+    context, page, problems = open_page(browser, clock_url + "/", viewport={"width": 1360, "height": 860})
     try:
-        page.goto(clock_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         page.select_option("#create-game", "tricks")
         page.fill("#create-hands", "1")  # the clock left empty: the room keeps the game's clock and bank
         page.click("#create-room")

@@ -15,14 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import (  # noqa: F401 (fixtures)
-    ARTIFACTS,
-    DOCS_IMG,
-    NEXT,
-    SIZES,
-    base_url,
-    browser,
-)
+from tests.browser.pages import click_option, open_page
+from tests.browser.test_web_client import ARTIFACTS, DOCS_IMG, NEXT, SIZES
 
 pytestmark = pytest.mark.browser
 
@@ -30,29 +24,9 @@ ROOM = "() => window.paiju.state.room && window.paiju.state.room.room"
 CHAT = "() => [...document.querySelectorAll('#chat-log li')].map((li) => li.querySelector('.chat-text').textContent)"
 
 
-def _page(browser: Any, base_url: str, size: str) -> tuple[Any, Any, list[str]]:  # noqa: F811
+def _page(browser: Any, size: str) -> tuple[Any, Any, list[str]]:
     phone = size == "phone"
-    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    return context, page, problems
-
-
-def _answer(page: Any, nxt: dict[str, Any], rng: random.Random) -> None:
-    """Click a random legal option of the open prompt (as test_web_client's _play_hand does)."""
-    opt = rng.choice(nxt["options"])
-    scope = f'#prompt[data-prompt-n="{nxt["n"]}"] .option[data-option-index="{opt["index"]}"]'
-    try:
-        if opt["multi"]:
-            for j in sorted(rng.sample(range(opt["picks"]), opt["multi"])):
-                page.click(f'{scope} button.pick[data-pick-index="{j}"]', timeout=2000)
-            page.click(f"{scope} button.confirm", timeout=2000)
-        else:
-            page.click(f'{scope} button.choice[data-cards="{rng.choice(opt["choices"])}"]', timeout=2000)
-    except Exception as e:  # the prompt went away under the pointer (its claim window closed)
-        if "Timeout" not in type(e).__name__:
-            raise
+    return open_page(browser, None, viewport=SIZES[size], is_mobile=phone, has_touch=phone)
 
 
 def _play_together(pages: list[Any], rng: random.Random, timeout: float = 240.0) -> None:
@@ -73,17 +47,17 @@ def _play_together(pages: list[Any], rng: random.Random, timeout: float = 240.0)
                 done[i] = True
                 continue
             last[i] = nxt["n"]
-            _answer(page, nxt, rng)
+            click_option(page, nxt["n"], rng.choice(nxt["options"]), rng, 2000)  # a random legal option
             moved = True
         if not moved:
             time.sleep(0.05)
 
 
-def test_friends_invite_chat_play_and_rematch(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_friends_invite_chat_play_and_rematch(base_url: str, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    ctx_a, ann, problems_a = _page(browser, base_url, "desktop")
-    ctx_b, bob, problems_b = _page(browser, base_url, "phone")
-    ctx_c, eve, problems_c = _page(browser, base_url, "desktop")
+    ctx_a, ann, problems_a = _page(browser, "desktop")
+    ctx_b, bob, problems_b = _page(browser, "phone")
+    ctx_c, eve, problems_c = _page(browser, "desktop")
     try:
         ann.goto(base_url + "/")
         ann.wait_for_selector('body[data-connected="1"]', timeout=15000)

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, NEXT, SIZES, _play_hand, base_url, browser  # noqa: F401
+from tests.browser.pages import open_page
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, NEXT, SIZES, _play_hand
 
 pytestmark = pytest.mark.browser
 
@@ -45,12 +46,9 @@ def _traditional(text: str) -> list[str]:
     return sorted({c for c in text if c in TRADITIONAL})
 
 
-def test_the_browsers_language_is_the_default(base_url: str, browser: Any) -> None:  # noqa: F811
-    context = browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
+def test_the_browsers_language_is_the_default(base_url: str, browser: Any) -> None:
+    context, page, _ = open_page(browser, base_url + "/", viewport=SIZES["desktop"], locale="zh-CN")
     try:
-        page = context.new_page()
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         assert page.evaluate("document.documentElement.lang") == "zh-Hans"
         assert page.locator("#lang").input_value() == "zh"
         assert page.locator(".game-card").first.get_attribute("data-game") == "mahjong"  # the games lead
@@ -59,15 +57,10 @@ def test_the_browsers_language_is_the_default(base_url: str, browser: Any) -> No
         context.close()
 
 
-def test_a_mahjong_hand_in_chinese(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_a_mahjong_hand_in_chinese(base_url: str, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES["desktop"], locale="en-US")
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    context, page, problems = open_page(browser, base_url + "/", viewport=SIZES["desktop"], locale="en-US")
     try:
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         assert page.evaluate("document.documentElement.lang") == "en"
         assert _traditional(page.evaluate(PAGE_TEXT)) == []  # the English page's Chinese words too
         with page.expect_navigation():

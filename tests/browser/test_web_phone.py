@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES, base_url, browser  # noqa: F401 (fixtures)
+from tests.browser.pages import bid_7nt_to_the_play, open_page
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
 from tests.server.test_pbn import PBN
 
 pytestmark = pytest.mark.browser
@@ -52,11 +53,8 @@ def _check(page: Any, what: str, cards: int) -> None:
     assert got["header"] <= 56, f"{what}: the header is {got['header']} px tall"
 
 
-def _page(browser: Any, base_url: str) -> tuple[Any, Any]:  # noqa: F811
-    context = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(base_url + "/")
-    page.wait_for_selector('body[data-connected="1"]', timeout=15000)
+def _page(browser: Any, base_url: str) -> tuple[Any, Any]:
+    context, page, _ = open_page(browser, base_url + "/", viewport=SIZES["phone"], is_mobile=True, has_touch=True)
     return context, page
 
 
@@ -76,7 +74,7 @@ def _create(page: Any, game: str, seats: int) -> None:
     page.wait_for_selector('body[data-screen="table"]', timeout=15000)
 
 
-def test_phone_bridge_auction_and_play(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_phone_bridge_auction_and_play(base_url: str, browser: Any) -> None:
     context, page = _page(browser, base_url)
     try:
         _create(page, "bridge", 4)
@@ -92,24 +90,13 @@ def test_phone_bridge_auction_and_play(base_url: str, browser: Any) -> None:  # 
         )
         assert box == {"columns": 5, "first": box["first"], "pass": True}, box
         _check(page, "bridge auction", 13)
-        # 7NT, the last bid: no one can bid over it, so North declares and is asked to play
-        page.locator(f"{bid} button.choice").last.click()
-        while True:
-            page.wait_for_function(
-                """() => { const p = document.querySelector('#prompt');
-                  return p.dataset.state === 'open'
-                    && p.querySelector('.option[data-code="1"], .option[data-code="4"]'); }""",
-                timeout=60000,
-            )
-            if page.locator('#prompt .option[data-code="4"]').count():
-                break
-            page.click('#prompt .option[data-code="1"] button.choice')
+        bid_7nt_to_the_play(page, bid)
         _check(page, "bridge play", 12)
     finally:
         context.close()
 
 
-def test_phone_mahjong_discard(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_phone_mahjong_discard(base_url: str, browser: Any) -> None:
     context, page = _page(browser, base_url)
     try:
         _create(page, "mahjong", 4)

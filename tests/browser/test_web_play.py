@@ -17,15 +17,8 @@ from typing import Any
 import pytest
 
 from client import Client
-from tests.browser.test_web_client import (  # noqa: F401 (fixtures)
-    ARTIFACTS,
-    CLOCK_S,
-    DOCS_IMG,
-    SIZES,
-    _play_hand,
-    base_url,
-    browser,
-)
+from tests.browser.pages import bid_7nt_to_the_play, open_page
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES, _play_hand
 from tests.server.test_pbn import PBN
 
 pytestmark = pytest.mark.browser
@@ -75,16 +68,10 @@ def _autoplay(page: Any) -> None:
     assert page.locator("#replay-play").get_attribute("data-playing") == "0"
 
 
-def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport=SIZES["desktop"])
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES["desktop"])
     try:
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         page.select_option("#create-game", "bridge")
         page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
         for s in (1, 2, 3):
@@ -109,19 +96,7 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         assert page.locator("#prompt").get_attribute("data-prompt-id") == prompt_id
         print(f"bridge: 13 cards clicked during the auction, {page.evaluate(OUT_ACTIONS)} actions sent")
 
-        # 7NT, the last bid (no one can bid over it: North declares and is asked to play), then
-        # passes; in the play a click on a card is the answer
-        page.locator(f"{bid} button.choice").last.click()
-        while True:
-            page.wait_for_function(
-                """() => { const p = document.querySelector('#prompt');
-                  return p.dataset.state === 'open'
-                    && p.querySelector('.option[data-code="1"], .option[data-code="4"]'); }""",
-                timeout=60000,
-            )
-            if page.locator('#prompt .option[data-code="4"]').count():
-                break
-            page.click('#prompt .option[data-code="1"] button.choice')
+        bid_7nt_to_the_play(page, bid)  # in the play a click on a card is the answer
         playable = page.locator(".seat .playable")
         assert playable.count() > 0, "no card of the hand is clickable in the play"
         sent = page.evaluate(OUT_ACTIONS)
@@ -165,7 +140,7 @@ async def _mahjong_hand(ws_url: str) -> str:
         return st.room
 
 
-def test_mahjong_replay_face_up(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_mahjong_replay_face_up(base_url: str, browser: Any) -> None:
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
     with ThreadPoolExecutor(1) as pool:  # the client's own event loop, beside Playwright's
         room = pool.submit(asyncio.run, _mahjong_hand(ws_url)).result(timeout=180)

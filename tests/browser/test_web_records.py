@@ -14,15 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_web_client import (  # noqa: F401 (fixtures)
-    ARTIFACTS,
-    DATABASES,
-    PUBLIC,
-    RAW,
-    _play_hand,
-    base_url,
-    browser,
-)
+from tests.browser.pages import DATABASES, open_page
+from tests.browser.test_web_client import ARTIFACTS, PUBLIC, RAW, _play_hand
 
 pytestmark = pytest.mark.browser
 
@@ -38,17 +31,21 @@ def _db_seed(url: str, match_id: int) -> int | None:
         return int(conn.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
 
 
-def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -> None:  # noqa: F811
+def _my_matches(page: Any) -> None:
+    """Open the player's page until it lists a match (the recorder writes it a moment after its end)."""
+    for _ in range(50):
+        page.click("#show-mine")
+        page.wait_for_selector('#records-body[data-view="player"] h2', timeout=10000)
+        if page.locator("#matches tr[data-match]").count():
+            break
+        page.wait_for_timeout(200)
+
+
+def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     name = f"ann{secrets.token_hex(3)}"
-    context = browser.new_context(viewport={"width": 1360, "height": 860})
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = open_page(browser, base_url + "/", console=True, viewport={"width": 1360, "height": 860})
     try:
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         page.fill("#account-user", name)
         page.fill("#account-password", "correct horse")
         page.click("#register")
@@ -67,13 +64,7 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         live_table = page.evaluate(PUBLIC)
         live_scores = [t.replace(" (you)", "") for t in page.locator("#result .scores tr[data-seat]").all_inner_texts()]
 
-        # the player's page lists the match (the recorder writes it a moment after its end)
-        for _ in range(50):
-            page.click("#show-mine")
-            page.wait_for_selector('#records-body[data-view="player"] h2', timeout=10000)
-            if page.locator("#matches tr[data-match]").count():
-                break
-            page.wait_for_timeout(200)
+        _my_matches(page)  # the player's page lists the match
         row = page.locator("#matches tr[data-match]").first
         assert "Tricks" in row.inner_text() and name in row.inner_text()
         assert "→" in row.locator(".rating-change").inner_text(), "the rating change is shown"
@@ -138,18 +129,12 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         context.close()
 
 
-def test_a_guests_matches_and_the_pages_addresses(base_url: str, browser: Any) -> None:  # noqa: F811
+def test_a_guests_matches_and_the_pages_addresses(base_url: str, browser: Any) -> None:
     """A guest's "My matches" lists the match just played; the player, match and leaderboard
     pages are addresses that reload as themselves, and Back returns to the page before."""
     name = f"guest-{secrets.token_hex(3)}"
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = open_page(browser, base_url + "/", console=True, viewport={"width": 1280, "height": 800})
     try:
-        page.goto(base_url + "/")
-        page.wait_for_selector('body[data-connected="1"]', timeout=15000)
         page.fill("#player-name", name)
         page.press("#player-name", "Enter")
         page.wait_for_selector(f'#status:text("connected as {name}")', timeout=15000)
@@ -161,12 +146,7 @@ def test_a_guests_matches_and_the_pages_addresses(base_url: str, browser: Any) -
         _play_hand(page, "tricks", random.Random("web:guest"), shots, False)
         page.click("#back-to-lobby")
 
-        for _ in range(50):  # the recorder writes the match a moment after its end
-            page.click("#show-mine")
-            page.wait_for_selector('#records-body[data-view="player"] h2', timeout=10000)
-            if page.locator("#matches tr[data-match]").count():
-                break
-            page.wait_for_timeout(200)
+        _my_matches(page)
         assert page.url == f"{base_url}/players/{name}"
         assert page.locator("#matches tr[data-match]").count() == 1
         match_id = page.locator("#matches tr[data-match]").first.get_attribute("data-match")

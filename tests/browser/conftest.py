@@ -1,0 +1,63 @@
+"""The browser tests' fixtures: a ``paiju serve`` of each test module's own (started by
+bench.launch, as everywhere in the suite) and one headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.launch import serve
+from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, DATABASES
+
+
+def _wait_healthy(url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"paiju serve did not answer {url}/healthz within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for the module's tests (PAIJU_WEB_URL: one already running, in development)."""
+    external = os.environ.get("PAIJU_WEB_URL")
+    if external:
+        _wait_healthy(external.rstrip("/"))
+        yield external.rstrip("/")
+        return
+    folder = tmp_path_factory.mktemp("serve")
+    db = folder / "records.sqlite3"
+    # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of a robot
+    # finishing a short hand in the tenth of a second the page takes to come back
+    # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
+    server = serve("--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}", log=folder / "serve.log")
+    try:
+        DATABASES[server.http] = db
+        yield server.http
+    finally:
+        server.stop(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
