@@ -209,6 +209,8 @@ class CreateRoom(Frame):
 class Join(Frame):
     """Take a seat in a room, or watch it (first_free: the first free seat, else watch)."""
 
+    LATER = 1  # first_free
+
     room: Name
     seat: Seat | None = None  # nil = watch as a spectator
     first_free: bool = False  # true: the first free seat (``seat`` ignored), else watch
