@@ -118,13 +118,7 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · paiju</title>
-<style>
-body {{ font-family: "DejaVu Sans", "Noto Sans", system-ui, sans-serif, "WenQuanYi Micro Hei"; max-width: 860px;
-  margin: 0 auto; padding: 12px 16px; line-height: 1.5; color: #1b1f24; background: #fbfaf6; }}
-table {{ border-collapse: collapse; margin: 8px 0; font-size: 14px; }}
-th, td {{ border: 1px solid #d1d5db; padding: 3px 6px; text-align: left; vertical-align: top; }}
-code {{ background: #eef0ec; padding: 0 3px; border-radius: 3px; }}
-</style>
+<link rel="stylesheet" href="rules.css">
 </head>
 <body>
 <p><a href="/">paiju</a></p>
