@@ -6,8 +6,9 @@ double dummy on DDS) and the baseline ``basic``; :mod:`bots.bridge.arena` scores
 ['basic', 'hybrid', 'hybrid-v1', 'random']
 """
 
-from .bidding import choose, read_auction, system
-from .evaluate import hcp, strength
+from games.bridge.bidding import choose, read_auction, system
+from games.bridge.evaluate import hcp, strength
+
 from .robot import BasicRobot, HybridRobot, HybridV1Robot
 
 __all__ = ["BasicRobot", "HybridRobot", "HybridV1Robot", "choose", "hcp", "read_auction", "strength", "system"]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
+from games.bridge.bidding import GAME_LEVEL
 from games.bridge.deal import format_deal, is_vulnerable
 from games.bridge.game import Bridge
 from games.bridge.pbn import board_from_game, write_pbn
@@ -36,7 +37,6 @@ from protocol.cards import format_card
 from .. import registry
 from ..arena import _ci, _percentile, play_hand
 from ..base import Robot
-from .bidding import GAME_LEVEL
 from .oracle import LEVELS, Oracle
 from .robot import HybridRobot
 from .table import NT

@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from games.bridge.bidding import Hand
 from games.bridge.deal import is_vulnerable
 from games.bridge.scoring import Contract, contract_score
 
-from .bidding import Hand
 from .table import NT, Known
 
 DEFAULT_SAMPLES = 32

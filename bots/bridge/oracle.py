@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .evaluate import HCP, HONOURS
+from games.bridge.evaluate import HCP, HONOURS
+
 from .montecarlo import deal_hidden
 from .table import Known
 

@@ -1,6 +1,6 @@
 """The bridge robots: ``hybrid`` (design.md §7.2) and the baseline ``basic``.
 
-``hybrid`` bids from the tables (:mod:`bots.bridge.bidding`), plays the first tricks by the
+``hybrid`` bids from the tables (:mod:`games.bridge.bidding`), plays the first tricks by the
 experience rules (:mod:`bots.bridge.rules`) and, from trick :attr:`HybridRobot.switch_trick`
 on (the declaring side from :attr:`HybridRobot.declarer_switch`), by Monte Carlo double
 dummy (:mod:`bots.bridge.montecarlo`) with :attr:`HybridRobot.samples` samples a decision.
@@ -18,6 +18,8 @@ import random
 from abc import abstractmethod
 
 from games import GameAction
+from games.bridge.bidding import CURRENT, FROZEN_V1, choose
+from games.bridge.evaluate import hcp, is_balanced, lengths
 from protocol import DecisionRequest
 from protocol.bridge import ActCode
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
@@ -25,8 +27,6 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE
 from ..base import Robot
 from ..registry import register
 from . import signals
-from .bidding import CURRENT, FROZEN_V1, choose
-from .evaluate import hcp, is_balanced, lengths
 from .montecarlo import (
     DEFAULT_SAMPLES,
     Dealer,
@@ -175,7 +175,7 @@ class HybridRobot(BridgeRobot):
 class HybridV1Robot(HybridRobot):
     """``hybrid`` as it was before the bidding's holes were closed: the baseline it is measured against.
 
-    The same code path with the frozen tables ``bots/bridge/tables/v1`` and the card play of
+    The same code path with the frozen tables ``games/bridge/tables/v1`` and the card play of
     then (opening leads by the rules, no signals).
     """
 

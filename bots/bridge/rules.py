@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bidding import CURRENT, promises_of
+from games.bridge.bidding import CURRENT, promises_of
+
 from .table import Known, beats, winning
 
 HONOUR_J = 11

@@ -12,9 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.bridge.bidding import CURRENT, Promise, promises_of
 from protocol.cards import BRIDGE_CARDS
-
-from .bidding import CURRENT, Promise, promises_of
 
 NT = 4
 
@@ -58,7 +57,7 @@ class Known:
     won: list[int]  # tricks by side: N-S, E-W
     # cards each seat is read not to hold: lower cards of a suit it followed low in (see `of`)
     without: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
-    tables: str = CURRENT  # the bidding system the auction is read with (bots.bridge.bidding.system)
+    tables: str = CURRENT  # the bidding system the auction is read with (games.bridge.bidding.system)
     history: list[tuple[int, list[int]]] = field(default_factory=list)  # (leader, cards) of every trick so far
 
     @classmethod

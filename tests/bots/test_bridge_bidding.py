@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bots.bridge import bidding
-from bots.bridge.bidding import Hand, TableError, choose, parse_table, promises_of, read_auction
-from bots.bridge.evaluate import hcp, long_suits, shortness, strength, suit_shortness, trump_bonus
+from games.bridge import bidding
+from games.bridge.bidding import Hand, TableError, choose, parse_table, promises_of, read_auction
 from games.bridge.deal import parse_hand
+from games.bridge.evaluate import hcp, long_suits, shortness, strength, suit_shortness, trump_bonus
 from protocol.cards import PASS, format_call, parse_call
 
 
@@ -188,7 +188,7 @@ def test_the_baseline_tables_are_frozen() -> None:
     import hashlib
     from importlib import resources
 
-    folder = resources.files("bots.bridge") / "tables" / "v1"
+    folder = resources.files("games.bridge") / "tables" / "v1"
     text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in bidding.TABLES if name != "slam")
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "59aa85c6df8e7db1"
     assert len(bidding.system(bidding.FROZEN_V1)) > 200

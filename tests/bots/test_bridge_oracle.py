@@ -9,11 +9,11 @@ import pytest
 
 from bots.bridge import montecarlo
 from bots.bridge.arena import play
-from bots.bridge.evaluate import HONOURS, hcp, lengths
 from bots.bridge.oracle import Oracle
 from bots.bridge.robot import HybridRobot
 from bots.bridge.table import Known
 from games.bridge import Bridge
+from games.bridge.evaluate import HONOURS, hcp, lengths
 
 from .test_bridge_play import board_with_void
 

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from bots.bridge import montecarlo
-from bots.bridge.bidding import Hand
 from bots.bridge.robot import BasicRobot, HybridRobot
 from bots.bridge.rules import experience_card, lead_from
 from bots.bridge.table import Known
 from games import GameAction
 from games.bridge import Bridge, BridgeRules, format_deal
+from games.bridge.bidding import Hand
 from games.bridge.deal import parse_hand
 from protocol import DecisionRequest
 from protocol.bridge import ActCode

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import random
 
-from bots.bridge.bidding import Hand, choose, explain, key_cards, read_auction
+from games.bridge.bidding import Hand, choose, explain, key_cards, read_auction
 from games.bridge.deal import parse_hand
 from protocol.cards import PASS, format_call, parse_call
 

@@ -8,7 +8,7 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
   auction). A lower-case letter in a bid (``1x``, ``2y``) stands for a suit and binds it.
 - *call*: ``P``, ``X``, ``XX``, a bid (``2NT``, ``3x``), or ``+x``: the cheapest bid in ``x``.
   A suit letter the auction has not bound is tried for each suit, strongest first.
-- *points*: the seed's evaluation (:func:`bots.bridge.evaluate.strength` without trumps):
+- *points*: the seed's evaluation (:func:`games.bridge.evaluate.strength` without trumps):
   ``12-15``, ``16+``, ``-10``, ``15`` or empty; ranges of whole points, a half point
   counting with the whole point below it (:func:`within`).
 - *hand*: conditions, all of which must hold: lengths ``S5+``, ``H-4``, ``D0-1``, ``x4``;
@@ -38,7 +38,7 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
 from .evaluate import features
 
 TABLES = ("openings", "responses", "rebids", "competition", "slam", "placement")
-CURRENT = "tables"  # the system `hybrid` bids: bots/bridge/tables/*.txt
+CURRENT = "tables"  # the system `hybrid` bids: games/bridge/tables/*.txt
 FROZEN_V1 = "tables/v1"  # the frozen system of `hybrid-v1`, the baseline the current one is measured against
 SUIT_LETTERS = "CDHS"
 NT = 4
@@ -426,8 +426,8 @@ def parse_table(name: str, text: str) -> list[Row]:
 
 @cache
 def system(tables: str = CURRENT) -> tuple[Row, ...]:
-    """Every row of the bidding system in the folder ``tables`` (of ``bots/bridge``), in the order they are tried."""
-    pkg = resources.files("bots.bridge")
+    """Every row of the bidding system in the folder ``tables`` (of ``games/bridge``), in the order they are tried."""
+    pkg = resources.files("games.bridge")
     for part in tables.split("/"):
         pkg = pkg / part
     rows: list[Row] = []
