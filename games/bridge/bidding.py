@@ -139,6 +139,7 @@ class Context:
     doubled: int
     partner: Summary
     trump: int | None = None  # our side's agreed suit: the last suit one of us bid naturally (3+ cards promised)
+    me: Summary = field(default_factory=Summary)  # what the bidder's own calls have promised
 
     def legal(self, call: int) -> bool:
         if call == PASS:
@@ -171,6 +172,7 @@ def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None, tr
         doubled,
         partner,
         trump,
+        summaries[0].copy() if summaries is not None else Summary(),
     )
 
 
@@ -456,6 +458,7 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str 
 def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row, Binding]]:
     """The rows (with their binding) that produce ``call`` in ``ctx``: the call's promise."""
     out = []
+    cover = _Cover()
     for row in system(tables):
         b = row.match(ctx.rel)
         if b is None:
@@ -476,11 +479,58 @@ def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row,
                     continue
                 nb[var] = call & 0xF
             produces = call in BIDS and _concrete(text, nb, ctx) == call
-        if produces and all(_holds(c, _NO_HAND, ctx, nb) for c in row.conds if c.kind in _PUBLIC):
+        public = all(_holds(c, _NO_HAND, ctx, nb) for c in row.conds if c.kind in _PUBLIC)
+        if produces and public:
             out.append((row, nb))
         if text == "P" and not row.conds and row.lo == 0 and row.hi >= 40:
             break  # every hand that reaches this row passes: no later row is ever used here
+        if public and tables != FROZEN_V1 and cover.add(row, b, ctx):
+            break  # the rows so far take every hand: no later row is ever used here
     return out
+
+
+class _Cover:
+    """The hands the rows read so far certainly take: a row whose conditions are all public (or
+    one range of high-card points) and whose call is legal takes every hand of its range, so
+    once the ranges leave no gap no later row is ever chosen, and reading them back would only
+    blur the promise (``1D P 1S``: the placement table's rows never hold four spades).
+    ``hybrid-v1``'s frozen system is read as it was, without this."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[float, float]] = []
+        self.hcp: list[tuple[float, float]] = []
+
+    def add(self, row: Row, b: Binding, ctx: Context) -> bool:
+        private = [c for c in row.conds if c.kind not in _PUBLIC]
+        text = row.call
+        var = text[-1] if text[-1].islower() else ""
+        if (var and var not in b) or (row.uses_trump and ctx.trump is None):
+            return False
+        if row.uses_trump and ctx.trump is not None:
+            b = {**b, "t": ctx.trump}
+        call = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}.get(text)
+        if call is None:
+            call = _concrete(text, b, ctx)
+            if call < 0:
+                return False
+        if not ctx.legal(call):
+            return False
+        if not private:  # within what the bidder has promised already
+            return _covers(self.points, (row.lo, row.hi + 1), (ctx.me.lo, ctx.me.hi + 1))
+        if len(private) == 1 and private[0].kind == "hcp" and row.lo == 0 and row.hi >= 40:
+            return _covers(self.hcp, (private[0].lo, private[0].hi + 1), (0, 38))
+        return False
+
+
+def _covers(spans: list[tuple[float, float]], span: tuple[float, float], target: tuple[float, float]) -> bool:
+    """Add ``span`` to ``spans``; whether they now cover ``target`` (``[lo, hi)``)."""
+    spans.append(span)
+    reach = target[0]
+    for lo, hi in sorted(spans):
+        if lo > reach:
+            return False
+        reach = max(reach, hi)
+    return reach >= target[1]
 
 
 # conditions on the auction and the suits alone: decided at read-back, whatever the hand
