@@ -140,6 +140,7 @@ class Context:
     partner: Summary
     trump: int | None = None  # our side's agreed suit: the last suit one of us bid naturally (3+ cards promised)
     me: Summary = field(default_factory=Summary)  # what the bidder's own calls have promised
+    forced: bool = False  # partner's last call is forcing and the next hand passed: no row passes
 
     def legal(self, call: int) -> bool:
         if call == PASS:
@@ -151,7 +152,9 @@ class Context:
         return self.last_bid is None or call > self.last_bid
 
 
-def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None, trump: int | None = None) -> Context:
+def context(
+    calls: Sequence[int], summaries: Sequence[Summary] | None = None, trump: int | None = None, forced: bool = False
+) -> Context:
     """The context of the next call after ``calls`` (``summaries`` by offset from the bidder: 2 = partner)."""
     n = len(calls)
     first = next((i for i, c in enumerate(calls) if c in BIDS), n)
@@ -173,6 +176,7 @@ def context(calls: Sequence[int], summaries: Sequence[Summary] | None = None, tr
         partner,
         trump,
         summaries[0].copy() if summaries is not None else Summary(),
+        forced,
     )
 
 
@@ -307,6 +311,9 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return _suit(c.suit, b) != _suit(c.other, b)
     if k == "tp":
         return within(hand.points + ctx.partner.points, c.lo, c.hi)
+    if k == "tpf":
+        suit = ctx.trump if c.suit == "t" else _suit(c.suit, b)
+        return suit is not None and within(hand.points + support_points(hand, suit) + ctx.partner.points, c.lo, c.hi)
     if k == "fit":
         return _fit(hand, ctx, _suit(c.suit, b)) >= 8
     if k == "nofitM":
@@ -347,6 +354,17 @@ _ASK = 4 << 4 | NT  # 4NT: the key-card ask once a suit is agreed (quantitative 
 ANSWERS = ((1, 4), (0, 3, 5), (2,), (2,))
 
 
+def support_points(hand: Hand, trump: int) -> int:
+    """What short side suits add once ``trump`` is agreed, for a hand with three or more of it:
+    with four trumps a void 5, a singleton 3, a doubleton 1; with three 3, 2 and 1; with five or
+    more (the hand that ruffs in the long trumps) 3, 2 and nothing."""
+    n = hand.lengths[trump]
+    if n < 3:
+        return 0
+    table = (3, 2, 0) if n >= 5 else (5, 3, 1) if n == 4 else (3, 2, 1)
+    return sum(table[hand.lengths[s]] for s in range(4) if s != trump and hand.lengths[s] <= 2)
+
+
 def key_cards(hand: Hand, trump: int) -> int:
     """The aces and the king of ``trump`` in the hand."""
     return sum(1 for card in hand.cards if card & 0xF == 14 or card == trump << 4 | 13)
@@ -376,6 +394,10 @@ def _cond(token: str, where: str) -> Cond:
     if token.startswith("rest"):
         lo, _ = _range(token[4:], where, 13)
         return Cond("rest", lo=lo)
+    if token.startswith("tpf"):  # tpf33+ in our agreed suit, tpfx33+ in the suit x
+        suit = token[3] if token[3:4].isalpha() else "t"
+        lo, hi = _range(token[3 + (suit != "t") :], where)
+        return Cond("tpf", suit, lo=lo, hi=hi)
     if token.startswith("tp"):
         lo, hi = _range(token[2:], where)
         return Cond("tp", lo=lo, hi=hi)
@@ -444,15 +466,24 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str 
     """The call for the hand ``cards`` after ``calls`` (the auction from ``dealer``), and the row that gives it."""
     hand = Hand.of(cards)
     seat = len(calls)  # by offset from dealer 0, as read_auction's seats below
-    ctx = context(calls, summaries_before(tuple(calls), tables), agreed(read_auction(tuple(calls), 0, tables), seat))
+    promises = read_auction(tuple(calls), 0, tables)
+    ctx = context(calls, summaries_before(tuple(calls), tables), agreed(promises, seat), forced(promises, tables))
     for row in system(tables):
         b = row.match(ctx.rel)
         if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
             continue
         for call, nb in row.calls(hand, ctx, b):
-            if call >= 0 and ctx.legal(call) and row.holds(hand, ctx, nb):
+            if call >= 0 and ctx.legal(call) and not (ctx.forced and call == PASS) and row.holds(hand, ctx, nb):
+                if row.forcing and tables != FROZEN_V1 and not _reads_forcing(ctx, call, tables):
+                    continue  # partner would read the call by another row, one that may be passed
                 return call, row
     return PASS, None
+
+
+def _reads_forcing(ctx: Context, call: int, tables: str) -> bool:
+    """Whether partner reads ``call`` as forcing: its first row (see :func:`forced`) says so."""
+    rows = _readings(ctx, call, tables)
+    return bool(rows) and rows[0][0].forcing
 
 
 def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row, Binding]]:
@@ -468,6 +499,8 @@ def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row,
             if ctx.trump is None:
                 continue
             b = {**b, "t": ctx.trump}
+        if text == "P" and ctx.forced:
+            continue  # partner's call is forcing: no row passes
         if text in ("P", "X", "XX"):
             nb = b
             produces = {"P": PASS, "X": DOUBLE, "XX": REDOUBLE}[text] == call
@@ -573,6 +606,11 @@ class Promise:
                     len_lo = [max(x, int(c.lo)) if s not in named else x for s, x in enumerate(len_lo)]
                 elif c.kind == "tp":
                     lo, hi = max(lo, c.lo - self.ctx.partner.points), min(hi, c.hi - self.ctx.partner.points)
+                elif c.kind == "tpf":  # short suits add up to 10: only the top is sure, 4 is typical
+                    lo, hi = max(lo, c.lo - self.ctx.partner.points - 4), min(hi, c.hi - self.ctx.partner.points)
+                elif c.kind == "fit":  # eight cards together with what partner has promised
+                    s = _suit(c.suit, b)
+                    len_lo[s] = max(len_lo[s], 8 - self.ctx.partner.len_lo[s])
                 elif c.kind == "hcp":  # high-card points: the evaluation is within a point or two of them
                     lo, hi = max(lo, c.lo - 1), min(hi, c.hi + 2)
             out.lo, out.hi = min(out.lo, lo), max(out.hi, max(lo, hi))
@@ -588,7 +626,7 @@ def read_auction(calls: tuple[int, ...], dealer: int = 0, tables: str = CURRENT)
     summaries = [Summary() for _ in range(4)]
     for i, call in enumerate(calls):
         seat = (dealer + i) % 4
-        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat))
+        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat), forced(out, tables))
         p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables)))
         out.append(p)
         summaries[seat].narrow(p.summary())
@@ -602,6 +640,16 @@ def agreed(promises: Sequence[Promise], seat: int) -> int | None:
         if p.seat % 2 == seat % 2 and natural:
             return p.call & 0xF
     return None
+
+
+def forced(promises: Sequence[Promise], tables: str = CURRENT) -> bool:
+    """Whether the next bidder may not pass: partner's last call is forcing (its first row, the
+    one written for the auction, says so) and the next hand passed. ``hybrid-v1``'s frozen rows
+    alone decide."""
+    if tables == FROZEN_V1 or len(promises) < 2 or promises[-1].call != PASS:
+        return False
+    rows = promises[-2].rows
+    return bool(rows) and rows[0][0].forcing
 
 
 def summaries_before(calls: tuple[int, ...], tables: str = CURRENT) -> list[Summary]:

@@ -136,3 +136,59 @@ def test_every_call_is_explained_from_its_rows() -> None:
     assert "5+ spades" in explained("1C P 1S")
     assert explained("1NT P 2C").endswith("forcing; 9+ points")
     assert explained("1S P 3S P 4NT P 5C") == "ask answered: one or four key cards"
+
+
+def test_a_promise_stops_at_the_rows_written_for_the_auction() -> None:
+    # 1D P 1S: the responses take every hand, so the placement table's rows (no length) are
+    # not read back: partner counts on four spades
+    p = read_auction((parse_call("1D"), PASS, parse_call("1S")))[2]
+    assert [r.where for r, _ in p.rows] == ["responses.txt:32"]
+    assert p.summary().len_lo[3] == 4
+
+
+def test_slam_try_key_card_ask_and_slam_in_a_fit_found_late() -> None:
+    # 1H - 2C - 2S: responder (four hearts, a singleton) has slam values once the fit counts
+    responder, opener = "J5.A652.9.AKQJ95", "A982.KT974.AKJ.7"
+    assert bid(responder, "1H P 2C P 2S P") == "3H"  # agrees hearts below game, forcing
+    assert bid(opener, "1H P 2C P 2S P 3H P") == "4H"  # minimum as shown: game
+    assert bid(responder, "1H P 2C P 2S P 3H P 4H P") == "4NT"  # the ask
+    assert bid(opener, "1H P 2C P 2S P 3H P 4H P 4NT P") == "5D"  # three key cards
+    assert bid(responder, "1H P 2C P 2S P 3H P 4H P 4NT P 5D P") == "6H"
+
+
+def test_key_card_ask_in_a_minor_and_the_sign_off_below_slam() -> None:
+    # 1C - 2C - 3C (19+ high-card points, three clubs): responder asks
+    assert bid("AK4.3.KQ5.AQJ762", "1C P 2C P") == "3C"
+    assert bid("KQ4.32.A5.KQJ862", "1C P 2C P 3C P") == "4NT"
+    # two key cards missing: five of the suit when it is above the answer, else 5NT, or pass
+    # an answer in the suit itself
+    assert bid("KQ4.32.Q5.KQJ862", "1C P 2C P 3C P 4NT P 5H P") == "5NT"  # one key card and two
+    assert bid("KQ4.32.Q5.KQJ862", "1C P 2C P 3C P 4NT P 5C P") == "P"  # one and one (of 1 or 4)
+    assert bid("KQ4.32.A5.KQJ862", "1C P 2C P 3C P 4NT P 5H P") == "6C"  # two and two: one missing
+
+
+def test_balancing_fourth_hand_and_reopening() -> None:
+    assert bid("AQ2.KQ32.KJ3.A32", "1D P P") == "X"  # 19 in the balancing seat: not a pass
+    assert bid("KQ32.AJ3.Q2.KJ32", "1D P P X P") == "3NT"  # the advance with 15
+    assert bid("J432.K32.Q432.32", "1D P P X P") == "1S"
+    assert bid("AQ32.32.KQ432.A2", "1C P 1H") == "X"  # fourth hand: take-out of both their suits
+    assert bid("K2.AQ532.AJ32.2", "1H 2C P P") == "X"  # opener reopens, short in their suit
+    assert bid("3.Q2.5432.QJT932", "1H 2C P P X P") == "P"  # trumps: converts to penalty
+    assert bid("AJ32.Q2.5432.Q32", "1H 2C P P X P") == "2S"
+    assert bid("J4.KQ853.T42.Q82", "1D X 2D") == "2H"  # a free bid over their raise
+
+
+def test_game_invitation_in_a_major_fit() -> None:
+    # 1D - 1S - 2S (11-13): responder invites with 11-12, opener accepts with 13
+    assert bid("KJ32.K32.Q432.K2", "1D P 1S P 2S P") == "3S"
+    assert bid("KJ32.K32.Q432.A2", "1D P 1S P 2S P") == "4S"  # 13
+    assert bid("AQ32.K32.KJ32.32", "1D P 1S P 2S P 3S P") == "4S"
+    assert bid("AJ32.Q32.KJ32.32", "1D P 1S P 2S P 3S P") == "P"
+    # 1H - 2H (6-9): opener's game try with 14-15, responder accepts with 8-9
+    assert bid("A2.KQ532.Q32.J32", "1H P 2H P") == "3H"
+    assert bid("432.K32.K432.Q32", "1H P 2H P 3H P") == "4H"
+    assert bid("432.Q32.J432.Q32", "1H P 2H P 3H P") == "P"
+
+
+def test_stayman_with_diamonds_is_not_a_major_fit() -> None:
+    assert bid("A2.KJ2.AQJ432.32", "1NT P 2C P 2D P") != "4D"
