@@ -1264,8 +1264,10 @@ class Table:
                     self._send(conn, public)
                 if result is not None:
                     self._send(conn, result)
-        if self._hand_frames is not None:
-            self._hand_frames.append(Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
+        if self._hand_frames is not None:  # face up: the public frame itself when all see it alike
+            self._hand_frames.append(
+                public if ev.visible_to is None else Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg)
+            )
         if self.spectators:
             frame = public
             for conn in self.spectators.values():
