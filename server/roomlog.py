@@ -307,8 +307,8 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
 
 
 def _replay_event(r: Replayed, i: int, e: list[Any]) -> None:
-    _, seq, code, seat, cards, arg, vis, res, *more = e
-    text = str(more[0]) if more else ""  # a logged event's words (absent in older logs)
+    _, seq, code, seat, cards, arg, vis, res = e[:8]
+    text = str(e[8]) if len(e) > 8 else ""  # the event's words (absent from older logs and wordless events)
     ev = GameEvent(code, seat, bytes(cards), arg, frozenset(vis) if vis is not None else None, text)
     result = decode(res) if res is not None else None
     if result is not None and not isinstance(result, Result):

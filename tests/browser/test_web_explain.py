@@ -15,7 +15,7 @@ import pytest
 from games.bridge.bidding import system
 from games.bridge.explain import Reading
 from tests.browser.pages import open_page
-from tests.browser.test_web_client import CLOCK_S, SIZES
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
 
 pytestmark = pytest.mark.browser
 
@@ -90,6 +90,8 @@ def test_robot_and_own_calls_explained_in_the_auction_grid(base_url: str, browse
         assert page.locator(".board .center table.auction td.selected").get_attribute("data-index") == "1"
         # the meaning is text: the system's words never become markup
         assert page.locator(".board .center .call-meaning .meaning-text *").count() == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "web-bridge-explained.png"))
         print(f"explained: {[f'{c:02x}: {t}' for c, t in zip(calls, expected, strict=True)]}")
 
         # the system card, from the grid's link: a row for each row of the system
