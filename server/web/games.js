@@ -455,9 +455,12 @@ function auctionTable(model, compact = false) {
       return;
     }
     meaning.dataset.index = i;
-    const who = BRIDGE_SEATS[(model.dealer + i) % 4];
+    const seat = (model.dealer + i) % 4;
+    const call = `${BRIDGE_SEATS[seat]} ${formatCall(model.auction[i])}`;
+    // one's own call: what the system (and so a robot partner) reads in it
+    const label = seat === model.me ? tr(`${call}, as your partner reads it: `, `${call}，同伴的理解：`) : `${call}: `;
     // the system's words are text, never markup
-    meaning.replaceChildren(h("b", {}, `${who} ${formatCall(model.auction[i])}: `), h("span", { class: "meaning-text" }, model.explained[i] || tr("no explanation", "没有解释")));
+    meaning.replaceChildren(h("b", {}, label), h("span", { class: "meaning-text" }, model.explained[i] || tr("no explanation", "没有解释")));
   };
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {

@@ -2,8 +2,9 @@
 at North opens 1NT against robots (``hybrid`` in the three other seats); the auction grid
 shows, on hover and on tap, the meaning of the person's own call and of each robot's, as the
 bidding system reads them (games/bridge/explain.py, here the oracle: the page must show what
-the server sent with each call, for the auction the page shows); the grid's link opens the
-system card, one table row for each row of the system.
+the server sent with each call, for the auction the page shows), one's own call as the partner
+reads it; the grid's link opens the system card, one table row for each row of the system; the
+lobby links the card beside bridge's rules, in English and in Chinese.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def test_robot_and_own_calls_explained_in_the_auction_grid(base_url: str, browse
         assert page.locator(".board .center .call-meaning").get_attribute("data-index") is None
         cells.nth(0).hover()
         assert _meaning(page, 0) == ("0", expected[0])
+        assert "as your partner reads it" in page.locator(".board .center .call-meaning b").inner_text()
         # a robot's call, the partner's (South): hover; then a tap on the right-hand robot's (East)
         cells.nth(2).hover()
         assert _meaning(page, 2) == ("2", expected[2])
@@ -106,3 +108,16 @@ def test_robot_and_own_calls_explained_in_the_auction_grid(base_url: str, browse
         assert problems == [], problems
     finally:
         context.close()
+
+
+def test_the_system_card_linked_from_the_lobby_in_both_languages(base_url: str, browser: Any) -> None:
+    for locale, words in (("en-US", "the bidding system"), ("zh-CN", "叫牌体系")):
+        context, page, problems = open_page(browser, base_url + "/", viewport=SIZES["desktop"], locale=locale)
+        try:
+            link = page.locator('.game-card[data-game="bridge"] .system-card-link')
+            assert link.inner_text() == words
+            assert link.get_attribute("href") == "/rules/bridge-system.html"
+            assert page.locator('.game-card[data-game="mahjong"] .system-card-link').count() == 0
+            assert problems == [], problems
+        finally:
+            context.close()
