@@ -354,6 +354,9 @@ class Event(Frame):
     seat: Seat | None = None
     cards: Cards = b""
     arg: I64 = 0
+    text: Text = ""  # what the event means in words, when the game says (a bridge call's meaning)
+
+    LATER = 1  # text
 
 
 @frame(0x45, SERVER)
