@@ -6,7 +6,7 @@ drains line by line (a child that logs a lot never blocks on a full pipe, and it
 output is there to check afterwards); it waits for the line that says the process is ready
 (and takes the port from it), and stops with SIGTERM, then SIGKILL after a timeout.
 
->>> echo = Child([sys.executable, "-c", "print('ready on 127.0.0.1:4321/'); input()"], r":(\\d+)/")
+>>> echo = Child([sys.executable, "-c", "print('ready on 127.0.0.1:4321/'); import time; time.sleep(60)"], r":(\\d+)/")
 >>> echo.port
 4321
 >>> echo.stop().splitlines()

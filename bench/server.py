@@ -68,7 +68,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=HOLDER_SHARE,
         help=f"idle connections per holding process, 64 handshakes in flight each at most (default {HOLDER_SHARE:,})",
     )
-    p.add_argument("--robot-rooms", type=int, default=8, help="robot-filled mahjong rooms (0: skip; default 8)")
+    p.add_argument(
+        "--robot-rooms",
+        type=int,
+        default=8,
+        help=f"robot-filled mahjong rooms, measured for --duration, {ROBOT_WINDOW_S:g} s at least (0: skip; default 8)",
+    )
     p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
     p.add_argument("--uvloop", action="store_true", help="run both servers and the generator on uvloop")
@@ -402,6 +407,9 @@ def arena_hands(robot: str, deals: range) -> tuple[int, float, float]:
     return len(deals), time.perf_counter() - t, time.process_time() - c
 
 
+ROBOT_WINDOW_S = 3.0
+
+
 async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
     bus) against ``paiju arena``'s loop for the same robot on as many new deals, here; and
@@ -423,7 +431,8 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
         )
 
     await load(rooms(min(2.0, args.duration)))  # warm-up, not measured
-    d, cpu = await measured(serve, rooms(args.duration))
+    # a window of a few seconds at least: a robot-filled mahjong hand takes a second or more
+    d, cpu = await measured(serve, rooms(max(args.duration, ROBOT_WINDOW_S)))
     robot = d["robot"] or "random"  # the robot the server seated
     warm = max(4, args.arena_hands // 4)
     await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))

@@ -1,27 +1,29 @@
-"""The processes that run the ``cpu_heavy`` robots' decisions, off the event loop.
+"""The processes that run CPU work off the event loop: the ``cpu_heavy`` robots' decisions
+(:class:`DecisionPool`) and what the records work out from a deal (bridge's par, the trick
+game's solved value: :class:`CallPool`).
 
-A decision goes to an idle process of the pool over a pipe (the robot's class and the
-encoded :class:`~protocol.DecisionRequest`), the answer comes back on the same pipe, whose
-end the event loop watches: no thread in between. ``concurrent.futures.ProcessPoolExecutor``
-does the same job through a queue-management thread and a queue-feeder thread, and the
-hops between them and the event loop cost the serving process some 200 µs of CPU a
-decision against some 60 µs here (``paiju bench pool``, on the 2-core development machine;
-the decision itself costs bdi-hudist some 700 µs): the difference between the robots'
-processes relieving the server and adding to it.
+A call goes to an idle process of the pool over a pipe (the function and its arguments,
+pickled), the answer comes back on the same pipe, whose end the event loop watches: no
+thread in between. ``concurrent.futures.ProcessPoolExecutor`` does the same job through a
+queue-management thread and a queue-feeder thread, and the hops between them and the event
+loop cost the serving process some 200 µs of CPU a call against some 60 µs here (``paiju
+bench pool``, on the 2-core development machine; a decision of bdi-hudist costs some 700
+µs), and on a busy server each thread that wakes contends for the GIL with the loop: the
+difference between the processes relieving the server and adding to it.
 
 Processes start when first needed (``workers`` at most; the CPUs by default), spawned,
 not forked: a fork would hold a copy of every socket the server has open, and the
 connections the server closes would stay open in the copies. Each ends with the process
 that made it, even killed outright (Linux's parent-death signal), and ignores SIGINT: a
 Ctrl-C in a terminal reaches the whole process group, and the parent, not the pool,
-decides when to stop. A process that dies fails the decision it held (the room's clock
-then plays the default action) and the next decision starts another in its place.
+decides when to stop. A process that dies fails the call it held (a robot's room then plays
+the default action when its clock runs out) and the next call starts another in its place.
 
 ``await pool.decide(RobotClass, protocol.encode(request))`` gives the action's code and cards:
 
 >>> pool = DecisionPool(2)  # no process yet: the first decision starts one
 >>> pool
-<DecisionPool 0 busy, 0 idle of 2, 0 waiting>
+<DecisionPool paiju-robot: 0 busy, 0 idle of 2, 0 waiting>
 >>> pool.close()
 """
 
@@ -108,11 +110,19 @@ def end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-class RobotProcessDied(RuntimeError):
+class ProcessDied(RuntimeError):
+    """The process running a call ended before it answered."""
+
+
+class CallFailed(RuntimeError):
+    """The call raised in its process; the message carries the exception's type and text."""
+
+
+class RobotProcessDied(ProcessDied):
     """The process deciding for a robot ended before it answered."""
 
 
-class RobotFailed(RuntimeError):
+class RobotFailed(CallFailed):
     """The robot raised in its process; the message carries the exception's type and text."""
 
 
@@ -122,65 +132,78 @@ class _Process:
     def __init__(self, process: BaseProcess, conn: Connection) -> None:
         self.process = process
         self.conn = conn
-        self.future: asyncio.Future[tuple[int, bytes]] | None = None
+        self.future: asyncio.Future[Any] | None = None
 
 
-class DecisionPool:
-    """At most ``workers`` processes deciding for robots; :meth:`decide` from one event loop."""
+class CallPool:
+    """At most ``workers`` spawned processes running calls for one event loop: :meth:`submit`
+    gives an :class:`asyncio.Future` of ``fn(*args)`` run in one of them (``fn`` and ``args``
+    pickled: a module-level function). The answer comes back on the process's pipe, whose end
+    the loop watches: no thread, no wake-up of another one.
 
-    def __init__(self, workers: int = 0) -> None:
+    >>> pool = CallPool(1, name="paiju-extras")
+    >>> pool
+    <CallPool paiju-extras: 0 busy, 0 idle of 1, 0 waiting>
+    >>> pool.close()
+    """
+
+    Died: type[ProcessDied] = ProcessDied
+    Failed: type[CallFailed] = CallFailed
+
+    def __init__(self, workers: int = 0, *, name: str = "paiju-pool") -> None:
         self.workers = workers or os.cpu_count() or 1  # 0: one per core
+        self.name = name
         self._context = multiprocessing.get_context("spawn")
         self._idle: list[_Process] = []
         self._busy: list[_Process] = []
-        self._queue: collections.deque[tuple[bytes, asyncio.Future[tuple[int, bytes]]]] = collections.deque()
+        self._queue: collections.deque[tuple[bytes, asyncio.Future[Any]]] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
         self.started = 0  # processes started, replacements included
 
     def __repr__(self) -> str:
         busy, idle, waiting = len(self._busy), len(self._idle), len(self._queue)
-        return f"<DecisionPool {busy} busy, {idle} idle of {self.workers}, {waiting} waiting>"
+        return f"<{type(self).__name__} {self.name}: {busy} busy, {idle} idle of {self.workers}, {waiting} waiting>"
 
     def pids(self) -> list[int]:
         """The pool's processes now."""
         return [p.process.pid for p in self._idle + self._busy if p.process.pid is not None]
 
-    async def decide(self, cls: type[Robot], request: bytes) -> tuple[int, bytes]:
-        """``cls``'s decision on the encoded request: the action's code and cards.
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> asyncio.Future[T]:
+        """The future of ``fn(*args)`` run in one of the pool's processes (from the running loop).
 
-        Raises :class:`RobotFailed` when the robot raised, :class:`RobotProcessDied` when
-        its process ended first."""
+        It fails with :attr:`Failed` when the call raised, with :attr:`Died` when its process
+        ended first; cancelled, the call is not made if it has not started."""
         if self._closed:
-            raise RuntimeError("the decision pool is closed")
+            raise RuntimeError(f"the pool {self.name} is closed")
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self._loop = loop
         elif self._loop is not loop:
-            raise RuntimeError("a decision pool serves one event loop")
-        future: asyncio.Future[tuple[int, bytes]] = loop.create_future()
-        message = pickle.dumps((cls, request), protocol=pickle.HIGHEST_PROTOCOL)
+            raise RuntimeError(f"the pool {self.name} serves one event loop")
+        future: asyncio.Future[T] = loop.create_future()
+        message = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         if not self._idle and len(self._busy) < self.workers:
             self._idle.append(self._start())
         if self._idle:
             self._send(self._idle.pop(), message, future)
         else:
             self._queue.append((message, future))
-            metrics.POOL_WAITING.inc()
-        return await future
+            self._waiting(1)
+        return future
 
     def close(self) -> None:
-        """Stop taking decisions: those waiting or in hand are cancelled, the processes
-        deciding are killed and the idle ones end (they read the end of their pipe)."""
+        """Stop taking calls: those waiting or in hand are cancelled, the processes running
+        one are killed and the idle ones end (they read the end of their pipe)."""
         self._closed = True
         for _, future in self._queue:
             future.cancel()
-        metrics.POOL_WAITING.dec(len(self._queue))
+        self._waiting(-len(self._queue))
         self._queue.clear()
         procs, self._idle, self._busy = self._idle + self._busy, [], []
         for p in procs:
             self._forget(p)
-            if p.future is not None:  # deciding: the answer would go nowhere, so no need to wait for it
+            if p.future is not None:  # running: the answer would go nowhere, so no need to wait for it
                 p.future.cancel()
                 p.process.kill()
         for p in procs:
@@ -189,53 +212,63 @@ class DecisionPool:
                 p.process.kill()
                 p.process.join(1)
 
+    # what a subclass may count (the robots' pool: its metrics)
+    def _started(self) -> None:
+        """A process started."""
+
+    def _waiting(self, change: int) -> None:
+        """Calls waiting for a free process: ``change`` more (or fewer)."""
+
+    def _died(self) -> None:
+        """A process ended unasked (killed, crashed)."""
+
     def _start(self) -> _Process:
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True, name="paiju-robot")
+        process = self._context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True, name=self.name)
         with sigint_blocked():
             process.start()
         theirs.close()
         self.started += 1
-        metrics.POOL_PROCESSES.inc()
+        self._started()
         p = _Process(process, ours)
         assert self._loop is not None
         self._loop.add_reader(ours.fileno(), self._answered, p)
         return p
 
-    def _send(self, p: _Process, message: bytes, future: asyncio.Future[tuple[int, bytes]]) -> None:
+    def _send(self, p: _Process, message: bytes, future: asyncio.Future[Any]) -> None:
         p.future = future
         self._busy.append(p)
-        with contextlib.suppress(OSError):  # the process is gone: the end of its pipe, read next, fails the decision
+        with contextlib.suppress(OSError):  # the process is gone: the end of its pipe, read next, fails the call
             p.conn.send_bytes(message)
 
     def _answered(self, p: _Process) -> None:
         future, p.future = p.future, None
         try:
-            ok, code, cards = pickle.loads(p.conn.recv_bytes())
+            ok, result = pickle.loads(p.conn.recv_bytes())
         except (EOFError, OSError):
             (self._busy if p in self._busy else self._idle).remove(p)
             self._forget(p)
             p.process.join(1)
-            metrics.POOL_DEATHS.inc()
+            self._died()
             if future is not None and not future.done():
-                future.set_exception(RobotProcessDied(f"the robot's process ended (exit code {p.process.exitcode})"))
+                future.set_exception(self.Died(f"the {self.name} process ended (exit code {p.process.exitcode})"))
             self._next()
             return
         if future is not None and not future.done():
             if ok:
-                future.set_result((code, cards))
+                future.set_result(result)
             else:
-                future.set_exception(RobotFailed(code))
+                future.set_exception(self.Failed(result))
         self._busy.remove(p)
         self._idle.append(p)
         self._next()
 
     def _next(self) -> None:
-        """Hand the first waiting decision whose caller still waits to an idle process
+        """Hand the first waiting call whose caller still waits to an idle process
         (a new one in place of one that died)."""
         while self._queue and self._queue[0][1].done():
             self._queue.popleft()
-            metrics.POOL_WAITING.dec()
+            self._waiting(-1)
         if not self._queue:
             return
         if not self._idle:
@@ -243,35 +276,71 @@ class DecisionPool:
                 return
             self._idle.append(self._start())
         message, future = self._queue.popleft()
-        metrics.POOL_WAITING.dec()
+        self._waiting(-1)
         self._send(self._idle.pop(), message, future)
 
     def _forget(self, p: _Process) -> None:
-        metrics.POOL_PROCESSES.dec()
         if self._loop is not None:
             with contextlib.suppress(Exception):  # the loop may be closed already
                 self._loop.remove_reader(p.conn.fileno())
         p.conn.close()
 
 
+class DecisionPool(CallPool):
+    """At most ``workers`` processes deciding for robots; :meth:`decide` from one event loop
+    (the pool's processes are counted in bots/metrics.py)."""
+
+    Died = RobotProcessDied
+    Failed = RobotFailed
+
+    def __init__(self, workers: int = 0) -> None:
+        super().__init__(workers, name="paiju-robot")
+
+    async def decide(self, cls: type[Robot], request: bytes) -> tuple[int, bytes]:
+        """``cls``'s decision on the encoded request: the action's code and cards.
+
+        Raises :class:`RobotFailed` when the robot raised, :class:`RobotProcessDied` when
+        its process ended first."""
+        return await self.submit(_decide, cls, request)
+
+    def _started(self) -> None:
+        metrics.POOL_PROCESSES.inc()
+
+    def _waiting(self, change: int) -> None:
+        metrics.POOL_WAITING.inc(change)
+
+    def _died(self) -> None:
+        metrics.POOL_DEATHS.inc()
+
+    def _forget(self, p: _Process) -> None:
+        metrics.POOL_PROCESSES.dec()
+        super()._forget(p)
+
+
+_ROBOTS: dict[type[Robot], Robot] = {}  # in a pool's process: one robot of each class (robots are stateless)
+
+
+def _decide(cls: type[Robot], data: bytes) -> tuple[int, bytes]:
+    """In a pool's process: ``cls``'s decision on the encoded request."""
+    robot = _ROBOTS.get(cls) or _ROBOTS.setdefault(cls, cls())
+    req = decode(data)
+    assert isinstance(req, DecisionRequest)
+    action = robot.decide(req)
+    return action.code, action.cards
+
+
 def _serve(conn: Connection, parent: int) -> None:
-    """A pool process: answer decisions until the pipe ends (one robot of each class,
-    made at its first decision: robots are stateless)."""
+    """A pool process: run calls until the pipe ends."""
     end_with_parent(parent)
-    robots: dict[type[Robot], Robot] = {}
     while True:
         try:
-            cls, data = pickle.loads(conn.recv_bytes())
+            fn, args = pickle.loads(conn.recv_bytes())
         except EOFError:
             return
         try:
-            robot = robots.get(cls) or robots.setdefault(cls, cls())
-            req = decode(data)
-            assert isinstance(req, DecisionRequest)
-            action = robot.decide(req)
-            answer: tuple[bool, object, bytes] = (True, action.code, action.cards)
-        except Exception as e:  # the robot's fault: the parent logs it and the room plays the default
-            answer = (False, f"{type(e).__name__}: {e}", b"")
+            answer: tuple[bool, object] = (True, fn(*args))
+        except Exception as e:  # the call's fault: the parent's future fails with it
+            answer = (False, f"{type(e).__name__}: {e}")
         try:
             conn.send_bytes(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:  # the pool was closed meanwhile

@@ -85,6 +85,7 @@ class GameEvent:
     cards: bytes = b""
     arg: int = 0
     visible_to: frozenset[int] | None = None
+    text: str = ""  # the event's meaning in words, public (a bridge call's explanation): EVENT's ``text``
 
     def seen_by(self, seat: int | None) -> GameEvent:
         """The event as ``seat`` (None: a spectator) receives it."""

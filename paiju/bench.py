@@ -21,6 +21,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "records": "the CPU a finished hand's record costs: one transaction a job against batches",
     "pool": "a robot's decision in another process: the CPU it costs the serving process, executor against pipes",
     "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
+    "explain": "the cost of explaining a bridge call (its meaning in the bidding system) on the event loop",
 }
 
 

@@ -29,8 +29,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Coroutine
-from concurrent.futures import Future
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from paiju import heap
@@ -70,9 +69,9 @@ def clock_setting(text: str) -> tuple[str, int]:
 
 
 if TYPE_CHECKING:
+    from bots.pool import CallPool
     from records import Database
     from records.recorder import Recorder
-    from server.room import Extras
 
 T = TypeVar("T")
 
@@ -289,22 +288,29 @@ def config_from(args: argparse.Namespace) -> Config:
     return cfg
 
 
-def robot_extras() -> Extras:
-    """What RESULTs and the records add from each deal, worked out in processes of their own:
-    the trick-taking game's solved value of the deal, bridge's par (a match's IMPs are scored
-    against it); the server meets the robots' side only here."""
-    from bots.bridge import record as bridge
-    from bots.tricks import record as tricks
+class RobotExtras:
+    """What RESULTs and the records add from each deal (the server's ``extras``), worked out in
+    processes of their own: the trick-taking game's solved value of the deal, bridge's par (a
+    match's IMPs are scored against it); the server meets the robots' side only here. Made in
+    the running event loop, whose processes start at once (ready for the first deal: bridge's
+    loads DDS); :meth:`close` ends them."""
 
-    by_game = {"bridge": bridge.par_future, "tricks": tricks.value_future}
-    for module in (bridge, tricks):
-        module.start()  # ready for the first deal (their processes start in a second or two)
+    def __init__(self) -> None:
+        from bots.bridge import record as bridge
+        from bots.tricks import record as tricks
 
-    def extras(game: Any) -> Future[dict[str, Any]] | None:
-        start = by_game.get(game.name)
-        return start(game) if start is not None else None
+        self.by_game: dict[str, tuple[Callable[[CallPool, Any], asyncio.Future[dict[str, Any]]], CallPool]] = {
+            "bridge": (bridge.par_future, bridge.pool()),
+            "tricks": (tricks.value_future, tricks.pool()),
+        }
 
-    return extras
+    def __call__(self, game: Any) -> asyncio.Future[dict[str, Any]] | None:
+        got = self.by_game.get(game.name)
+        return got[0](got[1], game) if got is not None else None
+
+    def close(self) -> None:
+        for _, pool in self.by_game.values():
+            pool.close()
 
 
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
@@ -355,7 +361,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         recorder=rec,
         robot_label=registry.label,
         describe=registry.describe,
-        extras=robot_extras(),
+        extras=(extras := RobotExtras()),
     )
     decisions = DecisionPool(robot_processes)  # no process before the first decision
     worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
@@ -375,6 +381,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         wtask.cancel()
         await server.close()
         decisions.close()
+        extras.close()
         with contextlib.suppress(asyncio.CancelledError):
             await wtask
         await close_records(db, rec)
@@ -422,7 +429,7 @@ async def main_redis(
         recorder=rec,
         robot_label=registry.label,
         describe=registry.describe,
-        extras=robot_extras(),
+        extras=(extras := RobotExtras()),
     )
     store.start()
     await bus.start()
@@ -459,6 +466,7 @@ async def main_redis(
         if cluster is not None:
             await cluster.close()
         await server.close()
+        extras.close()
         await store.close()
         await bus.close()
         await link.close()

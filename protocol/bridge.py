@@ -25,7 +25,8 @@ class ActCode(IntEnum):
 
 class EventCode(IntEnum):
     """Bridge's own events. The echoes (protocol.echo(ActCode.X)) carry: a call, arg = the call byte
-    (0x00 pass, 0x01 double, 0x02 redouble, else level << 4 | strain) and no cards; PLAY, the card
+    (0x00 pass, 0x01 double, 0x02 redouble, else level << 4 | strain), no cards, and text = the call's
+    meaning in the bidding system (points, shape, forcing: SPEC.md §5.3); PLAY, the card
     and seat = the hand it came from (dummy's seat for dummy's cards); CLAIM, seat = declarer and
     arg = the tricks claimed; ACCEPT and REJECT, the defender's seat."""
 
@@ -67,6 +68,7 @@ class View(TypedDict):
     vulnerable: str  # "None", "NS", "EW" or "All"
     phase: Phase  # claim: the defenders are answering the declarer's claim
     auction: list[int]  # every call so far, from the dealer's
+    explained: list[str]  # each call's meaning in the bidding system (the text of its EVENT), in auction order
     contract: int | None  # the final bid's call byte (nil before the auction ends, or when passed out)
     doubled: int  # 0, 1 (doubled) or 2 (redoubled)
     declarer: int | None  # the declarer's seat (nil before the auction ends)

@@ -354,6 +354,9 @@ class Event(Frame):
     seat: Seat | None = None
     cards: Cards = b""
     arg: I64 = 0
+    text: Text = ""  # what the event means in words, when the game says (a bridge call's meaning)
+
+    LATER = 1  # text
 
 
 @frame(0x45, SERVER)
@@ -707,8 +710,11 @@ def encode(f: Frame) -> bytes:
         while n > first and values[n - 1] == lay.later[n - 1 - first]:
             n -= 1
         values = values[:n]
-    data: bytes = msgpack.packb([f.TYPE, *values], use_bin_type=True)
+    data: bytes = _PACKER.pack([f.TYPE, *values])
     return data
+
+
+_PACKER = msgpack.Packer(use_bin_type=True)  # one for every encode (msgpack.packb makes one a call)
 
 
 def _reject(data: Any) -> Any:

@@ -1,5 +1,5 @@
 """The server's HTTP side, beside the WebSocket endpoint ``/ws``: health, metrics, the
-records' JSON API, replays and the web client's static files.
+records' JSON API, replays, bridge's system card and the web client's static files.
 
 :class:`Site` answers a request by its path: first the exact routes (``site.route(path,
 handler)``), then the prefix routes (``site.prefix(prefix, handler)``, longest first), then the
@@ -26,7 +26,7 @@ from websockets.http11 import Request, Response
 from records import Database
 from records import api as records_api
 
-from . import metrics, replays
+from . import metrics, replays, systemcard
 from .replays import Replays
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -70,6 +70,7 @@ class Site:
         self.prefixes: dict[str, Handler] = {}
         self.route("/healthz", self._healthz)
         self.route("/metrics", lambda c, p, q: respond(c, http.HTTPStatus.OK, *metrics.exposition()))
+        self.route(systemcard.PATH, self._system_card)
         self.prefix("/replay/", self._replay)
         self.prefix("/api/", self._api)
 
@@ -92,6 +93,10 @@ class Site:
             handler = next((h for p, h in self.prefixes.items() if path.startswith(p)), self._static)
         r = handler(connection, path, query)
         return await r if inspect.isawaitable(r) else r
+
+    def _system_card(self, connection: ServerConnection, path: str, query: str) -> Response:
+        """Bridge's system card, made from the bidding tables (server/systemcard.py)."""
+        return respond(connection, http.HTTPStatus.OK, systemcard.page().encode(), CONTENT_TYPES[".html"])
 
     def _healthz(self, connection: ServerConnection, path: str, query: str) -> Response:
         return respond(connection, http.HTTPStatus.OK, json.dumps(self.health()).encode(), "application/json")

@@ -87,7 +87,7 @@ def from_record(record: dict[str, Any], hand: int) -> bytes | None:
     game_events = list(g.events)
     for seat, code, cards in hands[k]["actions"]:
         game_events += g.apply(int(seat), GameAction(int(code), bytes.fromhex(cards)))
-    events = [Event(room, i, e.code, e.seat, e.cards, e.arg) for i, e in enumerate(game_events, 1)]
+    events = [Event(room, i, e.code, e.seat, e.cards, e.arg, e.text) for i, e in enumerate(game_events, 1)]
     before = [sum(h["scores"][s] for h in hands[:k]) for s in range(g.num_seats)]
     out = g.outcome()
     # the stored detail's additions (a bridge board's PBN and par, a deal's solved value) are

@@ -18,7 +18,6 @@ also go to the records: finished hands and matches are written to the database.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -69,10 +68,11 @@ class LogReader(Protocol):
         """Hand ``hand``'s extra is worked out (``detail``; empty when it failed)."""
 
 
-Extras = Callable[[Any], "concurrent.futures.Future[dict[str, Any]] | None"]
+Extras = Callable[[Any], "asyncio.Future[dict[str, Any]] | None"]
 """What the records want worked out from a deal, off the event loop: ``extras(game)`` starts
-it (in a process) for the ``game`` just dealt, or returns None (nothing for this game).
-paiju/serve.py passes the robots' (bridge's par, the trick game's solved value)."""
+it (in a process) for the ``game`` just dealt and returns its future (of this event loop), or
+None (nothing for this game). paiju/serve.py passes the robots' (bridge's par, the trick
+game's solved value)."""
 
 
 class Room:
@@ -228,9 +228,8 @@ class Room:
             return
         if work is None:
             return
-        fut = asyncio.wrap_future(work, loop=self.loop)
-        self._extras[o.hand] = fut
-        fut.add_done_callback(lambda f: self._extra(o.hand, f))
+        self._extras[o.hand] = work
+        work.add_done_callback(lambda f: self._extra(o.hand, f))
 
     def _extra(self, hand: int, fut: asyncio.Future[dict[str, Any]]) -> None:
         self._extras.pop(hand, None)

@@ -14,7 +14,7 @@ The entries, as msgpack arrays (the first is always a :class:`Head`)::
     ["watchers", [[player_id, name], ...]]        after a spectator comes or goes for good
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)
     ["act", seat, code, cards, prompt_id]         an action applied (by a person, a robot or the clock)
-    ["ev", seq, code, seat|nil, cards, arg, visible_to|nil, result|nil]   an event, as emitted
+    ["ev", seq, code, seat|nil, cards, arg, visible_to|nil, result|nil, text?]   an event, as emitted
     ["bank", seat, ms]                            what is left of the seat's time bank in this hand
 
 ``options`` (a map, absent in older logs) holds the options of the room's rules that differ from
@@ -174,7 +174,7 @@ def _plain_entry(e: Entry) -> list[Any]:
     ev = e.event
     vis = sorted(ev.visible_to) if ev.visible_to is not None else None
     res = encode(e.result) if e.result is not None else None
-    return ["ev", e.seq, ev.code, ev.seat, bytes(ev.cards), ev.arg, vis, res]
+    return ["ev", e.seq, ev.code, ev.seat, bytes(ev.cards), ev.arg, vis, res, *([ev.text] if ev.text else [])]
 
 
 def unpack(data: bytes) -> list[Any]:
@@ -307,8 +307,9 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
 
 
 def _replay_event(r: Replayed, i: int, e: list[Any]) -> None:
-    _, seq, code, seat, cards, arg, vis, res = e
-    ev = GameEvent(code, seat, bytes(cards), arg, frozenset(vis) if vis is not None else None)
+    _, seq, code, seat, cards, arg, vis, res = e[:8]
+    text = str(e[8]) if len(e) > 8 else ""  # the event's words (absent from older logs and wordless events)
+    ev = GameEvent(code, seat, bytes(cards), arg, frozenset(vis) if vis is not None else None, text)
     result = decode(res) if res is not None else None
     if result is not None and not isinstance(result, Result):
         raise LogError(f"room {r.room_id}: entry {i} carries a {type(result).__name__}, not a RESULT")

@@ -1264,8 +1264,12 @@ class Table:
                     self._send(conn, public)
                 if result is not None:
                     self._send(conn, result)
-        if self._hand_frames is not None:
-            self._hand_frames.append(Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg))
+        if self._hand_frames is not None:  # face up: the public frame itself when all see it alike
+            self._hand_frames.append(
+                public
+                if ev.visible_to is None
+                else Event(self.id, self.seq, ev.code, ev.seat, ev.cards, ev.arg, ev.text)
+            )
         if self.spectators:
             frame = public
             for conn in self.spectators.values():
@@ -1280,7 +1284,7 @@ class Table:
 
     def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> Event:
         e = ev.seen_by(seat)
-        return Event(self.id, seq, e.code, e.seat, e.cards, e.arg)
+        return Event(self.id, seq, e.code, e.seat, e.cards, e.arg, e.text)
 
     def _state(self, seat: int | None) -> RoomState:
         view = self.game.view(seat) if self.phase is not Phase.WAITING else {}

@@ -13,39 +13,37 @@ have gone with perfect play on both sides, next to how it went.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ProcessPoolExecutor
+import asyncio
 from typing import Any
 
 from protocol.cards import tricks_number
 
-from ..pool import process_pool
+from ..pool import CallPool
 from .solver import solve
-
-_pool: ProcessPoolExecutor | None = None  # started with the first deal: one solve at a time
 
 
 def deal_value(game: Any) -> dict[str, Any]:
     """``{"value": v, "leader": s}``: the value of the deal as dealt (the first leader's
     tricks minus the other's, both playing perfectly) and that leader's seat."""
+    return _value(*_deal(game))
+
+
+def pool() -> CallPool:
+    """The solver's process (one solve at a time), started now and its modules loaded ahead
+    of the first deal (from the running event loop)."""
+    p = CallPool(1, name="paiju-tricks-value")
+    p.submit(_loaded)  # (its unpickling imports this module, and the solver)
+    return p
+
+
+def value_future(pool: CallPool, game: Any) -> asyncio.Future[dict[str, Any]]:
+    """:func:`deal_value` of ``game`` (a deal just dealt), worked out in ``pool``'s process."""
+    return pool.submit(_value, *_deal(game))
+
+
+def _deal(game: Any) -> tuple[list[list[int]], int]:
     leader = game.dealer
-    hands = [[tricks_number(b) for b in game.dealt[s]] for s in (leader, 1 - leader)]
-    return _value(hands, leader)
-
-
-def start() -> ProcessPoolExecutor:
-    """The solver's process, started (and its modules loaded) ahead of the first deal."""
-    global _pool
-    if _pool is None:
-        _pool = process_pool()  # ended with the server, even killed outright
-        _pool.submit(_loaded)  # (its unpickling imports this module, and the solver)
-    return _pool
-
-
-def value_future(game: Any) -> Future[dict[str, Any]]:
-    """:func:`deal_value` of ``game`` (a deal just dealt), worked out in a background process."""
-    leader = game.dealer
-    hands = [[tricks_number(b) for b in game.dealt[s]] for s in (leader, 1 - leader)]
-    return start().submit(_value, hands, leader)
+    return [[tricks_number(b) for b in game.dealt[s]] for s in (leader, 1 - leader)], leader
 
 
 def _value(hands: list[list[int]], leader: int) -> dict[str, Any]:

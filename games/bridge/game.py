@@ -34,6 +34,7 @@ from protocol.frames import Option
 from ..base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from ..registry import register
 from .deal import SEATS, BoardSpec, board_dealer, board_vulnerability, is_vulnerable
+from .explain import Reading
 from .scoring import Contract, contract_score
 
 AUCTION: Final = "auction"
@@ -126,6 +127,7 @@ class Bridge(Game[BridgeRules]):
         self.hands: list[list[int]] = [list(h) for h in dealt]
         self.phase: Phase = AUCTION
         self.calls: list[int] = []
+        self.reading = Reading.start(self.dealer)  # every call read by the bidding system, and explained
         self.last_bid: int | None = None
         self.last_bid_by = -1
         self.doubled = 0  # of the last bid: 0, 1 doubled, 2 redoubled
@@ -281,7 +283,9 @@ class Bridge(Game[BridgeRules]):
 
     def _call(self, seat: int, b: int) -> list[GameEvent]:
         self.calls.append(b)
-        events = [GameEvent(echo(_CALL_ACTS.get(b, ActCode.BID)), seat, arg=b)]
+        self.reading = self.reading.add(b)
+        # the call's meaning in the system (games/bridge/tables) rides on its echo, to everyone
+        events = [GameEvent(echo(_CALL_ACTS.get(b, ActCode.BID)), seat, arg=b, text=self.reading.explained[-1])]
         if b == DOUBLE:
             self.doubled = 1
         elif b == REDOUBLE:
@@ -427,6 +431,7 @@ class Bridge(Game[BridgeRules]):
             "vulnerable": self.vulnerable,
             "phase": self.phase,
             "auction": list(self.calls),
+            "explained": list(self.reading.explained),
             "contract": None if self.contract is None else self.contract.call,
             "doubled": 0 if self.contract is None else self.contract.doubled,
             "declarer": self.declarer,

@@ -14,7 +14,7 @@ import { h, handAct, makeModel, optionFace, positions } from "./games.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, actName, eventText, gameLine, gameTitle, holderName, robotLine, robotOf, rulesUrl, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLine, robotOf, rulesUrl, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against protocol/ by tests/browser/test_web_tables.py)
@@ -858,7 +858,10 @@ function describeRuleset() {
 }
 
 function rulesLink(game) {
-  return h("a", { class: "rules-link", href: rulesUrl(game), target: "_blank" }, tr("the rules", "规则"));
+  const rules = h("a", { class: "rules-link", href: rulesUrl(game), target: "_blank" }, tr("the rules", "规则"));
+  if (game !== "bridge") return rules;
+  // bridge: the robots' bidding system too, whose rows explain every call at the table
+  return h("span", {}, rules, " · ", h("a", { class: "system-card-link", href: SYSTEM_CARD_URL, target: "_blank" }, tr("the bidding system", "叫牌体系")));
 }
 
 // ------------------------------------------------------------------ the lobby's games

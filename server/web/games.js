@@ -6,7 +6,7 @@
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
-import { BRIDGE_SEATS, VULNERABILITY, actName, niujiuKind, seatBase, vulnerabilityWords } from "./words.js";
+import { BRIDGE_SEATS, SYSTEM_CARD_URL, VULNERABILITY, actName, niujiuKind, seatBase, vulnerabilityWords } from "./words.js";
 import { tr } from "./i18n.js";
 
 const { HAND_START, DEAL, HAND_END } = ROOM;
@@ -270,6 +270,8 @@ class BridgeModel extends Model {
     this.vulnerable = null;
     this.phase = "auction";
     this.auction = [];
+    this.explained = []; // each call's meaning in the bidding system (the text of its EVENT)
+    this.explainAt = null; // the call whose meaning is shown under the auction (hovered or tapped)
     this.contract = null;
     this.doubled = 0;
     this.declarer = null;
@@ -291,6 +293,7 @@ class BridgeModel extends Model {
     this.vulnerable = v.vulnerable;
     this.phase = v.phase;
     this.auction = [...v.auction];
+    this.explained = [...(v.explained || [])];
     this.contract = v.contract;
     this.doubled = v.doubled;
     this.declarer = v.declarer;
@@ -327,6 +330,7 @@ class BridgeModel extends Model {
     if (act === BID || act === PASS || act === DOUBLE || act === REDOUBLE) {
       // the auction holds call bytes: a bid's is its arg; pass, double, redouble are 0x00, 0x01, 0x02 (SPEC §4.3)
       this.auction.push(act === BID ? ev.arg : { [PASS]: 0x00, [DOUBLE]: 0x01, [REDOUBLE]: 0x02 }[act]);
+      this.explained[this.auction.length - 1] = ev.text || "";
       this.turn = (ev.seat + 1) % 4;
     } else if (act === PLAY) {
       const c = ev.cards[0];
@@ -432,21 +436,55 @@ function suitRows(model, cards, ctx, seat) {
 }
 
 /** The auction as the bidding-box table: columns N E S W (vulnerable seats marked, the dealer's
- * first call in its column), one row a round, and the contract under it once the bidding ends. */
+ * first call in its column), one row a round, and the contract under it once the bidding ends.
+ * Under it, the meaning of the call hovered or tapped (the system's words the server sent with
+ * the call, the same for a person's call as for a robot's), and the link to the system card. */
 function auctionTable(model, compact = false) {
   const t = h("table", { class: compact ? "auction compact" : "auction", "data-calls": model.auction.length });
   const vulnerable = (s) => model.vulnerable === "All" || model.vulnerable === ["NS", "EW"][s % 2];
   t.appendChild(
     h("tr", {}, ...BRIDGE_SEATS.map((name, s) => h("th", { class: vulnerable(s) ? "vul-seat" : "", title: `${name}${s === model.dealer ? tr(" (dealer)", "（发牌）") : ""}` }, name[0] + (s === model.dealer ? "•" : "")))),
   );
+  const meaning = h("div", { class: "call-meaning", "aria-live": "polite" });
+  const show = (i) => {
+    model.explainAt = i;
+    for (const td of t.querySelectorAll("td[data-index]")) td.classList.toggle("selected", Number(td.dataset.index) === i);
+    if ((i ?? null) === null || i >= model.auction.length) {
+      delete meaning.dataset.index;
+      meaning.replaceChildren(tr("Hover over or tap a call for its meaning.", "将指针移到叫品上或点按叫品，查看其含义。"));
+      return;
+    }
+    meaning.dataset.index = i;
+    const seat = (model.dealer + i) % 4;
+    const call = `${BRIDGE_SEATS[seat]} ${formatCall(model.auction[i])}`;
+    // one's own call: what the system (and so a robot partner) reads in it
+    const label = seat === model.me ? tr(`${call}, as your partner reads it: `, `${call}，同伴的理解：`) : `${call}: `;
+    // the system's words are text, never markup
+    meaning.replaceChildren(h("b", {}, label), h("span", { class: "meaning-text" }, model.explained[i] || tr("no explanation", "没有解释")));
+  };
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {
-    const tr = h("tr", {});
-    for (let j = i; j < i + 4; j++) tr.appendChild(h("td", {}, j < cells.length && cells[j] !== null ? callEl(cells[j]) : ""));
-    t.appendChild(tr);
+    const row = h("tr", {});
+    for (let j = i; j < i + 4; j++) {
+      if (j >= cells.length || cells[j] === null) {
+        row.appendChild(h("td", {}, ""));
+        continue;
+      }
+      const k = j - model.dealer;
+      const text = model.explained[k] || "";
+      const td = h("td", { class: "explained", "data-index": k, "data-explain": text, title: text, tabindex: "0" }, callEl(cells[j]));
+      td.addEventListener("mouseenter", () => show(k));
+      td.addEventListener("focus", () => show(k));
+      td.addEventListener("click", () => show(k));
+      td.addEventListener("pointerup", () => show(k)); // a tap (a touch screen's pointer)
+      row.appendChild(td);
+    }
+    t.appendChild(row);
   }
   if (model.phase !== "auction") t.appendChild(h("tr", { class: "auction-contract" }, h("td", { colspan: 4 }, model.contractText())));
-  return t;
+  show(model.explainAt);
+  const card = h("a", { class: "system-card-link", href: SYSTEM_CARD_URL, target: "_blank" }, tr("the bidding system", "叫牌体系"));
+  return h("div", { class: compact ? "auction-box compact" : "auction-box" }, t, meaning, card);
 }
 
 // ------------------------------------------------------------------ Niujiu

@@ -73,6 +73,10 @@ export function rulesUrl(game) {
   return `/rules/${game}.html`;
 }
 
+// bridge's system card: every row of the bidding system the robots bid and read, the one each
+// call's explanation comes from (served from the tables themselves: server/systemcard.py)
+export const SYSTEM_CARD_URL = "/rules/bridge-system.html";
+
 // ------------------------------------------------------------------ robots
 const ROBOT_LINES = {
   perfect: "完美算牌：每墩用精确求解选最优的牌",

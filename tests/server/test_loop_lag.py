@@ -3,14 +3,15 @@
 ready; the hand's end never waits for it. Measured as the time the loop spends in the room's
 handling of each input that ends one of 20 bridge hands (the next deal, and the start of
 its par, included: no pause between hands), less the time the process's threads waited,
-runnable, for a CPU (a loaded machine's doing: the pool's feeder thread preempted while it
-holds the GIL stalls the loop as surely as the loop's own wait), in a server run in this
-process, the robots answering at once. Waiting for the par there, as the server once did, took the loop for the
+runnable, for a CPU (a loaded machine's doing: a thread preempted while it holds the GIL
+stalls the loop as surely as the loop's own wait), in a server run in this process, the
+robots answering at once. Waiting for the par there, as the server once did, took the loop for the
 whole double-dummy solve (some 100 ms to a second)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import glob
 import random
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 
 import games
-from bots.bridge.record import par_future
+from bots.bridge.record import par_future, pool
 from client import Client
 from protocol import Decision, Event, RoomEvent
 from protocol.bus import MemoryBus
@@ -102,9 +103,10 @@ async def test_the_loop_is_not_blocked_while_bridge_hands_end(monkeypatch: pytes
     monkeypatch.setattr(Room, "feed", timed_feed)
     monkeypatch.setattr(Room, "_extra", seen_extra)
     # the par's process is started (and its solver loaded) before: a server pays that once
-    await asyncio.wrap_future(par_future(games.create("bridge", 99)))
+    solver = pool()
+    await par_future(solver, games.create("bridge", 99))
     bus = MemoryBus("lag")
-    server = Server(Config(port=0, limits=Limits(hand_pause=0.0)), bus, extras=par_future)
+    server = Server(Config(port=0, limits=Limits(hand_pause=0.0)), bus, extras=functools.partial(par_future, solver))
     await server.start()
     tasks = [asyncio.create_task(answer_robots(bus))]
     gc.callbacks.append(gc_timer)  # the interpreter's own list: appended to, not replaced
@@ -122,6 +124,7 @@ async def test_the_loop_is_not_blocked_while_bridge_hands_end(monkeypatch: pytes
         for task in tasks:
             task.cancel()
         await server.close()
+        solver.close()
     assert ends == HANDS and len(blocked) == HANDS
     assert all(isinstance(e.get("par"), int) for e in extras), extras
     worst = blocked.index(max(blocked))
