@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bidding import CURRENT, Promise, Summary, _readings, agreed, context, explain
+from .bidding import CURRENT, Promise, Summary, _readings, agreed, context, explain, forced
 
 MAX_TEXT = 300
 """The longest explanation sent (characters): a long auction's ROOM_STATE stays small."""
@@ -51,7 +51,12 @@ class Reading:
         the same promise as :func:`~games.bridge.bidding.read_auction` gives it."""
         i = len(self.calls)
         seat = (self.dealer + i) % 4
-        ctx = context(self.calls, [self.summaries[(seat + k) % 4] for k in range(4)], agreed(self.promises, seat))
+        ctx = context(
+            self.calls,
+            [self.summaries[(seat + k) % 4] for k in range(4)],
+            agreed(self.promises, seat),
+            forced(self.promises, self.tables),
+        )
         p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, self.tables)))
         mine = self.summaries[seat].copy()
         mine.narrow(p.summary())
