@@ -12,17 +12,21 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
   ``12-15``, ``16+``, ``-10``, ``15`` or empty; ranges of whole points, a half point
   counting with the whole point below it (:func:`within`).
 - *hand*: conditions, all of which must hold: lengths ``S5+``, ``H-4``, ``D0-1``, ``x4``;
-  honours (A K Q J) ``hC3``; ``bal``; ``rest3+`` (three or more in every suit no letter
-  names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and, about the partnership:
-  ``tp25+`` (points plus partner's promised points), ``fitx`` (eight cards between us),
-  ``nofitM``, ``ourbid``/``theirbid`` (whose bid is the last), ``ourgame``, ``fitlast``,
-  ``theirlevel4+``, ``ourlevel6+``.
+  honours (A K Q J) ``hC3``; ``bal``; ``unbal`` (a singleton or a void); ``rest3+`` (three
+  or more in every suit no letter names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and,
+  about the partnership: ``tp25+`` (points plus partner's promised points), ``tpf33+`` /
+  ``tpfx33+`` (the same with the short suits' :func:`support_points` in our agreed suit
+  ``t`` / in ``x``), ``fitx`` (eight cards between us), ``nofitM``, ``ourbid``/``theirbid``
+  (whose bid is the last), ``ourgame``, ``fitlast``, ``theirlevel4+``, ``ourlevel6+``.
 
 The first row (in table order) whose auction matches, whose conditions hold and whose call
 is legal gives the call. The same rows, read back, give what a call *promises*
 (:func:`promises`): the rows that could have produced it, one of which the caller's hand
-satisfies. Partner's promises feed ``tp`` and ``fit``; the card play's sampler deals the
-hidden hands to satisfy every promise.
+satisfies, up to the rows that take every hand the caller can hold. Partner's promises feed
+``tp`` and ``fit``; the card play's sampler deals the hidden hands to satisfy every promise.
+A call whose first reading is *forcing* (its meaning says so) is never passed when the next
+hand passes (:func:`forced`), and a forcing row is not chosen for a call partner would read
+otherwise.
 """
 
 from __future__ import annotations
@@ -300,6 +304,8 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return c.lo <= hand.hcp <= c.hi
     if k == "bal":
         return hand.balanced
+    if k == "unbal":
+        return min(hand.lengths) <= 1
     if k == "rest":
         named = {_suit(v, b) for v in b}
         return all(hand.lengths[s] >= c.lo for s in range(4) if s not in named)
@@ -381,8 +387,11 @@ def _partner_keys(hand: Hand, ctx: Context) -> int:
     return min(options, key=lambda n: abs(n - ctx.partner.points / 8))
 
 
+_FLAGS = ("bal", "unbal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast", "noask", "tq", "notq", "notrumpfit")
+
+
 def _cond(token: str, where: str) -> Cond:
-    if token in ("bal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast", "noask", "tq", "notq", "notrumpfit"):
+    if token in _FLAGS:
         return Cond(token)
     if re.fullmatch(r"kc\d(/\d)*", token):
         return Cond("kc", counts=tuple(int(n) for n in token[2:].split("/")))

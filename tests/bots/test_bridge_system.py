@@ -192,3 +192,23 @@ def test_game_invitation_in_a_major_fit() -> None:
 
 def test_stayman_with_diamonds_is_not_a_major_fit() -> None:
     assert bid("A2.KJ2.AQJ432.32", "1NT P 2C P 2D P") != "4D"
+
+
+def test_slam_values_opposite_a_notrump_or_stayman_answer() -> None:
+    assert bid("AQ2.AQ2.KQ32.KQ2", "1C P 1NT P") == "4NT"  # 22 balanced opposite a positive
+    assert bid("KQ3.K32.J432.K32", "1C P 1NT P 4NT P") == "6NT"  # 12: accepts
+    assert bid("K32.Q32.J432.K32", "1C P 1NT P 4NT P") == "P"  # 9: declines
+    assert bid("AQ32.A2.KQ32.A32", "1NT P 2C P 2S P") == "4NT"  # 19 and the spade fit: the ask
+    assert bid("AQ32.A2.K432.532", "1NT P 2C P 2S P") == "4S"  # 13: game
+
+
+def test_advancing_a_double_of_a_weak_two() -> None:
+    assert bid("Q32.K5432.A2.K32", "2S X P") == "4H"
+    assert bid("Q32.K5432.32.432", "2S X P") == "3H"  # partner's take-out double is not passed
+    assert bid("32.32.5432.KQJ32", "2S X P") == "3C"
+
+
+def test_five_of_a_minor_with_a_short_suit() -> None:
+    # 1D - 2C - 3C: a club fit, a singleton and the values: five clubs, not 3NT
+    assert bid("A32.2.K432.AQ432", "1D P 2C P 3C P") == "5C"
+    assert bid("A32.82.K43.AQ432", "1D P 2C P 3C P") == "3NT"  # no short suit
