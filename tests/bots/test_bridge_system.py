@@ -212,3 +212,9 @@ def test_five_of_a_minor_with_a_short_suit() -> None:
     # 1D - 2C - 3C: a club fit, a singleton and the values: five clubs, not 3NT
     assert bid("A32.2.K432.AQ432", "1D P 2C P 3C P") == "5C"
     assert bid("A32.82.K43.AQ432", "1D P 2C P 3C P") == "3NT"  # no short suit
+
+
+def test_game_forcing_minor_raise_and_a_seven_card_major() -> None:
+    assert bid("AJ752.J8.K2.KQT4", "1C P 1S P 2C P") == "3C"  # four clubs: the fit, forcing
+    assert bid("K.AKQ6.74.AJ8532", "1C P 1S P 2C P 3C P") == "5C"  # a singleton: not 3NT
+    assert bid("2.KQJ9752.K3.Q32", "1C P 1H P 1S P") == "4H"  # seven hearts: not 3NT
