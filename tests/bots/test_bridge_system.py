@@ -218,3 +218,8 @@ def test_game_forcing_minor_raise_and_a_seven_card_major() -> None:
     assert bid("AJ752.J8.K2.KQT4", "1C P 1S P 2C P") == "3C"  # four clubs: the fit, forcing
     assert bid("K.AKQ6.74.AJ8532", "1C P 1S P 2C P 3C P") == "5C"  # a singleton: not 3NT
     assert bid("2.KQJ9752.K3.Q32", "1C P 1H P 1S P") == "4H"  # seven hearts: not 3NT
+
+
+def test_balancing_over_a_weak_two() -> None:
+    assert bid("AQ32.2.KQ32.A432", "2H P P") == "X"
+    assert bid("Q32.K5432.32.432", "2S P P X P") == "3H"  # the balancing double is not passed
