@@ -212,6 +212,7 @@ class Row:
     hi: float
     conds: tuple[Cond, ...]
     meaning: str
+    system: str = CURRENT  # the folder of tables the row belongs to
 
     @property
     def where(self) -> str:
@@ -434,7 +435,7 @@ def _cond(token: str, where: str) -> Cond:
     raise TableError(f"{where}: unknown condition {token!r}")
 
 
-def parse_table(name: str, text: str) -> list[Row]:
+def parse_table(name: str, text: str, folder: str = CURRENT) -> list[Row]:
     """The rows of one table file (TableError names a bad line)."""
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -453,7 +454,8 @@ def parse_table(name: str, text: str) -> list[Row]:
         if call not in ("P", "X", "XX") and not _BID.match(call) and not re.fullmatch(r"\+(C|D|H|S|NT|[a-z])", call):
             raise TableError(f"{where}: {call!r} is not a call")
         lo, hi = _range(points, where)
-        rows.append(Row(name, n, tokens, call, lo, hi, tuple(_cond(t, where) for t in hand.split()), meaning))
+        conds = tuple(_cond(t, where) for t in hand.split())
+        rows.append(Row(name, n, tokens, call, lo, hi, conds, meaning, folder))
     return rows
 
 
@@ -466,7 +468,7 @@ def system(tables: str = CURRENT) -> tuple[Row, ...]:
     rows: list[Row] = []
     for name in TABLES:
         if (pkg / f"{name}.txt").is_file():  # the frozen v1 system has no slam table
-            rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"))
+            rows += parse_table(name, (pkg / f"{name}.txt").read_text(encoding="utf-8"), tables)
     return tuple(rows)
 
 
@@ -617,7 +619,7 @@ class Promise:
                     lo, hi = max(lo, c.lo - self.ctx.partner.points), min(hi, c.hi - self.ctx.partner.points)
                 elif c.kind == "tpf":  # short suits add up to 10: only the top is sure, 4 is typical
                     lo, hi = max(lo, c.lo - self.ctx.partner.points - 4), min(hi, c.hi - self.ctx.partner.points)
-                elif c.kind == "fit":  # eight cards together with what partner has promised
+                elif c.kind == "fit" and r.system != FROZEN_V1:  # eight cards with partner's promised (v1 read none)
                     s = _suit(c.suit, b)
                     len_lo[s] = max(len_lo[s], 8 - self.ctx.partner.len_lo[s])
                 elif c.kind == "hcp":  # high-card points: the evaluation is within a point or two of them
