@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
+import multiprocessing
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -101,8 +103,11 @@ def _decide_encoded(cls: type[Any], data: bytes) -> tuple[int, bytes]:
 
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
-    from bots.pool import DecisionPool, process_pool
+    from bots.pool import DecisionPool
     from protocol import decode
+
+    def process_pool(workers: int = 1) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
     # The requests are made by playing the hands in another process, and the warm-up decides
     # other hands: no way's robots may have memos of the measured decisions.

@@ -80,7 +80,7 @@ async def _pace(n: int, gap: float, each: Any) -> float:
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     import games
-    from bots.pool import process_pool
+    from paiju.serve import records_writer
     from records.database import Database
     from records.matches import MatchInfo, SeatHolder
     from records.models import ROBOT
@@ -102,7 +102,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             (linger, process) for linger in args.linger for process in ((False, True) if args.process else (False,))
         ]
         for k, (linger, process) in enumerate(runs):
-            rec = Recorder(db, linger=linger, writer=process_pool if process else None)
+            rec = Recorder(db, linger=linger, writer=records_writer if process else None)
             rec.start()
             started = time.time()
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import concurrent.futures
 import contextlib
 import ctypes
 import multiprocessing
@@ -50,33 +49,6 @@ from . import metrics
 from .base import Robot
 
 T = TypeVar("T")
-
-
-def process_pool(workers: int = 1) -> concurrent.futures.ProcessPoolExecutor:
-    """A ``concurrent.futures`` pool of ``workers`` spawned processes for calls that are not
-    robots' decisions (the records' writer, bridge's par scores), whose processes end with
-    the process that made them.
-
-    Spawned, not forked: a fork would hold a copy of every socket the server has open, and a
-    connection the server closed would stay open in the copy. A pool process waits for its
-    next call on a pipe whose writing end it holds too, so it never sees the end of it: when
-    its parent is killed outright (SIGKILL, the OOM killer) it would wait for ever. Linux's
-    parent-death signal ends it instead."""
-    return _Executor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=end_with_parent,
-        initargs=(os.getpid(),),
-    )
-
-
-class _Executor(concurrent.futures.ProcessPoolExecutor):
-    """Starts its processes with SIGINT blocked (:func:`sigint_blocked`): CPython starts
-    them from ``submit``, in the calling thread."""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
-        with sigint_blocked():
-            return super().submit(fn, *args, **kwargs)
 
 
 @contextlib.contextmanager

@@ -313,9 +313,15 @@ class RobotExtras:
             pool.close()
 
 
+def records_writer() -> CallPool:
+    """The records' writer: a process of its own, whose pipe the event loop watches."""
+    from bots.pool import CallPool
+
+    return CallPool(1, name="paiju-records")
+
+
 async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
     """The records database, migrated, and its recorder started; None after one line on stderr."""
-    from bots.pool import process_pool
     from records import Database
     from records.database import redacted
     from records.recorder import Recorder
@@ -331,7 +337,7 @@ async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
         await db.close()
         print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
         return None
-    rec = Recorder(db, writer=process_pool)  # the SQL off the event loop, in a process of its own
+    rec = Recorder(db, writer=records_writer)  # the SQL off the event loop, in a process of its own
     rec.start()
     return db, rec
 

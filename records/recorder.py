@@ -13,24 +13,24 @@ write (at most :data:`LINGER` and a write) loses that hand; with Redis the room'
 holds it.
 
 ``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
-process: ``bots.pool.process_pool``) writes in a process of its own, started
-on the first batch: the SQL, SQLAlchemy's bookkeeping and the driver's thread then
-cost the event loop nothing but handing the batch over, where they took some tenth of a
-busy server's loop (docs/performance.md). The batches still go one at a time and in order,
-and that process ends with the server. A writer that dies (killed) is replaced and the batch
-in hand written again; one killed in the instant between its commit and its answer would
-have that batch written twice (its matches then stored twice): a window of a commit's
-length, the price of not holding the loop for the SQL.
+process: ``bots.pool.CallPool``, whose pipe the event loop watches: no thread) writes in a
+process of its own, started with the recorder: the SQL, SQLAlchemy's bookkeeping and the
+driver's thread then cost the event loop nothing but handing the batch over, where they took
+some tenth of a busy server's loop (docs/performance.md). The batches still go one at a time
+and in order, and that process ends with the server. A writer that dies (killed) is replaced
+and the batch in hand written again; one killed in the instant between its commit and its
+answer would have that batch written twice (its matches then stored twice): a window of a
+commit's length, the price of not holding the loop for the SQL.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from .database import Database, redacted
 from .matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, write_batch
@@ -39,6 +39,21 @@ log = logging.getLogger("paiju.records")
 MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
 LINGER = 0.5  # seconds the writer gathers jobs after the first, to write them in one transaction
 MAX_BATCH = 1_000  # jobs in one transaction at most
+T = TypeVar("T")
+
+
+class Writer(Protocol):
+    """The pool of one process the batches are written in (``bots.pool.CallPool``)."""
+
+    @property
+    def Died(self) -> type[Exception]:
+        """What a call fails with when the process ended first (the next call starts another)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> asyncio.Future[T]: ...
+
+    def pids(self) -> list[int]: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -58,15 +73,15 @@ class _End:
 
 class Recorder:
     """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop.
-    ``writer``: makes the pool (of one process) that writes the batches (module docstring),
-    again if its process dies; None: they are written in this event loop."""
+    ``writer``: makes the pool (of one process) that writes the batches (module docstring);
+    None: they are written in this event loop."""
 
     def __init__(
         self,
         db: Database,
         *,
         linger: float = LINGER,
-        writer: Callable[[], concurrent.futures.Executor] | None = None,
+        writer: Callable[[], Writer] | None = None,
     ) -> None:
         self.db = db
         self.linger = linger
@@ -76,11 +91,14 @@ class Recorder:
         self.failures = 0
         self._writer = writer
         self._here = Batches(db)  # the writing, when no writer process does it
-        self._pool: concurrent.futures.Executor | None = None
+        self._pool: Writer | None = None
+        self._writing: asyncio.Future[tuple[int, int]] | None = None  # the batch in the writer's hands
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
 
     def start(self) -> None:
+        if self._writer is not None:
+            self._pool = self._writer()  # its process starts at once (ready for the first batch)
         self._task = asyncio.create_task(self._run(), name="records")
 
     async def close(self, timeout: float = 10.0) -> None:
@@ -92,8 +110,11 @@ class Recorder:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        if self._pool is not None:  # its batch in hand, if any, is written before it ends
-            await asyncio.to_thread(self._pool.shutdown)
+        if self._writing is not None and not self._writing.done():  # the batch in hand is written first
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writing), timeout)
+        if self._pool is not None:
+            self._pool.close()
             self._pool = None
         if self.queue.qsize() + self._in_hand:
             log.error("%d records not written to %s", self.queue.qsize() + self._in_hand, redacted(self.db.url))
@@ -113,7 +134,7 @@ class Recorder:
 
     def writer_pids(self) -> list[int]:
         """The writer process's pid while it runs (a process pool's ``writer``), else nothing."""
-        return list(getattr(self._pool, "_processes", None) or {})
+        return self._pool.pids() if self._pool is not None else []
 
     def _put(self, job: _Hand | _End) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
@@ -139,21 +160,18 @@ class Recorder:
                 self.queue.task_done()
 
     async def _write(self, batch: list[_Hand | _End]) -> tuple[int, int]:
-        if self._writer is None:
+        if self._pool is None:
             return await self._here.write(batch)
         pause, lost = 0.1, 0
         while True:
-            if self._pool is None:
-                self._pool = self._writer()
+            self._writing = self._pool.submit(_write_in_writer, self.db.url, batch)
             try:
-                written, failures = await asyncio.get_running_loop().run_in_executor(
-                    self._pool, _write_in_writer, self.db.url, batch
-                )
+                # shielded: a recorder closing while a batch is in hand lets it finish (close)
+                written, failures = await asyncio.shield(self._writing)
                 return written, failures + lost
-            except concurrent.futures.BrokenExecutor as e:  # the writer died (killed): a new one
+            except self._pool.Died as e:  # the writer was killed: the pool starts another
                 lost += 1
                 log.warning("records: the writer process ended (%s); writing the batch again in %.1f s", e, pause)
-                self._pool = None
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
 

@@ -430,7 +430,11 @@ class Server:
 
     async def _carry(self, outs: list[Output]) -> None:
         """Carry out the lobby's outputs, the lookups too (their answers go back to it)."""
-        for lk in self._do(outs):
+        await self._resolve(self._do(outs))
+
+    async def _resolve(self, lookups: list[Lookup]) -> None:
+        """Ask what the lobby asked and hand it the answers (and carry out what it says then)."""
+        for lk in lookups:
             try:
                 answer = await self._lookup(lk)
             except Exception as e:  # Moved among them: the lobby answers REDIRECT
@@ -492,7 +496,7 @@ class Server:
                 conn.received = metrics.received(msg)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
-                if not await conn.drained(self.limits.send_queue // 2):
+                if conn.backlog > self.limits.send_queue // 2 and not await conn.drained(self.limits.send_queue // 2):
                     break
                 allowed = conn.allow()
                 if not allowed and conn.strikes > self.limits.rate_strikes:
@@ -506,7 +510,9 @@ class Server:
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
                     await self._carry(lobby.handle(Garbled(conn, e, f, peek), _loop_time()))
                     continue
-                await self._carry(lobby.handle(Received(conn, f), _loop_time()))
+                lookups = self._do(lobby.handle(Received(conn, f), _loop_time()))
+                if lookups:  # (most frames need none: no coroutine for them)
+                    await self._resolve(lookups)
         except ConnectionClosed:
             pass
         finally:

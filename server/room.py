@@ -131,19 +131,23 @@ class Room:
             msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
         later: list[Send | Publish] = []
         refused: Refused | None = None
+        closing = False
         encoded: dict[int, bytes] = {}
+        at_once = self.journal is None  # (with a journal, frames wait for the log to be written)
         for o in outs:
-            if isinstance(o, Send) and self.journal is None:
+            if at_once and type(o) is Send:  # the most frequent first
                 self._send(o, encoded)
             elif isinstance(o, (Send, Publish)):
                 later.append(o)
             elif isinstance(o, Refused):
                 refused = o
-            elif not isinstance(o, Close):
+            elif isinstance(o, Close):
+                closing = True
+            else:
                 self._bookkeep(o)
         if later:
             self._hand_over(later)
-        if any(isinstance(o, Close) for o in outs):  # after what it says last is on its way
+        if closing:  # after what it says last is on its way
             self._close()
         self._schedule()
         conn = getattr(msg, "conn", None)

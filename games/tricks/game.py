@@ -53,6 +53,7 @@ class Tricks(Game[TricksRules]):
         self.trick: list[int] = []  # card numbers of the trick in progress, leader's first
         self.played: list[int] = []  # completed tricks, two cards each, leader's first
         self.won = [0, 0]
+        self._legal: tuple[int, int, ActionSet] | None = None  # the last legal set: (seat, cards left, set)
         events = [GameEvent(RoomEvent.HAND_START, self.leader, arg=self.hand)]
         for s in (0, 1):
             events.append(GameEvent(RoomEvent.DEAL, s, _bytes(self.hands[s]), visible_to=frozenset({s})))
@@ -72,7 +73,14 @@ class Tricks(Game[TricksRules]):
     def legal(self, seat: int) -> ActionSet:
         if seat not in self.to_act():
             return ActionSet.empty()
-        return ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
+        # asked twice a move (the prompt, then the check of the answer): kept while the hand
+        # that makes it is (a seat's hand only shrinks, so its length says which it is)
+        kept = self._legal
+        if kept is not None and kept[0] == seat and kept[1] == len(self.hands[seat]):
+            return kept[2]
+        legal = ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
+        self._legal = (seat, len(self.hands[seat]), legal)
+        return legal
 
     def refusal(self, seat: int, action: GameAction) -> GameError:
         """A PLAY of one card that is not in the hand is CARD_NOT_IN_HAND; anything else as the base class."""
@@ -123,5 +131,8 @@ class Tricks(Game[TricksRules]):
         return Outcome((d, -d), tuple(self.dealt), dict(Detail(tricks=list(self.won))))
 
 
+_CARD_BYTES = bytes([0, *(tricks_card(k) for k in range(1, 53)), *bytes(256 - 53)])  # number -> card byte
+
+
 def _bytes(numbers: list[int]) -> bytes:
-    return bytes(tricks_card(k) for k in numbers)
+    return bytes(numbers).translate(_CARD_BYTES)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bots.pool import process_pool
+from paiju.serve import records_writer
 from records import matches
 from records.database import Database
 from records.matches import MatchInfo, SeatHolder
@@ -38,7 +38,7 @@ async def ids(db: Database) -> dict[str, int]:
 @pytest.mark.parametrize("process", [False, True], ids=["in the loop", "writer process"])
 async def test_jobs_that_arrive_together_are_written_in_order(db: Database, process: bool) -> None:
     # linger: long enough for every job below to join the first one's batch
-    rec = Recorder(db, linger=0.3, writer=process_pool if process else None)
+    rec = Recorder(db, linger=0.3, writer=records_writer if process else None)
     rec.start()
     a, b = info("ra", 2), info("rb", 3)
     hands = [play("tricks", 7, h) for h in range(2)]
@@ -107,7 +107,7 @@ async def test_a_killed_writer_process_is_replaced_and_nothing_is_lost(db: Datab
     import os
     import signal
 
-    rec = Recorder(db, linger=0, writer=process_pool)  # as paiju serve writes
+    rec = Recorder(db, linger=0, writer=records_writer)  # as paiju serve writes
     rec.start()
     a = info("ra", 3)
     hands = [play("tricks", 7, h) for h in range(3)]
@@ -116,12 +116,13 @@ async def test_a_killed_writer_process_is_replaced_and_nothing_is_lost(db: Datab
     (pid,) = rec.writer_pids()
     assert pid != os.getpid()
     os.kill(pid, signal.SIGKILL)
-    rec.hand_ended(a, hands[1], ROBOTS)  # written by a new writer, after one failed try
+    rec.hand_ended(a, hands[1], ROBOTS)  # written by a new writer
     await rec.flush()
     assert rec.writer_pids() and rec.writer_pids() != [pid]
     rec.hand_ended(a, hands[2], ROBOTS)
     await rec.close()
-    assert (rec.written, rec.failures) == (3, 1)
+    # the death is seen on the writer's pipe at once (no failed try) or by the batch sent to it (one)
+    assert rec.written == 3 and rec.failures <= 1
     ra = await matches.match(db, (await ids(db))["ra"])
     assert [h["hand"] for h in ra["hands"]] == [0, 1, 2] and ra["hands_played"] == 3
 
