@@ -223,9 +223,3 @@ def test_game_forcing_minor_raise_and_a_seven_card_major() -> None:
 def test_balancing_over_a_weak_two() -> None:
     assert bid("AQ32.2.KQ32.A432", "2H P P") == "X"
     assert bid("Q32.K5432.32.432", "2S P P X P") == "3H"  # the balancing double is not passed
-
-
-def test_game_in_a_major_fit_counts_the_short_suits() -> None:
-    # 1H - 2C - 2H (six hearts): 11 flat points opposite 11-15 stay out, 11.5 with a singleton bid game
-    assert bid("Q32.J32.Q32.AQ54", "1H P 2C P 2H P") == "P"
-    assert bid("Q32.J32.2.AQ5432", "1H P 2C P 2H P") == "4H"
