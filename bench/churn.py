@@ -218,7 +218,7 @@ def card_check(entries: list[bytes], members: list[Member]) -> tuple[int, int]:
                 continue
             assert ev is not None
             want = ev.seen_by(seat)
-            same = (f.code, f.seat, f.cards, f.arg) == (want.code, want.seat, want.cards, want.arg)
+            same = (f.code, f.seat, f.cards, f.arg, f.text) == (want.code, want.seat, want.cards, want.arg, want.text)
             bad += int(not same or bool(Counter(b for b in f.cards if b != HIDDEN) - allowed))
 
     check(0, None)  # a ROOM_STATE of the waiting room
@@ -232,8 +232,9 @@ def card_check(entries: list[bytes], members: list[Member]) -> tuple[int, int]:
             game.apply(int(e[1]), GameAction(int(e[2]), bytes(e[3])))
             note()
         elif e[0] == "ev":
-            _, seq, code, seat, cards, arg, vis, _res = e
-            check(seq, GameEvent(code, seat, bytes(cards), arg, frozenset(vis) if vis is not None else None))
+            _, seq, code, seat, cards, arg, vis, _res, *text = e  # (text: in logs since explanations)
+            seen = frozenset(vis) if vis is not None else None
+            check(seq, GameEvent(code, seat, bytes(cards), arg, seen, text[0] if text else ""))
     bad += sum(len(v) for v in by_seq.values())  # a frame numbered past the log: wrong too
     return checked, bad
 

@@ -44,6 +44,9 @@ COMPILED = (
     "server.roomlog",
     # the lobby core
     "server.lobby",
+    # the room's and the connection's shells (every move passes through them)
+    "server.room",
+    "server.connection",
 )
 """The modules compiled to C extensions (their packages' ``__init__`` modules stay Python).
 Left out besides: the modules that define IntEnums (protocol.errors, protocol.actions,
