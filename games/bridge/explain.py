@@ -21,12 +21,16 @@ understood.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .bidding import CURRENT, Promise, Summary, _readings, agreed, context, explain, forced
 
 MAX_TEXT = 300
 """The longest explanation sent (characters): a long auction's ROOM_STATE stays small."""
+KEPT = 1024
+"""Readings kept, the most recently used (an auction's calls are some 10 to 30 of them)."""
+_KEPT: OrderedDict[tuple[int, tuple[int, ...], str], Reading] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,20 @@ class Reading:
 
     def add(self, call: int) -> Reading:
         """The reading with ``call`` (a call byte, protocol.cards) read after the others:
-        the same promise as :func:`~games.bridge.bidding.read_auction` gives it."""
+        the same promise as :func:`~games.bridge.bidding.read_auction` gives it. The last
+        :data:`KEPT` readings are kept: a game replayed from its log (a room rebuilt, a
+        replay, a copy) reads its auction once."""
+        key = (self.dealer, (*self.calls, call), self.tables)
+        got = _KEPT.get(key)
+        if got is not None:
+            _KEPT.move_to_end(key)
+            return got
+        got = _KEPT[key] = self._read(call)
+        if len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
+        return got
+
+    def _read(self, call: int) -> Reading:
         i = len(self.calls)
         seat = (self.dealer + i) % 4
         ctx = context(

@@ -53,7 +53,7 @@ class Tricks(Game[TricksRules]):
         self.trick: list[int] = []  # card numbers of the trick in progress, leader's first
         self.played: list[int] = []  # completed tricks, two cards each, leader's first
         self.won = [0, 0]
-        self._legal: tuple[int, int, ActionSet] | None = None  # the last legal set: (seat, cards left, set)
+        self._legal: tuple[int, int, ActionSet] | None = None  # the last legal set: (seat, actions applied, set)
         events = [GameEvent(RoomEvent.HAND_START, self.leader, arg=self.hand)]
         for s in (0, 1):
             events.append(GameEvent(RoomEvent.DEAL, s, _bytes(self.hands[s]), visible_to=frozenset({s})))
@@ -73,13 +73,13 @@ class Tricks(Game[TricksRules]):
     def legal(self, seat: int) -> ActionSet:
         if seat not in self.to_act():
             return ActionSet.empty()
-        # asked twice a move (the prompt, then the check of the answer): kept while the hand
-        # that makes it is (a seat's hand only shrinks, so its length says which it is)
+        # asked twice a move (the prompt, then the check of the answer): kept until the next
+        # action is applied (the log grows with each)
         kept = self._legal
-        if kept is not None and kept[0] == seat and kept[1] == len(self.hands[seat]):
+        if kept is not None and kept[0] == seat and kept[1] == len(self.log):
             return kept[2]
         legal = ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
-        self._legal = (seat, len(self.hands[seat]), legal)
+        self._legal = (seat, len(self.log), legal)
         return legal
 
     def refusal(self, seat: int, action: GameAction) -> GameError:
