@@ -12,8 +12,9 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
   ``12-15``, ``16+``, ``-10``, ``15`` or empty; ranges of whole points, a half point
   counting with the whole point below it (:func:`within`).
 - *hand*: conditions, all of which must hold: lengths ``S5+``, ``H-4``, ``D0-1``, ``x4``;
-  honours (A K Q J) ``hC3``; ``bal``; ``unbal`` (a singleton or a void); ``rest3+`` (three
-  or more in every suit no letter names); ``x=M``/``x=m`` (a major/minor); ``y!=x``; and,
+  honours (A K Q J) ``hC3``; high-card points in a suit ``hcpy-0``; ``bal``; ``unbal`` (a
+  singleton or a void); ``rest3+`` (three or more in every suit no letter names);
+  ``x=M``/``x=m`` (a major/minor); ``y!=x``; and,
   about the partnership: ``tp25+`` (points plus partner's promised points), ``tpf33+`` /
   ``tpfx33+`` (the same with the short suits' :func:`support_points` in our agreed suit
   ``t`` / in ``x``), ``fitx`` (eight cards between us), ``nofitM``, ``ourbid``/``theirbid``
@@ -303,6 +304,8 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return hand.honours[_suit(c.suit, b)] >= c.lo
     if k == "hcp":
         return c.lo <= hand.hcp <= c.hi
+    if k == "suithcp":
+        return c.lo <= hand.suit_hcp[_suit(c.suit, b)] <= c.hi
     if k == "bal":
         return hand.balanced
     if k == "unbal":
@@ -411,6 +414,9 @@ def _cond(token: str, where: str) -> Cond:
     if token.startswith("tp"):
         lo, hi = _range(token[2:], where)
         return Cond("tp", lo=lo, hi=hi)
+    if re.fullmatch(r"hcp[CDHSa-z][-+\d]+", token):  # hcpy-0: high-card points in the suit y
+        lo, hi = _range(token[4:], where, 10)
+        return Cond("suithcp", token[3], lo=lo, hi=hi)
     if token.startswith("hcp"):
         lo, hi = _range(token[3:], where)
         return Cond("hcp", lo=lo, hi=hi)

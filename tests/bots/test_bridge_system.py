@@ -142,7 +142,7 @@ def test_a_promise_stops_at_the_rows_written_for_the_auction() -> None:
     # 1D P 1S: the responses take every hand, so the placement table's rows (no length) are
     # not read back: partner counts on four spades
     p = read_auction((parse_call("1D"), PASS, parse_call("1S")))[2]
-    assert [r.where for r, _ in p.rows] == ["responses.txt:32"]
+    assert [r.where for r, _ in p.rows] == ["responses.txt:35"]
     assert p.summary().len_lo[3] == 4
 
 
@@ -223,3 +223,24 @@ def test_game_forcing_minor_raise_and_a_seven_card_major() -> None:
 def test_balancing_over_a_weak_two() -> None:
     assert bid("AQ32.2.KQ32.A432", "2H P P") == "X"
     assert bid("Q32.K5432.32.432", "2S P P X P") == "3H"  # the balancing double is not passed
+
+
+def test_splinter_raise_and_the_key_card_ask_over_it() -> None:
+    # 1S - 4C: four spades, a singleton club, game values (a double jump in a new suit)
+    assert bid("KJ32.A2.KQ432.2", "1S P") == "4C"
+    assert bid("KJ32.A2.2.KQ432", "1H P") != "3S"  # two hearts: no splinter
+    assert bid("K2.AJ32.KQ432.2", "1H P") == "4C"
+    # opener: slam interest with nothing wasted in the short suit, else the sign-off in game
+    assert bid("AQ654.K32.A32.32", "1S P 4C P") == "4NT"
+    assert bid("AQ654.Q32.J32.K2", "1S P 4C P") == "4S"
+    assert bid("KJ32.A2.KQ432.2", "1S P 4C P 4S P") == "P"
+    assert bid("KJ32.A2.KQ432.2", "1S P 4C P 4NT P") == "5H"  # two key cards, no queen
+
+
+def test_quantitative_slam_tries_over_the_strong_clubs_3nt() -> None:
+    # 1C - 2C (positive) - 3NT (16-19): responder's 16 go to six, 14-16 invite with 4NT
+    assert bid("AQ.KJ8.Q7.KJ5432", "1C P 2C P 3NT P") == "6NT"
+    assert bid("A2.KJ8.Q7.KJ5432", "1C P 2C P 3NT P") == "4NT"
+    assert bid("62.AQT5.AK542.Q8", "1C P 2C P 3NT P 4NT P") == "P"  # 16: declines
+    assert bid("K2.AQT5.AK542.Q8", "1C P 2C P 3NT P 4NT P") == "6NT"  # 19: accepts
+    assert bid("K2.AJT5.Q76.KQJ2", "1C P 1NT P 3NT P") == "4NT"  # 1C - 1NT - 3NT: the same
