@@ -1,6 +1,6 @@
 """The processes that run CPU work off the event loop: the ``cpu_heavy`` robots' decisions
-(:class:`DecisionPool`) and what the records work out from a deal (bridge's par, the trick
-game's solved value: :class:`CallPool`).
+(:class:`DecisionPool`), and in a :class:`CallPool` what the records work out from a deal
+(bridge's par, the trick game's solved value) and the records' writes.
 
 A call goes to an idle process of the pool over a pipe (the function and its arguments,
 pickled), the answer comes back on the same pipe, whose end the event loop watches: no
