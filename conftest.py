@@ -1,8 +1,9 @@
 """pytest, for the whole tree: the doctests of a module that runs compiled (protocol/build.py)
 cannot be collected from its ``.py`` (pytest finds the extension imported in its place), so
 they are left out here and run on the pure-Python build instead (tests/test_build.py). The
-tests marked ``slow`` run first, and xdist hands its workers two tests at a time
-(``--maxschedchunk=2`` in pyproject.toml), so the long ones are spread over the workers."""
+tests marked ``slow`` run first: xdist (``--dist=worksteal`` in pyproject.toml) gives each
+worker a run of consecutive tests (a module's fixtures made once) and lets a worker that is
+done take the tests another has not started, so no long test is left to start last."""
 
 import pytest
 
