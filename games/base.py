@@ -23,10 +23,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from protocol import HIDDEN, ErrorCode, Option, mask_of
 from protocol.errors import GameError, HandNotOver
+from protocol.frames import quick_init
 
 __all__ = ["ActionSet", "Game", "GameAction", "GameError", "GameEvent", "HandNotOver", "Outcome", "Rules"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameAction:
     """What a seat does: an action code of its game and the bytes it names."""
@@ -35,6 +37,7 @@ class GameAction:
     cards: bytes = b""
 
 
+@quick_init
 @dataclass(frozen=True)
 class ActionSet:
     """The legal action set of a seat: the one-byte mask and the concrete options.
@@ -72,6 +75,7 @@ class ActionSet:
         )
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened, with who may see its cards.
@@ -96,6 +100,7 @@ class GameEvent:
         return replace(self, cards=bytes([HIDDEN]) * len(self.cards), visible_to=None)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Outcome:
     """The end of a hand: score per seat (they sum to 0 unless the game says otherwise),

@@ -122,6 +122,55 @@ class Record:
 
 
 _F = typing.TypeVar("_F", bound=type[Frame])
+_C = typing.TypeVar("_C", bound=type)
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_NO_VALUE: Any = _Factory()  # quick_init's default of a field with a default_factory (as dataclass's)
+
+
+def quick_init(cls: _C) -> _C:
+    """Give the frozen dataclass ``cls`` an ``__init__`` of the same signature that stores the
+    fields straight into the new instance's ``__dict__``: the one ``dataclass(frozen=True)``
+    writes calls ``object.__setattr__`` a field, and makes an event or a prompt three times
+    as costly to build (frames and game events are built on every move). For dataclasses
+    without ``__post_init__``, ``InitVar`` or ``init=False`` fields, and without slots.
+
+    >>> @quick_init
+    ... @dataclass(frozen=True)
+    ... class P:
+    ...     x: int
+    ...     tags: list[str] = field(default_factory=list)
+    >>> P(1), P(2, ["a"]) == P(2, ["a"]), P(3).tags is not P(3).tags
+    (P(x=1, tags=[]), True, True)
+    """
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"quick_init: {cls.__name__} has __post_init__ or __slots__")
+    params, body = [], []
+    names: dict[str, Any] = {"_NO_VALUE": _NO_VALUE}
+    for f in dataclasses.fields(cls):
+        if not f.init or f.kw_only:
+            raise TypeError(f"quick_init: {cls.__name__}.{f.name} is keyword-only or not in __init__")
+        if f.default is not dataclasses.MISSING:
+            names[f"_{f.name}"] = f.default
+            params.append(f"{f.name}=_{f.name}")
+            body.append(f" _into_[{f.name!r}] = {f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            names[f"_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_NO_VALUE")
+            body.append(f" _into_[{f.name!r}] = _{f.name}() if {f.name} is _NO_VALUE else {f.name}")
+        else:
+            params.append(f.name)
+            body.append(f" _into_[{f.name!r}] = {f.name}")
+    exec(f"def __init__(self, {', '.join(params)}):\n _into_ = self.__dict__\n" + "\n".join(body), names)
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010 - (mypy refuses an assignment to a method)
+    return cls
 
 
 def frame(type_code: int, sender: str) -> typing.Callable[[_F], _F]:
@@ -131,12 +180,13 @@ def frame(type_code: int, sender: str) -> typing.Callable[[_F], _F]:
         cls.TYPE = type_code
         cls.SENDER = sender
         FRAMES[type_code] = cls
-        return cls
+        return quick_init(cls)
 
     return register
 
 
 # ------------------------------------------------------------------ nested records
+@quick_init
 @dataclass(frozen=True)
 class Option(Record):
     """A legal action: ``code``, bytes, and how many of them to use (``pick``)."""
@@ -150,6 +200,7 @@ class Option(Record):
         return cls(code, bytes(cards), len(cards))
 
 
+@quick_init
 @dataclass(frozen=True)
 class RoomInfo(Record):
     room: Name
