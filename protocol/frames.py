@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import types
 import typing
 from collections.abc import Mapping
@@ -587,12 +586,8 @@ _Fast = typing.Callable[[Any], Any]
 class _Layout:
     cls: type
     names: tuple[str, ...]
-    get: typing.Callable[[Any], tuple[Any, ...]]  # the field values in wire order
-    wire: tuple[typing.Callable[[Any], Any] | None, ...]  # per field: records to arrays, or None
     fast: tuple[_Fast, ...]  # per field: the value (checked), or _Invalid
     required: int
-    plain: bool  # no field holds records: the values go to msgpack as they are
-    later: tuple[Any, ...]  # the defaults of the trailing fields left out while at them (Frame.LATER)
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -603,22 +598,13 @@ def _layout(cls: type) -> _Layout:
     if lay is None:
         hints = _hints(cls)
         names = tuple(n for n, _ in hints)
-        get: typing.Callable[[Any], tuple[Any, ...]]
-        if len(names) == 1:
-            one = operator.attrgetter(names[0])
-            get = lambda obj: (one(obj),)  # noqa: E731 - attrgetter of one name gives no tuple
-        else:
-            get = operator.attrgetter(*names)
-        wire = tuple(_wire_of(tp) for _, tp in hints)
         required = sum(
             1
             for x in dataclasses.fields(cls)
             if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
         )
         fast = tuple(_fast_of(tp) for _, tp in hints)
-        n_later = getattr(cls, "LATER", 0)
-        later = tuple(x.default for x in dataclasses.fields(cls)[len(names) - n_later :]) if n_later else ()
-        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire), later)
+        lay = _LAYOUTS[cls] = _Layout(cls, names, fast, required)
     return lay
 
 
@@ -630,27 +616,63 @@ def _strip(tp: Any) -> tuple[Any, tuple[Any, ...]]:
     return tp, ()
 
 
-def _wire_of(tp: Any) -> typing.Callable[[Any], Any] | None:
-    """How a field of type ``tp`` goes on the wire: None when as it is (no records inside)."""
+_ENCODERS: dict[type, typing.Callable[[Any], bytes]] = {}
+
+
+def _encoder(cls: type[Frame]) -> typing.Callable[[Any], bytes]:
+    """The encoder of frame class ``cls``: a function written for it from its fields (as
+    ``dataclass`` writes ``__init__``), which reads each field and hands msgpack one list.
+
+    >>> print(_encoder_source(Event))
+    def encode_event(f):
+     v = [68, f.room, f.seq, f.code, f.seat, f.cards, f.arg, f.text]
+     if v[7] == _later[0]:
+      return _pack(v[:7])
+     return _pack(v)
+    >>> _encoder_source(Prompt).splitlines()[1].split(", [")[1]
+    '(_1.code, _1.cards, _1.pick) for _1 in f.options], f.bank_ms]'
+    """
+    names: dict[str, Any] = {"_pack": _PACKER.pack}
+    exec(_encoder_source(cls, names), names)
+    enc: typing.Callable[[Any], bytes] = names[f"encode_{cls.__name__.lower()}"]
+    _ENCODERS[cls] = enc
+    return enc
+
+
+def _encoder_source(cls: type[Frame], names: dict[str, Any] | None = None) -> str:
+    hints = _hints(cls)
+    values = ", ".join([str(cls.TYPE), *(_wire_expr(tp, f"f.{n}", 1) for n, tp in hints)])
+    lines = [f"def encode_{cls.__name__.lower()}(f):", f" v = [{values}]"]
+    if cls.LATER:  # the trailing fields left out while they hold their defaults (Frame.LATER)
+        n, k = 1 + len(hints), cls.LATER
+        if names is not None:
+            names["_later"] = tuple(x.default for x in dataclasses.fields(typing.cast(Any, cls))[-k:])
+        for i in range(k):  # an if a field, from the last
+            lines.append(f"{' ' * (i + 1)}if v[{n - 1 - i}] == _later[{k - 1 - i}]:")
+        lines.append(f"{' ' * (k + 1)}return _pack(v[:{n - k}])")
+        for i in reversed(range(1, k)):
+            lines.append(f"{' ' * (i + 1)}return _pack(v[:{n - i}])")
+    lines.append(" return _pack(v)")
+    return "\n".join(lines)
+
+
+def _wire_expr(tp: Any, src: str, depth: int) -> str:
+    """The expression that puts ``src``, a value of type ``tp``, on the wire: ``src`` itself
+    unless records are inside (a record goes as an array of its fields)."""
     tp, _ = _strip(tp)
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         (inner,) = [a for a in get_args(tp) if a is not type(None)]
-        w = _wire_of(inner)
-        if w is None:
-            return None
-        return lambda v: None if v is None else w(v)
+        w = _wire_expr(inner, src, depth)
+        return src if w == src else f"(None if {src} is None else {w})"
     if origin is list:
-        each = _wire_of(get_args(tp)[0])
-        if each is None:
-            return None
-        return lambda v: [each(i) for i in v]
+        item = f"_{depth}"
+        each = _wire_expr(get_args(tp)[0], item, depth + 1)
+        return src if each == item else f"[{each} for {item} in {src}]"
     if isinstance(tp, type) and issubclass(tp, Record):
-        lay = _layout(tp)
-        if lay.plain:
-            return lay.get  # msgpack writes a tuple as an array
-        return lambda v: [x if w is None else w(x) for w, x in zip(lay.wire, lay.get(v), strict=True)]
-    return None
+        fields = [_wire_expr(t, f"{src}.{n}", depth) for n, t in _hints(tp)]
+        return f"({', '.join(fields)}{',' if len(fields) == 1 else ''})"
+    return src
 
 
 def _fast_of(tp: Any) -> _Fast:
@@ -752,17 +774,8 @@ def _view_ok(v: Any, depth: int) -> bool:
 
 def encode(f: Frame) -> bytes:
     """The msgpack bytes of a frame (``[type, *fields]``)."""
-    lay = _LAYOUTS.get(type(f)) or _layout(type(f))
-    values = lay.get(f)
-    if not lay.plain:
-        values = tuple(v if w is None else w(v) for w, v in zip(lay.wire, values, strict=True))
-    if lay.later:
-        n, first = len(values), len(values) - len(lay.later)
-        while n > first and values[n - 1] == lay.later[n - 1 - first]:
-            n -= 1
-        values = values[:n]
-    data: bytes = _PACKER.pack([f.TYPE, *values])
-    return data
+    enc = _ENCODERS.get(type(f)) or _encoder(type(f))
+    return enc(f)
 
 
 _PACKER = msgpack.Packer(use_bin_type=True)  # one for every encode (msgpack.packb makes one a call)
