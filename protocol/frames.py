@@ -874,14 +874,88 @@ def _frame_of(obj: Any) -> Frame:
     if type(t) is not int or t not in FRAMES:
         raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
     cls = FRAMES[t]
-    lay = _LAYOUTS.get(cls) or _layout(cls)
-    n = len(obj) - 1
-    if lay.required <= n <= len(lay.fast):
-        try:
-            return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
-        except _Invalid:
-            pass
-    return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+    try:
+        return (_READERS.get(cls) or _reader(cls))(obj)
+    except _Invalid:
+        return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+
+
+_READERS: dict[type, typing.Callable[[list[Any]], Frame]] = {}
+
+
+def _reader(cls: type[Frame]) -> typing.Callable[[list[Any]], Frame]:
+    """The fast reader of frame class ``cls`` (the frame from its unpacked array, or
+    _Invalid, after which the reference checks say why): a function written for it, with
+    the checks of its scalar fields inline and the fast checkers of the others called.
+
+    >>> print(_reader_source(Action))
+    def read_action(o):
+     n = len(o)
+     if n < 3 or n > 4:
+      raise _Invalid
+     v0 = o[1]
+     if type(v0) is not int or not 0 <= v0 <= 4294967295:
+      raise _Invalid
+     v1 = o[2]
+     if type(v1) is not int or not 0 <= v1 <= 255:
+      raise _Invalid
+     if n == 3:
+      return _cls(v0, v1)
+     v2 = o[3]
+     if type(v2) is not bytes or v2.translate(None, _allowed2):
+      raise _Invalid
+     return _cls(v0, v1, v2)
+    """
+    names: dict[str, Any] = {"_cls": cls, "_Invalid": _Invalid}
+    exec(_reader_source(cls, names), names)
+    read: typing.Callable[[list[Any]], Frame] = names[f"read_{cls.__name__.lower()}"]
+    _READERS[cls] = read
+    return read
+
+
+def _reader_source(cls: type[Frame], names: dict[str, Any] | None = None) -> str:
+    names = {} if names is None else names
+    lay = _layout(cls)
+    hints = _hints(cls)
+    lines = [f"def read_{cls.__name__.lower()}(o):", " n = len(o)"]
+    lines += [f" if n < {lay.required + 1} or n > {len(hints) + 1}:", "  raise _Invalid"]
+    for i, (_, tp) in enumerate(hints):
+        if i >= lay.required:
+            lines += [f" if n == {i + 1}:", f"  return _cls({', '.join(f'v{k}' for k in range(i))})"]
+        lines.append(f" v{i} = o[{i + 1}]")
+        lines += _check_lines(tp, f"v{i}", i, names, lay.fast[i])
+    lines.append(f" return _cls({', '.join(f'v{k}' for k in range(len(hints)))})")
+    return "\n".join(lines)
+
+
+def _check_lines(tp: Any, v: str, i: int, names: dict[str, Any], fast: _Fast, indent: str = " ") -> list[str]:
+    """The lines that check field ``v`` of type ``tp`` as the fast checker ``fast`` does."""
+    base, meta = _strip(tp)
+    if get_origin(base) in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(base) if a is not type(None)]
+        inner_lines = _check_lines(inner, v, i, names, fast, indent + " ")
+        if inner_lines[0].lstrip().startswith(f"{v} = _fast"):  # not a scalar: the checker handles None
+            return [f"{indent}{v} = _fast{i}({v})"]
+        return [f"{indent}if {v} is not None:", *inner_lines]
+    bad = None
+    if base is bool:
+        bad = f"type({v}) is not bool"
+    elif base is int:
+        (r,) = [m for m in meta if isinstance(m, Range)]
+        bad = f"type({v}) is not int or not {r.lo} <= {v} <= {r.hi}"
+    elif base is str:
+        (m,) = [m for m in meta if isinstance(m, MaxLen)]
+        bad = f"type({v}) is not str or len({v}) > {m.n}"
+    elif base is bytes:
+        allowed = next((_ALLOWED[m] for m in meta if m in _ALLOWED), None)
+        bad = f"type({v}) is not bytes"
+        if allowed is not None:
+            names[f"_allowed{i}"] = allowed
+            bad += f" or {v}.translate(None, _allowed{i})"
+    if bad is None:
+        names[f"_fast{i}"] = fast
+        return [f"{indent}{v} = _fast{i}({v})"]
+    return [f"{indent}if {bad}:", f"{indent} raise _Invalid"]
 
 
 _HINTS: dict[type, list[tuple[str, Any]]] = {}
