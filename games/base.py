@@ -23,10 +23,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from protocol import HIDDEN, ErrorCode, Option, mask_of
 from protocol.errors import GameError, HandNotOver
+from protocol.frames import quick_init
 
 __all__ = ["ActionSet", "Game", "GameAction", "GameError", "GameEvent", "HandNotOver", "Outcome", "Rules"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameAction:
     """What a seat does: an action code of its game and the bytes it names."""
@@ -35,6 +37,7 @@ class GameAction:
     cards: bytes = b""
 
 
+@quick_init
 @dataclass(frozen=True)
 class ActionSet:
     """The legal action set of a seat: the one-byte mask and the concrete options.
@@ -61,17 +64,20 @@ class ActionSet:
 
     def allows(self, action: GameAction) -> bool:
         """True when ``action`` uses ``pick`` bytes of one option of its code (as a multiset)."""
-        if not (0 <= action.code < 8 and self.mask >> action.code & 1):
+        code, cards = action.code, action.cards
+        if not (0 <= code < 8 and self.mask >> code & 1):
             return False
-        if len(action.cards) == 1:  # one card, tile or call (most actions): a membership test
-            one = action.cards[0]
-            return any(o.code == action.code and o.pick == 1 and one in o.cards for o in self.options)
-        want = Counter(action.cards)
-        return any(
-            o.code == action.code and o.pick == len(action.cards) and not want - Counter(o.cards) for o in self.options
-        )
+        if len(cards) == 1:  # one card, tile or call (most actions, every move): a membership test
+            one = cards[0]
+            for o in self.options:  # noqa: SIM110 - a generator in any() costs a move more
+                if o.code == code and o.pick == 1 and one in o.cards:
+                    return True
+            return False
+        want = Counter(cards)
+        return any(o.code == code and o.pick == len(cards) and not want - Counter(o.cards) for o in self.options)
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened, with who may see its cards.
@@ -91,11 +97,11 @@ class GameEvent:
         """The event as ``seat`` (None: a spectator) receives it."""
         if self.visible_to is None:
             return self
-        if seat is not None and seat in self.visible_to:
-            return replace(self, visible_to=None)
-        return replace(self, cards=bytes([HIDDEN]) * len(self.cards), visible_to=None)
+        cards = self.cards if seat is not None and seat in self.visible_to else bytes([HIDDEN]) * len(self.cards)
+        return GameEvent(self.code, self.seat, cards, self.arg, None, self.text)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Outcome:
     """The end of a hand: score per seat (they sum to 0 unless the game says otherwise),

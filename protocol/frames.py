@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import types
 import typing
 from collections.abc import Mapping
@@ -122,6 +121,55 @@ class Record:
 
 
 _F = typing.TypeVar("_F", bound=type[Frame])
+_C = typing.TypeVar("_C", bound=type)
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_NO_VALUE: Any = _Factory()  # quick_init's default of a field with a default_factory (as dataclass's)
+
+
+def quick_init(cls: _C) -> _C:
+    """Give the frozen dataclass ``cls`` an ``__init__`` of the same signature that stores the
+    fields straight into the new instance's ``__dict__``: the one ``dataclass(frozen=True)``
+    writes calls ``object.__setattr__`` a field, and makes an event or a prompt three times
+    as costly to build (frames and game events are built on every move). For dataclasses
+    without ``__post_init__``, ``InitVar`` or ``init=False`` fields, and without slots.
+
+    >>> @quick_init
+    ... @dataclass(frozen=True)
+    ... class P:
+    ...     x: int
+    ...     tags: list[str] = field(default_factory=list)
+    >>> P(1), P(2, ["a"]) == P(2, ["a"]), P(3).tags is not P(3).tags
+    (P(x=1, tags=[]), True, True)
+    """
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"quick_init: {cls.__name__} has __post_init__ or __slots__")
+    params, body = [], []
+    names: dict[str, Any] = {"_NO_VALUE": _NO_VALUE}
+    for f in dataclasses.fields(cls):
+        if not f.init or f.kw_only:
+            raise TypeError(f"quick_init: {cls.__name__}.{f.name} is keyword-only or not in __init__")
+        if f.default is not dataclasses.MISSING:
+            names[f"_{f.name}"] = f.default
+            params.append(f"{f.name}=_{f.name}")
+            body.append(f" _into_[{f.name!r}] = {f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            names[f"_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_NO_VALUE")
+            body.append(f" _into_[{f.name!r}] = _{f.name}() if {f.name} is _NO_VALUE else {f.name}")
+        else:
+            params.append(f.name)
+            body.append(f" _into_[{f.name!r}] = {f.name}")
+    exec(f"def __init__(self, {', '.join(params)}):\n _into_ = self.__dict__\n" + "\n".join(body), names)
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010 - (mypy refuses an assignment to a method)
+    return cls
 
 
 def frame(type_code: int, sender: str) -> typing.Callable[[_F], _F]:
@@ -131,12 +179,13 @@ def frame(type_code: int, sender: str) -> typing.Callable[[_F], _F]:
         cls.TYPE = type_code
         cls.SENDER = sender
         FRAMES[type_code] = cls
-        return cls
+        return quick_init(cls)
 
     return register
 
 
 # ------------------------------------------------------------------ nested records
+@quick_init
 @dataclass(frozen=True)
 class Option(Record):
     """A legal action: ``code``, bytes, and how many of them to use (``pick``)."""
@@ -150,6 +199,7 @@ class Option(Record):
         return cls(code, bytes(cards), len(cards))
 
 
+@quick_init
 @dataclass(frozen=True)
 class RoomInfo(Record):
     room: Name
@@ -536,12 +586,8 @@ _Fast = typing.Callable[[Any], Any]
 class _Layout:
     cls: type
     names: tuple[str, ...]
-    get: typing.Callable[[Any], tuple[Any, ...]]  # the field values in wire order
-    wire: tuple[typing.Callable[[Any], Any] | None, ...]  # per field: records to arrays, or None
     fast: tuple[_Fast, ...]  # per field: the value (checked), or _Invalid
     required: int
-    plain: bool  # no field holds records: the values go to msgpack as they are
-    later: tuple[Any, ...]  # the defaults of the trailing fields left out while at them (Frame.LATER)
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -552,22 +598,13 @@ def _layout(cls: type) -> _Layout:
     if lay is None:
         hints = _hints(cls)
         names = tuple(n for n, _ in hints)
-        get: typing.Callable[[Any], tuple[Any, ...]]
-        if len(names) == 1:
-            one = operator.attrgetter(names[0])
-            get = lambda obj: (one(obj),)  # noqa: E731 - attrgetter of one name gives no tuple
-        else:
-            get = operator.attrgetter(*names)
-        wire = tuple(_wire_of(tp) for _, tp in hints)
         required = sum(
             1
             for x in dataclasses.fields(cls)
             if x.default is dataclasses.MISSING and x.default_factory is dataclasses.MISSING
         )
         fast = tuple(_fast_of(tp) for _, tp in hints)
-        n_later = getattr(cls, "LATER", 0)
-        later = tuple(x.default for x in dataclasses.fields(cls)[len(names) - n_later :]) if n_later else ()
-        lay = _LAYOUTS[cls] = _Layout(cls, names, get, wire, fast, required, all(w is None for w in wire), later)
+        lay = _LAYOUTS[cls] = _Layout(cls, names, fast, required)
     return lay
 
 
@@ -579,27 +616,63 @@ def _strip(tp: Any) -> tuple[Any, tuple[Any, ...]]:
     return tp, ()
 
 
-def _wire_of(tp: Any) -> typing.Callable[[Any], Any] | None:
-    """How a field of type ``tp`` goes on the wire: None when as it is (no records inside)."""
+_ENCODERS: dict[type, typing.Callable[[Any], bytes]] = {}
+
+
+def _encoder(cls: type[Frame]) -> typing.Callable[[Any], bytes]:
+    """The encoder of frame class ``cls``: a function written for it from its fields (as
+    ``dataclass`` writes ``__init__``), which reads each field and hands msgpack one list.
+
+    >>> print(_encoder_source(Event))
+    def encode_event(f):
+     v = [68, f.room, f.seq, f.code, f.seat, f.cards, f.arg, f.text]
+     if v[7] == _later[0]:
+      return _pack(v[:7])
+     return _pack(v)
+    >>> _encoder_source(Prompt).splitlines()[1].split(", [")[1]
+    '(_1.code, _1.cards, _1.pick) for _1 in f.options], f.bank_ms]'
+    """
+    names: dict[str, Any] = {"_pack": _PACKER.pack}
+    exec(_encoder_source(cls, names), names)
+    enc: typing.Callable[[Any], bytes] = names[f"encode_{cls.__name__.lower()}"]
+    _ENCODERS[cls] = enc
+    return enc
+
+
+def _encoder_source(cls: type[Frame], names: dict[str, Any] | None = None) -> str:
+    hints = _hints(cls)
+    values = ", ".join([str(cls.TYPE), *(_wire_expr(tp, f"f.{n}", 1) for n, tp in hints)])
+    lines = [f"def encode_{cls.__name__.lower()}(f):", f" v = [{values}]"]
+    if cls.LATER:  # the trailing fields left out while they hold their defaults (Frame.LATER)
+        n, k = 1 + len(hints), cls.LATER
+        if names is not None:
+            names["_later"] = tuple(x.default for x in dataclasses.fields(typing.cast(Any, cls))[-k:])
+        for i in range(k):  # an if a field, from the last
+            lines.append(f"{' ' * (i + 1)}if v[{n - 1 - i}] == _later[{k - 1 - i}]:")
+        lines.append(f"{' ' * (k + 1)}return _pack(v[:{n - k}])")
+        for i in reversed(range(1, k)):
+            lines.append(f"{' ' * (i + 1)}return _pack(v[:{n - i}])")
+    lines.append(" return _pack(v)")
+    return "\n".join(lines)
+
+
+def _wire_expr(tp: Any, src: str, depth: int) -> str:
+    """The expression that puts ``src``, a value of type ``tp``, on the wire: ``src`` itself
+    unless records are inside (a record goes as an array of its fields)."""
     tp, _ = _strip(tp)
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         (inner,) = [a for a in get_args(tp) if a is not type(None)]
-        w = _wire_of(inner)
-        if w is None:
-            return None
-        return lambda v: None if v is None else w(v)
+        w = _wire_expr(inner, src, depth)
+        return src if w == src else f"(None if {src} is None else {w})"
     if origin is list:
-        each = _wire_of(get_args(tp)[0])
-        if each is None:
-            return None
-        return lambda v: [each(i) for i in v]
+        item = f"_{depth}"
+        each = _wire_expr(get_args(tp)[0], item, depth + 1)
+        return src if each == item else f"[{each} for {item} in {src}]"
     if isinstance(tp, type) and issubclass(tp, Record):
-        lay = _layout(tp)
-        if lay.plain:
-            return lay.get  # msgpack writes a tuple as an array
-        return lambda v: [x if w is None else w(x) for w, x in zip(lay.wire, lay.get(v), strict=True)]
-    return None
+        fields = [_wire_expr(t, f"{src}.{n}", depth) for n, t in _hints(tp)]
+        return f"({', '.join(fields)}{',' if len(fields) == 1 else ''})"
+    return src
 
 
 def _fast_of(tp: Any) -> _Fast:
@@ -701,17 +774,8 @@ def _view_ok(v: Any, depth: int) -> bool:
 
 def encode(f: Frame) -> bytes:
     """The msgpack bytes of a frame (``[type, *fields]``)."""
-    lay = _LAYOUTS.get(type(f)) or _layout(type(f))
-    values = lay.get(f)
-    if not lay.plain:
-        values = tuple(v if w is None else w(v) for w, v in zip(lay.wire, values, strict=True))
-    if lay.later:
-        n, first = len(values), len(values) - len(lay.later)
-        while n > first and values[n - 1] == lay.later[n - 1 - first]:
-            n -= 1
-        values = values[:n]
-    data: bytes = _PACKER.pack([f.TYPE, *values])
-    return data
+    enc = _ENCODERS.get(type(f)) or _encoder(type(f))
+    return enc(f)
 
 
 _PACKER = msgpack.Packer(use_bin_type=True)  # one for every encode (msgpack.packb makes one a call)
@@ -810,14 +874,88 @@ def _frame_of(obj: Any) -> Frame:
     if type(t) is not int or t not in FRAMES:
         raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"unknown frame type {t!r}")
     cls = FRAMES[t]
-    lay = _LAYOUTS.get(cls) or _layout(cls)
-    n = len(obj) - 1
-    if lay.required <= n <= len(lay.fast):
-        try:
-            return cls(*[f(v) for f, v in zip(lay.fast, obj[1:], strict=False)])
-        except _Invalid:
-            pass
-    return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+    try:
+        return (_READERS.get(cls) or _reader(cls))(obj)
+    except _Invalid:
+        return _build(cls, obj[1:], cls.__name__)  # type: ignore[no-any-return]  # raises the precise error
+
+
+_READERS: dict[type, typing.Callable[[list[Any]], Frame]] = {}
+
+
+def _reader(cls: type[Frame]) -> typing.Callable[[list[Any]], Frame]:
+    """The fast reader of frame class ``cls`` (the frame from its unpacked array, or
+    _Invalid, after which the reference checks say why): a function written for it, with
+    the checks of its scalar fields inline and the fast checkers of the others called.
+
+    >>> print(_reader_source(Action))
+    def read_action(o):
+     n = len(o)
+     if n < 3 or n > 4:
+      raise _Invalid
+     v0 = o[1]
+     if type(v0) is not int or not 0 <= v0 <= 4294967295:
+      raise _Invalid
+     v1 = o[2]
+     if type(v1) is not int or not 0 <= v1 <= 255:
+      raise _Invalid
+     if n == 3:
+      return _cls(v0, v1)
+     v2 = o[3]
+     if type(v2) is not bytes or v2.translate(None, _allowed2):
+      raise _Invalid
+     return _cls(v0, v1, v2)
+    """
+    names: dict[str, Any] = {"_cls": cls, "_Invalid": _Invalid}
+    exec(_reader_source(cls, names), names)
+    read: typing.Callable[[list[Any]], Frame] = names[f"read_{cls.__name__.lower()}"]
+    _READERS[cls] = read
+    return read
+
+
+def _reader_source(cls: type[Frame], names: dict[str, Any] | None = None) -> str:
+    names = {} if names is None else names
+    lay = _layout(cls)
+    hints = _hints(cls)
+    lines = [f"def read_{cls.__name__.lower()}(o):", " n = len(o)"]
+    lines += [f" if n < {lay.required + 1} or n > {len(hints) + 1}:", "  raise _Invalid"]
+    for i, (_, tp) in enumerate(hints):
+        if i >= lay.required:
+            lines += [f" if n == {i + 1}:", f"  return _cls({', '.join(f'v{k}' for k in range(i))})"]
+        lines.append(f" v{i} = o[{i + 1}]")
+        lines += _check_lines(tp, f"v{i}", i, names, lay.fast[i])
+    lines.append(f" return _cls({', '.join(f'v{k}' for k in range(len(hints)))})")
+    return "\n".join(lines)
+
+
+def _check_lines(tp: Any, v: str, i: int, names: dict[str, Any], fast: _Fast, indent: str = " ") -> list[str]:
+    """The lines that check field ``v`` of type ``tp`` as the fast checker ``fast`` does."""
+    base, meta = _strip(tp)
+    if get_origin(base) in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(base) if a is not type(None)]
+        inner_lines = _check_lines(inner, v, i, names, fast, indent + " ")
+        if inner_lines[0].lstrip().startswith(f"{v} = _fast"):  # not a scalar: the checker handles None
+            return [f"{indent}{v} = _fast{i}({v})"]
+        return [f"{indent}if {v} is not None:", *inner_lines]
+    bad = None
+    if base is bool:
+        bad = f"type({v}) is not bool"
+    elif base is int:
+        (r,) = [m for m in meta if isinstance(m, Range)]
+        bad = f"type({v}) is not int or not {r.lo} <= {v} <= {r.hi}"
+    elif base is str:
+        (m,) = [m for m in meta if isinstance(m, MaxLen)]
+        bad = f"type({v}) is not str or len({v}) > {m.n}"
+    elif base is bytes:
+        allowed = next((_ALLOWED[m] for m in meta if m in _ALLOWED), None)
+        bad = f"type({v}) is not bytes"
+        if allowed is not None:
+            names[f"_allowed{i}"] = allowed
+            bad += f" or {v}.translate(None, _allowed{i})"
+    if bad is None:
+        names[f"_fast{i}"] = fast
+        return [f"{indent}{v} = _fast{i}({v})"]
+    return [f"{indent}if {bad}:", f"{indent} raise _Invalid"]
 
 
 _HINTS: dict[type, list[tuple[str, Any]]] = {}

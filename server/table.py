@@ -387,6 +387,30 @@ class Pending:
     bank: float = 0.0  # the part of the time to the deadline that is the seat's bank
     ready: tuple[GameAction, float] | None = None  # a robot's answer and when it is played (pacing)
 
+    # written out (dataclass keeps it): compiled, where dataclass's own runs as Python and
+    # costs a microsecond (a prompt a move)
+    def __init__(
+        self,
+        id: int,
+        seat: int,
+        controller: int,
+        actions: ActionSet,
+        deadline: float,
+        unix_deadline_ms: int,
+        start: float = 0.0,
+        bank: float = 0.0,
+        ready: tuple[GameAction, float] | None = None,
+    ) -> None:
+        self.id = id
+        self.seat = seat
+        self.controller = controller
+        self.actions = actions
+        self.deadline = deadline
+        self.unix_deadline_ms = unix_deadline_ms
+        self.start = start
+        self.bank = bank
+        self.ready = ready
+
 
 class Table:
     """One room's match, sans-I/O (see the module's docstring).
@@ -1283,7 +1307,7 @@ class Table:
         return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.stand_in)
 
     def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> Event:
-        e = ev.seen_by(seat)
+        e = ev if ev.visible_to is None else ev.seen_by(seat)  # (most events: all see them alike)
         return Event(self.id, seq, e.code, e.seat, e.cards, e.arg, e.text)
 
     def _state(self, seat: int | None) -> RoomState:

@@ -60,15 +60,14 @@ class Tricks(Game[TricksRules]):
         return events
 
     @property
-    def _turn(self) -> int:
-        return self.leader if not self.trick else 1 - self.leader
-
-    @property
     def is_over(self) -> bool:
         return not self.hands[0] and not self.hands[1]
 
     def to_act(self) -> tuple[int, ...]:
-        return () if self.is_over else (self._turn,)
+        hands = self.hands
+        if not hands[0] and not hands[1]:
+            return ()
+        return (self.leader if not self.trick else 1 - self.leader,)
 
     def legal(self, seat: int) -> ActionSet:
         if seat not in self.to_act():
@@ -78,7 +77,7 @@ class Tricks(Game[TricksRules]):
         kept = self._legal
         if kept is not None and kept[0] == seat and kept[1] == len(self.log):
             return kept[2]
-        legal = ActionSet.of([Option(ActCode.PLAY, _bytes(self.hands[seat]), 1)])
+        legal = ActionSet(_PLAY_MASK, (Option(_PLAY, _bytes(self.hands[seat]), 1),))
         self._legal = (seat, len(self.log), legal)
         return legal
 
@@ -91,16 +90,17 @@ class Tricks(Game[TricksRules]):
     def _apply(self, seat: int, action: GameAction) -> list[GameEvent]:
         card = tricks_number(action.cards[0])
         self.hands[seat].remove(card)
-        self.trick.append(card)
-        events = [GameEvent(echo(ActCode.PLAY), seat, action.cards)]
-        if len(self.trick) == 2:
-            follower = 1 - self.leader
-            winner = self.leader if self.trick[0] > self.trick[1] else follower
+        trick = self.trick
+        trick.append(card)
+        events = [GameEvent(_PLAYED, seat, action.cards)]
+        if len(trick) == 2:
+            leader = self.leader
+            winner = leader if trick[0] > trick[1] else 1 - leader
             self.won[winner] += 1
-            self.played += self.trick
+            self.played += trick
             self.trick = []
             self.leader = winner
-            events.append(GameEvent(EventCode.TRICK, winner, arg=self.won[winner]))
+            events.append(GameEvent(_TRICK, winner, arg=self.won[winner]))
         return events
 
     def default_action(self, seat: int) -> GameAction:
@@ -131,6 +131,11 @@ class Tricks(Game[TricksRules]):
         return Outcome((d, -d), tuple(self.dealt), dict(Detail(tricks=list(self.won))))
 
 
+# read on every move (an IntEnum member read costs more than a global's)
+_PLAY = ActCode.PLAY
+_PLAY_MASK = 1 << _PLAY  # ActionSet.of's mask of PLAY options
+_PLAYED = echo(ActCode.PLAY)
+_TRICK = EventCode.TRICK
 _CARD_BYTES = bytes([0, *(tricks_card(k) for k in range(1, 53)), *bytes(256 - 53)])  # number -> card byte
 
 
