@@ -58,7 +58,7 @@ class MatchInfo:
 @dataclass(frozen=True)
 class HandRecord:
     hand: int
-    actions: Sequence[tuple[int, GameAction]]
+    actions: Sequence[tuple[int, int, bytes]]  # (seat, action code, cards) of each action, in order
     scores: Sequence[int]
     revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
     detail: Mapping[str, Any] = field(default_factory=dict)
@@ -115,7 +115,7 @@ def hand_row(match_id: int, hand: HandRecord) -> dict[str, Any]:
     return {
         "match_id": match_id,
         "hand": hand.hand,
-        "actions": [[seat, a.code, bytes(a.cards).hex()] for seat, a in hand.actions],
+        "actions": [[seat, code, cards.hex()] for seat, code, cards in hand.actions],
         "scores": list(hand.scores),
         "revealed": [bytes(c).hex() for c in hand.revealed],
         "detail": jsonable(hand.detail),
@@ -667,7 +667,7 @@ def random_hand(game: str, seed: int, hand: int, rng: random.Random) -> HandReco
         opt = rng.choice(g.legal(seat).options)
         g.apply(seat, GameAction(opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
     out = g.outcome()
-    return HandRecord(hand, list(g.log), out.scores, out.hands, out.detail)
+    return HandRecord(hand, [(s, a.code, a.cards) for s, a in g.log], out.scores, out.hands, out.detail)
 
 
 def replay_hand(record: dict[str, Any], hand: dict[str, Any]) -> Game[Any]:

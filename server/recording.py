@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games import GameAction
 from protocol import RoomEvent, SeatKind
 from records.matches import HandRecord, MatchInfo, SeatHolder
 from records.models import GUEST, ROBOT, USER
@@ -42,7 +41,7 @@ class Follower:
         label: RobotLabel = default_label,
         *,
         seats: Iterable[roomlog.SeatRecord] = (),
-        actions: Iterable[tuple[int, GameAction]] = (),
+        actions: Iterable[tuple[int, int, bytes]] = (),
         totals: Iterable[int] = (),
         hands: int = 0,
     ) -> None:
@@ -75,7 +74,8 @@ class Follower:
             players,
             label,
             seats=r.seats,
-            actions=r.game.log,  # a finished hand's, when between hands: the next deal resets them
+            # a finished hand's, when between hands: the next deal resets them
+            actions=[(s, a.code, a.cards) for s, a in r.game.log],
             totals=r.totals,
             hands=len(r.results),
         )
@@ -97,7 +97,7 @@ class Follower:
                 holders, totals = self.holders(), list(self.totals)
                 self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
         elif isinstance(e, roomlog.Applied):
-            self.actions.append((e.seat, GameAction(e.code, e.cards)))
+            self.actions.append((e.seat, e.code, e.cards))  # plain: pickled to the records' writer
         elif isinstance(e, roomlog.Seats):
             self.seats = e.seats
         elif isinstance(e, roomlog.Hand):
