@@ -56,8 +56,8 @@ LEGEND = (
         "promised ones; `fitx` eight cards between us in x; `kc1/4` key cards (the four aces and the "
         "trump king); `tq` / `notq` with / without the trump queen; `t` our agreed suit; `cuey` y is "
         "the cheapest side suit with a control (ace, king, singleton or void) below game; `ctlok` every "
-        "side suit controlled here or by partner's control bids; `stops` every suit stopped here (A, Kx, "
-        "Qxx, Jxxx) or four promised by partner.",
+        "side suit controlled here or by partner's control bids; `stopx` a stopper in x (A, Kx, Qxx, "
+        "Jxxx); `stops` every suit stopped here or four promised by partner.",
     ),
     ("meaning", "what the call says in words; `forcing`: partner may not pass."),
 )

@@ -391,6 +391,8 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return ctx.cue_last
     if k == "tlast":  # the last bid is ours, in our agreed suit
         return ctx.last_bid is not None and ctx.last_ours and ctx.last_bid & 0xF == ctx.trump
+    if k == "stop":  # a stopper in the suit: A, Kx, Qxx or Jxxx
+        return hand.stoppers[_suit(c.suit, b)]
     if k == "stops":  # every suit stopped in this hand, or four or more promised by partner
         return all(hand.stoppers[s] or ctx.partner.len_lo[s] >= 4 for s in range(4))
     if k == "nostops":
@@ -482,6 +484,8 @@ def _cond(token: str, where: str) -> Cond:
     if token.startswith("miss"):
         lo, hi = _range(token[4:], where, 5)
         return Cond("miss", lo=lo, hi=hi)
+    if re.fullmatch(r"stop[CDHSa-z]", token):
+        return Cond("stop", token[4])
     if re.fullmatch(r"cue[a-z]", token):
         return Cond("cue", token[3])
     if re.fullmatch(r"[a-z]=t", token):

@@ -172,7 +172,7 @@ def test_key_card_ask_in_a_minor_and_the_sign_off_below_slam() -> None:
 
 def test_balancing_fourth_hand_and_reopening() -> None:
     assert bid("AQ2.KQ32.KJ3.A32", "1D P P") == "X"  # 19 in the balancing seat: not a pass
-    assert bid("KQ32.AJ3.Q2.KJ32", "1D P P X P") == "3NT"  # the advance with 15
+    assert bid("KQ32.AJ3.Q32.KJ2", "1D P P X P") == "3NT"  # the advance with 15 and a diamond stopper
     assert bid("J432.K32.Q432.32", "1D P P X P") == "1S"
     assert bid("AQ32.32.KQ432.A2", "1C P 1H") == "X"  # fourth hand: take-out of both their suits
     assert bid("K2.AQ532.AJ32.2", "1H 2C P P") == "X"  # opener reopens, short in their suit
@@ -273,3 +273,12 @@ def test_control_bids_after_a_fit_with_slam_values() -> None:
     assert bid("AKQ32.KQ2.K32.32", "1C P 1S P 3S P 4D P 4H P") == "4S"
     assert bid("AKQ32.KQ2.K32.A2", "1C P 1S P 3S P 4D P 4H P") == "4NT"
     assert bid("Q54.AQ2.KQ3.KJ43", "1C P 1S P 3S P 4D P 4H P 4S P") == "P"
+
+
+def test_notrump_games_need_stoppers() -> None:
+    # 1C - 2C (positive, five clubs): hearts stopped nowhere in the opener's 16-19: the club fit
+    assert bid("AK4.32.K52.AQ72", "1C P 2C P") == "4C"
+    assert bid("AK4.Q32.K52.AQ72", "1C P 2C P") == "3NT"
+    # the advance of a balancing double: 3NT with a stopper in their suit (A, Kx, Qxx, Jxxx)
+    assert bid("KQ32.AJ3.Q32.KJ2", "1D P P X P") == "3NT"
+    assert bid("KQ32.AJ3.Q2.KJ32", "1D P P X P") != "3NT"  # Qx is no stopper
