@@ -54,7 +54,10 @@ LEGEND = (
         "four hearts, `x4`); `hC3` three of the top four club honours; `bal` balanced; `rest3+` three or "
         "more in every other suit; `x=M` / `x=m` a major / minor; `tp25+` our points with partner's "
         "promised ones; `fitx` eight cards between us in x; `kc1/4` key cards (the four aces and the "
-        "trump king); `tq` / `notq` with / without the trump queen; `t` our agreed suit.",
+        "trump king); `tq` / `notq` with / without the trump queen; `t` our agreed suit; `cuey` y is "
+        "the cheapest side suit with a control (ace, king, singleton or void) below game; `ctlok` every "
+        "side suit controlled here or by partner's control bids; `stopx` a stopper in x (A, Kx, Qxx, "
+        "Jxxx); `stops` every suit stopped here or four promised by partner.",
     ),
     ("meaning", "what the call says in words; `forcing`: partner may not pass."),
 )

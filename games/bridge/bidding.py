@@ -42,7 +42,7 @@ from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
 
 from .evaluate import features
 
-TABLES = ("openings", "responses", "rebids", "competition", "slam", "placement")
+TABLES = ("openings", "responses", "controls", "rebids", "competition", "slam", "placement")
 CURRENT = "tables"  # the system `hybrid` bids: games/bridge/tables/*.txt
 FROZEN_V1 = "tables/v1"  # the frozen system of `hybrid-v1`, the baseline the current one is measured against
 SUIT_LETTERS = "CDHS"
@@ -91,11 +91,19 @@ class Hand:
     lengths: tuple[int, ...]
     honours: tuple[int, ...]
     suit_hcp: tuple[int, ...]
+    controls: tuple[int, ...] = (0, 0, 0, 0)  # per suit: 1 the ace or a void, 2 the king or a singleton, 0 none
+    stoppers: tuple[bool, ...] = (False, False, False, False)  # per suit: A, Kx, Qxx or Jxxx
 
     @classmethod
     def of(cls, cards: Sequence[int]) -> Hand:
         points, total, n, hon, pts = features(cards)
-        return cls(tuple(cards), points, total, tuple(n), tuple(hon), tuple(pts))
+        ranks = [{c & 0xF for c in cards if c >> 4 == s} for s in range(4)]
+        controls = tuple(1 if 14 in r or not r else 2 if 13 in r or len(r) == 1 else 0 for r in ranks)
+        stoppers = tuple(
+            14 in r or (13 in r and len(r) >= 2) or (12 in r and len(r) >= 3) or (11 in r and len(r) >= 4)
+            for r in ranks
+        )
+        return cls(tuple(cards), points, total, tuple(n), tuple(hon), tuple(pts), controls, stoppers)
 
     @property
     def balanced(self) -> bool:
@@ -146,6 +154,8 @@ class Context:
     trump: int | None = None  # our side's agreed suit: the last suit one of us bid naturally (3+ cards promised)
     me: Summary = field(default_factory=Summary)  # what the bidder's own calls have promised
     forced: bool = False  # partner's last call is forcing and the next hand passed: no row passes
+    cues: frozenset[int] = frozenset()  # the suits of partner's control (cue) bids
+    cue_last: bool = False  # partner's last call is a control bid
 
     def legal(self, call: int) -> bool:
         if call == PASS:
@@ -158,10 +168,17 @@ class Context:
 
 
 def context(
-    calls: Sequence[int], summaries: Sequence[Summary] | None = None, trump: int | None = None, forced: bool = False
+    calls: Sequence[int],
+    summaries: Sequence[Summary] | None = None,
+    trump: int | None = None,
+    forced: bool = False,
+    promises: Sequence[Promise] = (),
 ) -> Context:
-    """The context of the next call after ``calls`` (``summaries`` by offset from the bidder: 2 = partner)."""
+    """The context of the next call after ``calls`` (``summaries`` by offset from the bidder: 2 =
+    partner; ``promises`` the calls read so far, for partner's control bids)."""
     n = len(calls)
+    cues = frozenset(p.call & 0xF for p in promises if (n - p.index) % 4 == 2 and is_cue(p))
+    cue_last = n >= 2 and len(promises) >= n - 1 and is_cue(promises[n - 2])
     first = next((i for i, c in enumerate(calls) if c in BIDS), n)
     last_bid, last_i, doubled = None, -1, 0
     for i, c in enumerate(calls):
@@ -182,7 +199,14 @@ def context(
         trump,
         summaries[0].copy() if summaries is not None else Summary(),
         forced,
+        cues,
+        cue_last,
     )
+
+
+def is_cue(p: Promise) -> bool:
+    """Whether the call ``p`` is a control (cue) bid: its first reading says so."""
+    return bool(p.rows) and p.rows[0][0].meaning.startswith("control bid")
 
 
 # ---------------------------------------------------------------------------- rows
@@ -358,6 +382,21 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return ctx.trump is not None and key_cards(hand, ctx.trump) in c.counts
     if k in ("tq", "notq"):
         return ctx.trump is not None and ((ctx.trump << 4 | 12) in hand.cards) == (k == "tq")
+    if k == "cue":
+        return _cue(hand, ctx, _suit(c.suit, b))
+    if k == "ctlok":  # every side suit controlled: in this hand, or by partner's control bids
+        t = ctx.trump
+        return t is not None and all(hand.controls[s] or s in ctx.cues for s in range(4) if s != t)
+    if k == "cuelast":
+        return ctx.cue_last
+    if k == "tlast":  # the last bid is ours, in our agreed suit
+        return ctx.last_bid is not None and ctx.last_ours and ctx.last_bid & 0xF == ctx.trump
+    if k == "stop":  # a stopper in the suit: A, Kx, Qxx or Jxxx
+        return hand.stoppers[_suit(c.suit, b)]
+    if k == "stops":  # every suit stopped in this hand, or four or more promised by partner
+        return all(hand.stoppers[s] or ctx.partner.len_lo[s] >= 4 for s in range(4))
+    if k == "nostops":
+        return not all(hand.stoppers[s] or ctx.partner.len_lo[s] >= 4 for s in range(4))
     if k == "miss":
         return ctx.trump is not None and c.lo <= 5 - key_cards(hand, ctx.trump) - _partner_keys(hand, ctx) <= c.hi
     raise AssertionError(k)
@@ -380,6 +419,27 @@ def support_points(hand: Hand, trump: int) -> int:
     return sum(table[hand.lengths[s]] for s in range(4) if s != trump and hand.lengths[s] <= 2)
 
 
+def _cheapest(ctx: Context, strain: int) -> int:
+    """The cheapest legal bid in ``strain``."""
+    if ctx.last_bid is None:
+        return 1 << 4 | strain
+    level = ctx.last_bid >> 4 if strain > ctx.last_bid & 0xF else (ctx.last_bid >> 4) + 1
+    return level << 4 | strain
+
+
+def _cue(hand: Hand, ctx: Context, suit: int) -> bool:
+    """Whether a bid in ``suit`` is this hand's control bid: a side suit of our agreed one with
+    the ace or a void, or the king or a singleton, the cheapest such suit, and a bid below game
+    in the agreed suit."""
+    t = ctx.trump
+    if t is None or suit == t or not hand.controls[suit]:
+        return False
+    call = _cheapest(ctx, suit)
+    if call >= (GAME_LEVEL[t] << 4 | t) or call >> 4 > 5:
+        return False
+    return not any(hand.controls[s] and _cheapest(ctx, s) < call for s in range(4) if s not in (t, suit))
+
+
 def key_cards(hand: Hand, trump: int) -> int:
     """The aces and the king of ``trump`` in the hand."""
     return sum(1 for card in hand.cards if card & 0xF == 14 or card == trump << 4 | 13)
@@ -396,7 +456,24 @@ def _partner_keys(hand: Hand, ctx: Context) -> int:
     return min(options, key=lambda n: abs(n - ctx.partner.points / 8))
 
 
-_FLAGS = ("bal", "unbal", "nofitM", "ourbid", "theirbid", "ourgame", "fitlast", "noask", "tq", "notq", "notrumpfit")
+_FLAGS = (
+    "bal",
+    "unbal",
+    "nofitM",
+    "ourbid",
+    "theirbid",
+    "ourgame",
+    "fitlast",
+    "noask",
+    "tq",
+    "notq",
+    "notrumpfit",
+    "ctlok",
+    "cuelast",
+    "tlast",
+    "stops",
+    "nostops",
+)
 
 
 def _cond(token: str, where: str) -> Cond:
@@ -407,6 +484,10 @@ def _cond(token: str, where: str) -> Cond:
     if token.startswith("miss"):
         lo, hi = _range(token[4:], where, 5)
         return Cond("miss", lo=lo, hi=hi)
+    if re.fullmatch(r"stop[CDHSa-z]", token):
+        return Cond("stop", token[4])
+    if re.fullmatch(r"cue[a-z]", token):
+        return Cond("cue", token[3])
     if re.fullmatch(r"[a-z]=t", token):
         return Cond("trump", token[0])
     if token.startswith("rest"):
@@ -414,10 +495,10 @@ def _cond(token: str, where: str) -> Cond:
         return Cond("rest", lo=lo)
     if token.startswith("tpf"):  # tpf33+ in our agreed suit, tpfx33+ in the suit x
         suit = token[3] if token[3:4].isalpha() else "t"
-        lo, hi = _range(token[3 + (suit != "t") :], where)
+        lo, hi = _range(token[3 + (suit != "t") :], where, 99)  # a pair's points with shape pass 40
         return Cond("tpf", suit, lo=lo, hi=hi)
     if token.startswith("tp"):
-        lo, hi = _range(token[2:], where)
+        lo, hi = _range(token[2:], where, 99)
         return Cond("tp", lo=lo, hi=hi)
     if re.fullmatch(r"hcp[CDHSa-z][-+\d]+", token):  # hcpy-0: high-card points in the suit y
         lo, hi = _range(token[4:], where, 10)
@@ -512,7 +593,9 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str 
     hand = Hand.of(cards)
     seat = len(calls)  # by offset from dealer 0, as read_auction's seats below
     promises = read_auction(tuple(calls), 0, tables)
-    ctx = context(calls, summaries_before(tuple(calls), tables), agreed(promises, seat), forced(promises, tables))
+    ctx = context(
+        calls, summaries_before(tuple(calls), tables), agreed(promises, seat), forced(promises, tables), promises
+    )
     for row in _rows(tables, ctx.rel):
         b = row.match(ctx.rel)
         if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
@@ -613,7 +696,21 @@ def _covers(spans: list[tuple[float, float]], span: tuple[float, float], target:
 
 # conditions on the auction and the suits alone: decided at read-back, whatever the hand
 _PUBLIC = frozenset(
-    {"major", "minor", "ne", "ourbid", "theirbid", "ourgame", "theirlevel", "ourlevel", "trump", "noask", "notrumpfit"}
+    {
+        "major",
+        "minor",
+        "ne",
+        "ourbid",
+        "theirbid",
+        "ourgame",
+        "theirlevel",
+        "ourlevel",
+        "trump",
+        "noask",
+        "notrumpfit",
+        "cuelast",
+        "tlast",
+    }
 )
 _NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
 
@@ -671,7 +768,9 @@ def read_auction(calls: tuple[int, ...], dealer: int = 0, tables: str = CURRENT)
     summaries = [Summary() for _ in range(4)]
     for i, call in enumerate(calls):
         seat = (dealer + i) % 4
-        ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat), forced(out, tables))
+        ctx = context(
+            calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat), forced(out, tables), out
+        )
         p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables)))
         out.append(p)
         summaries[seat].narrow(p.summary())

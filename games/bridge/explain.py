@@ -73,6 +73,7 @@ class Reading:
             [self.summaries[(seat + k) % 4] for k in range(4)],
             agreed(self.promises, seat),
             forced(self.promises, self.tables),
+            self.promises,
         )
         p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, self.tables)))
         mine = self.summaries[seat].copy()

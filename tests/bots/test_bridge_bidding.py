@@ -189,7 +189,8 @@ def test_the_baseline_tables_are_frozen() -> None:
     from importlib import resources
 
     folder = resources.files("games.bridge") / "tables" / "v1"
-    text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in bidding.TABLES if name != "slam")
+    names = [name for name in bidding.TABLES if name not in ("slam", "controls")]  # v1 has neither
+    text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in names)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "59aa85c6df8e7db1"
     assert len(bidding.system(bidding.FROZEN_V1)) > 200
 

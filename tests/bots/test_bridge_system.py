@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.bridge.bidding import Hand, choose, explain, key_cards, read_auction
+from games.bridge.bidding import Hand, choose, explain, is_cue, key_cards, read_auction
 from games.bridge.deal import parse_hand
 from protocol.cards import PASS, format_call, parse_call
 
@@ -44,7 +44,7 @@ def test_quantitative_notrump() -> None:
 
 def test_key_card_ask_answers_and_decision() -> None:
     # 1C (16+) - 1S (positive) - 3S (spades agreed): the responder with slam values asks
-    asker = "AKQ32.KQ2.K32.32"  # 19 points, two key cards (the spade ace and king) and the queen
+    asker = "AKQ32.KQ32.K32.2"  # two key cards (the spade ace and king), the queen, every side suit controlled
     assert bid(asker, "1C P 1S P 3S P") == "4NT"
     # the answers (1430), spades agreed: the four aces and the spade king
     assert bid("J54.KQ2.AQ3.KQ43", "1C P 1S P 3S P 4NT P") == "5C"  # one
@@ -172,7 +172,7 @@ def test_key_card_ask_in_a_minor_and_the_sign_off_below_slam() -> None:
 
 def test_balancing_fourth_hand_and_reopening() -> None:
     assert bid("AQ2.KQ32.KJ3.A32", "1D P P") == "X"  # 19 in the balancing seat: not a pass
-    assert bid("KQ32.AJ3.Q2.KJ32", "1D P P X P") == "3NT"  # the advance with 15
+    assert bid("KQ32.AJ3.Q32.KJ2", "1D P P X P") == "3NT"  # the advance with 15 and a diamond stopper
     assert bid("J432.K32.Q432.32", "1D P P X P") == "1S"
     assert bid("AQ32.32.KQ432.A2", "1C P 1H") == "X"  # fourth hand: take-out of both their suits
     assert bid("K2.AQ532.AJ32.2", "1H 2C P P") == "X"  # opener reopens, short in their suit
@@ -214,7 +214,8 @@ def test_advancing_a_double_of_a_weak_two() -> None:
 def test_five_of_a_minor_with_a_short_suit() -> None:
     # 1D - 2C - 3C: a club fit, a singleton and the values: five clubs, not 3NT
     assert bid("A32.2.K432.AQ432", "1D P 2C P 3C P") == "5C"
-    assert bid("A32.82.K43.AQ432", "1D P 2C P 3C P") == "3NT"  # no short suit
+    assert bid("A32.Q82.K43.AQ432", "1D P 2C P 3C P") == "3NT"  # no short suit, every suit stopped
+    assert bid("A32.82.K43.AQ432", "1D P 2C P 3C P") == "5C"  # hearts stopped nowhere: not 3NT
 
 
 def test_game_forcing_minor_raise_and_a_seven_card_major() -> None:
@@ -247,3 +248,37 @@ def test_quantitative_slam_tries_over_the_strong_clubs_3nt() -> None:
     assert bid("62.AQT5.AK542.Q8", "1C P 2C P 3NT P 4NT P") == "P"  # 16: declines
     assert bid("K2.AQT5.AK542.Q8", "1C P 2C P 3NT P 4NT P") == "6NT"  # 19: accepts
     assert bid("K2.AJT5.Q76.KQJ2", "1C P 1NT P 3NT P") == "4NT"  # 1C - 1NT - 3NT: the same
+
+
+def test_controls_and_stoppers_of_a_hand() -> None:
+    # by suit C D H S: controls 1 the ace or a void, 2 the king or a singleton; stoppers A, Kx, Qxx, Jxxx
+    hand = Hand.of(parse_hand("A2.K.QJ32.T98765"))
+    assert hand.controls == (0, 0, 2, 1)
+    assert hand.stoppers == (False, True, False, True)
+
+
+def test_control_bids_after_a_fit_with_slam_values() -> None:
+    # 1C - 1S - 3S: the responder with slam values and no club control shows the cheapest
+    # control (the diamond king), forcing; with every side suit controlled it asks at once
+    assert bid("AKQ32.KQ2.K32.32", "1C P 1S P 3S P") == "4D"
+    assert bid("AKQ32.KQ32.K32.2", "1C P 1S P 3S P") == "4NT"
+    cue = read_auction(tuple(parse_call(t) for t in ("1C", "P", "1S", "P", "3S", "P", "4D")))[-1]
+    assert is_cue(cue) and explain(cue).startswith("control bid: slam interest, forcing")
+    # the opener: every side suit controlled with partner's diamonds: the ask; extras and a
+    # control: a control bid back; a minimum: the sign-off in game
+    assert bid("J54.AQ2.AQ3.AKQ4", "1C P 1S P 3S P 4D P") == "4NT"
+    assert bid("K54.AQ2.KQ3.KQJ4", "1C P 1S P 3S P 4D P") == "4H"
+    assert bid("J54.AQ2.KQ3.KJ43", "1C P 1S P 3S P 4D P") == "4S"
+    # after the control bid back: clubs still uncontrolled -> sign-off; controlled -> the ask
+    assert bid("AKQ32.KQ2.K32.32", "1C P 1S P 3S P 4D P 4H P") == "4S"
+    assert bid("AKQ32.KQ2.K32.A2", "1C P 1S P 3S P 4D P 4H P") == "4NT"
+    assert bid("Q54.AQ2.KQ3.KJ43", "1C P 1S P 3S P 4D P 4H P 4S P") == "P"
+
+
+def test_notrump_games_need_stoppers() -> None:
+    # 1C - 2C (positive, five clubs): hearts stopped nowhere in the opener's 16-19: the club fit
+    assert bid("AK4.32.K52.AQ72", "1C P 2C P") == "4C"
+    assert bid("AK4.Q32.K52.AQ72", "1C P 2C P") == "3NT"
+    # the advance of a balancing double: 3NT with a stopper in their suit (A, Kx, Qxx, Jxxx)
+    assert bid("KQ32.AJ3.Q32.KJ2", "1D P P X P") == "3NT"
+    assert bid("KQ32.AJ3.Q2.KJ32", "1D P P X P") != "3NT"  # Qx is no stopper
