@@ -266,7 +266,16 @@ def installed() -> bool:
 
 
 def install(npm: str) -> str | None:
-    """``npm ci`` into bench/colyseus/node_modules when it is not there yet; the problem, or None."""
+    """``npm ci`` into bench/colyseus/node_modules when it is not there yet; the problem, or None.
+    One process at a time (a lock file beside the packages): the others wait, then find them."""
+    import fcntl
+
+    with open(COLYSEUS / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install(npm)
+
+
+def _install(npm: str) -> str | None:
     if installed():
         return None
     print(

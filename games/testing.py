@@ -74,11 +74,12 @@ def card_bytes(value: Any) -> Counter[int]:
     while stack:
         v = stack.pop()
         if isinstance(v, bytes):
-            found.update(b for b in v if b != HIDDEN)
+            found.update(v)
         elif isinstance(v, dict):
             stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
+    found.pop(HIDDEN, None)
     return found
 
 

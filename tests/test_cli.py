@@ -116,13 +116,16 @@ def test_a_malformed_pbn_file_is_one_line(tmp_path: Path, capsys: pytest.Capture
     assert err == f"paiju serve: --pbn {bad}: pbn: line 2: Deal: a deal has four hands, not 1\n"
 
 
-def test_a_port_in_use_is_one_line() -> None:
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    # a database of its own: the test process's shared one may hold a match that a server an
+    # earlier test killed left playing, which this server would close with a warning first
+    db = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         p = subprocess.run(
-            [sys.executable, "-m", "paiju", "serve", "--port", str(port)],
+            [sys.executable, "-m", "paiju", "serve", "--port", str(port), "--database", db],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from protocol.cards import BIDS, DOUBLE, PASS, REDOUBLE, format_call
@@ -203,6 +203,11 @@ def _suit(letter: str, b: Binding) -> int:
     return SUIT_LETTERS.index(letter) if letter in SUIT_LETTERS else b[letter]
 
 
+def _binds(p: str, c: str) -> bool:
+    """Whether the pattern's call ``p`` with a suit variable (``1x``) can be the call ``c``."""
+    return len(p) == 2 and p[1].islower() and len(c) == 2 and c[0] == p[0] and c[1] in SUIT_LETTERS
+
+
 @dataclass(frozen=True)
 class Row:
     table: str
@@ -235,7 +240,7 @@ class Row:
         for p, c in zip(pattern, rel, strict=True):
             if p == c:
                 continue
-            if len(p) == 2 and p[1].islower() and len(c) == 2 and c[0] == p[0] and c[1] in SUIT_LETTERS:
+            if _binds(p, c):
                 s = SUIT_LETTERS.index(c[1])
                 if b.setdefault(p[1], s) != s:
                     return None
@@ -243,12 +248,12 @@ class Row:
             return None
         return b
 
-    @property
+    @cached_property
     def forcing(self) -> bool:
         """Whether partner may not pass the call (its meaning says ``forcing``)."""
         return "forcing" in self.meaning and "not forcing" not in self.meaning
 
-    @property
+    @cached_property
     def uses_trump(self) -> bool:
         """Whether the row names ``t``, our agreed suit (it applies only once a suit is agreed)."""
         return self.call.endswith("t") or any("t" in (c.suit, c.other) for c in self.conds)
@@ -478,6 +483,29 @@ def system(tables: str = CURRENT) -> tuple[Row, ...]:
     return tuple(rows)
 
 
+@cache
+def _candidates(tables: str, n: int, first: str) -> tuple[Row, ...]:
+    """The rows of ``system(tables)``, in order, whose auction may be a relative auction of
+    ``n`` calls that starts with ``first`` (:meth:`Row.match` decides): the engine tries these
+    only, not the whole system at every call."""
+    out = []
+    for row in system(tables):
+        pattern = () if row.auction == ("-",) else row.auction
+        if pattern == ("...",):
+            ok = n > 0
+        elif pattern and pattern[0] == "...":
+            ok = len(pattern) - 1 <= n
+        else:
+            ok = len(pattern) == n and (n == 0 or pattern[0] == first or _binds(pattern[0], first))
+        if ok:
+            out.append(row)
+    return tuple(out)
+
+
+def _rows(tables: str, rel: tuple[str, ...]) -> tuple[Row, ...]:
+    return _candidates(tables, len(rel), rel[0] if rel else "")
+
+
 # ---------------------------------------------------------------------------- the engine
 def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str = CURRENT) -> tuple[int, Row | None]:
     """The call for the hand ``cards`` after ``calls`` (the auction from ``dealer``), and the row that gives it."""
@@ -485,7 +513,7 @@ def choose(cards: Sequence[int], calls: Sequence[int], dealer: int, tables: str 
     seat = len(calls)  # by offset from dealer 0, as read_auction's seats below
     promises = read_auction(tuple(calls), 0, tables)
     ctx = context(calls, summaries_before(tuple(calls), tables), agreed(promises, seat), forced(promises, tables))
-    for row in system(tables):
+    for row in _rows(tables, ctx.rel):
         b = row.match(ctx.rel)
         if b is None or not within(hand.points, row.lo, row.hi):  # the cheap test first
             continue
@@ -507,7 +535,7 @@ def _readings(ctx: Context, call: int, tables: str = CURRENT) -> list[tuple[Row,
     """The rows (with their binding) that produce ``call`` in ``ctx``: the call's promise."""
     out = []
     cover = _Cover()
-    for row in system(tables):
+    for row in _rows(tables, ctx.rel):
         b = row.match(ctx.rel)
         if b is None:
             continue

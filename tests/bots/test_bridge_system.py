@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import random
 
+import pytest
+
 from games.bridge.bidding import Hand, choose, explain, key_cards, read_auction
 from games.bridge.deal import parse_hand
 from protocol.cards import PASS, format_call, parse_call
@@ -84,6 +86,7 @@ def random_auctions() -> list[tuple[list[list[int]], int, tuple[int, ...], list[
     return out
 
 
+@pytest.mark.slow
 def test_a_forcing_call_is_never_passed() -> None:
     seen = 0
     for _, _, auction, forcing in random_auctions():

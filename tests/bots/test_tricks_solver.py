@@ -36,6 +36,7 @@ def test_every_instance_up_to_order_8_by_the_cache_and_by_the_search() -> None:
     assert checked == sum(math.comb(2 * n, n) for n in range(1, 9))
 
 
+@pytest.mark.slow
 def test_thousands_of_random_instances_of_orders_9_to_12() -> None:
     rng = random.Random(2019)
     search_only = Solver(Cache.build(6))

@@ -3,11 +3,14 @@ answers), plus boards without claims so that more of them are played to the thir
 
 from __future__ import annotations
 
+import pytest
+
 from games.testing import check_game
 from protocol import ErrorCode
 from protocol.bridge import Error
 
 
+@pytest.mark.slow
 def test_conformance_2000_random_boards() -> None:
     # views and events are checked for hidden cards after every third action (and at the deal);
     # every legal option and a sample of illegal actions are tried at every ninth

@@ -9,6 +9,8 @@ import random
 from collections import Counter
 from typing import ClassVar
 
+import pytest
+
 from games.base import GameEvent
 from games.niujiu import ENOUGH, Niujiu
 from games.testing import check_game, play_random
@@ -41,6 +43,7 @@ def _figures(ruleset: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_rule_5_5_and_rule_6_1_conformance_over_2000_hands() -> None:
     Audited.ends.clear()
     report = check_game(Audited, "standard", seeds=range(2000), sample_every=11, hidden_every=2)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from games import GameAction, GameError, create
 from games.testing import check_game
 from games.tricks import Tricks, tricks_numbers
@@ -9,6 +11,7 @@ from protocol.tricks import ActCode
 from protocol.tricks import Error as TricksError
 
 
+@pytest.mark.slow
 def test_conformance_both_rulesets() -> None:
     assert check_game("tricks", "standard", seeds=range(2000), sample_every=11).games == 2000
     assert check_game("tricks", "pack", seeds=range(100)).games == 100

@@ -29,6 +29,7 @@ def churned() -> Iterator[tuple[str, str, str]]:
         bench_churn.stop(procs)
 
 
+@pytest.mark.slow
 async def test_churn_keeps_every_promise(churned: tuple[str, str, str]) -> None:
     url, http, redis_url = churned
     rep = await churn(url, http, hands=4, redis=redis_url, tables_at_once=4, hands_per_table=1, p_drop=0.05)

@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_a_held_connection_keeps_no_handshake_headers() -> None:
     p = subprocess.run(
         [sys.executable, "-m", "bench.connmem", "--idle", "60", "--ramp", "1", "--settle", "1"],

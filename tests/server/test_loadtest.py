@@ -77,6 +77,7 @@ def test_loadtest_refusals_are_one_line(served: Served) -> None:
     assert p.returncode == 2 and "--robots-per-room must be 0.." in p.stderr, p.stderr
 
 
+@pytest.mark.slow
 def test_bench_server_runs_both_servers_in_one_run() -> None:
     """`paiju bench server` at the smallest counts: every figure is there."""
     p = subprocess.run(
