@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import functools
 import importlib
 import logging
 import os
@@ -299,18 +300,25 @@ class RobotExtras:
         from bots.bridge import record as bridge
         from bots.tricks import record as tricks
 
-        self.by_game: dict[str, tuple[Callable[[CallPool, Any], asyncio.Future[dict[str, Any]]], CallPool]] = {
-            "bridge": (bridge.par_future, bridge.pool()),
-            "tricks": (tricks.value_future, tricks.pool()),
+        self.pools = [bridge.pool(), tricks.pool()]
+        self.by_game: dict[str, Callable[[Any, int], asyncio.Future[dict[str, Any]]]] = {
+            "bridge": functools.partial(_each_alone, bridge.par_future, self.pools[0]),
+            "tricks": tricks.Values(self.pools[1]),  # a match's small deals a call
         }
 
-    def __call__(self, game: Any) -> asyncio.Future[dict[str, Any]] | None:
+    def __call__(self, game: Any, hands: int) -> asyncio.Future[dict[str, Any]] | None:
         got = self.by_game.get(game.name)
-        return got[0](got[1], game) if got is not None else None
+        return got(game, hands) if got is not None else None
 
     def close(self) -> None:
-        for _, pool in self.by_game.values():
+        for pool in self.pools:
             pool.close()
+
+
+def _each_alone(
+    work: Callable[[CallPool, Any], asyncio.Future[dict[str, Any]]], pool: CallPool, game: Any, hands: int
+) -> asyncio.Future[dict[str, Any]]:
+    return work(pool, game)
 
 
 def records_writer() -> CallPool:

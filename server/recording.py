@@ -25,6 +25,11 @@ from .lobby import Player
 RobotLabel = Callable[[str, str], str]  # (game, robot name) -> "NAME@VERSION"
 
 
+# read for every entry of every room's log (an IntEnum member's read costs more than a global's)
+_EMITTED, _APPLIED = roomlog.Emitted, roomlog.Applied
+_HAND_END, _MATCH_END = RoomEvent.HAND_END, RoomEvent.MATCH_END
+
+
 def default_label(game: str, robot: str) -> str:
     return f"{robot}@1"
 
@@ -81,9 +86,10 @@ class Follower:
         )
 
     def feed(self, e: roomlog.Entry) -> None:
-        if isinstance(e, roomlog.Emitted):  # the most frequent first: events, then actions
+        if isinstance(e, _EMITTED):  # the most frequent first: events, then actions
             r = e.result
-            if e.event.code == RoomEvent.HAND_END and r is not None:
+            code = e.event.code
+            if code == _HAND_END and r is not None:
                 self.hands += 1
                 self.totals = list(r.totals)
                 detail = dict(r.detail)
@@ -92,11 +98,11 @@ class Follower:
                     self.held[r.hand] = detail
                 holders = self.holders()
                 self._call(lambda: self.recorder.hand_ended(self.info, hand, holders))
-            elif e.event.code == RoomEvent.MATCH_END:
+            elif code == _MATCH_END:
                 self.over = True
                 holders, totals = self.holders(), list(self.totals)
                 self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
-        elif isinstance(e, roomlog.Applied):
+        elif isinstance(e, _APPLIED):
             self.actions.append((e.seat, e.code, e.cards))  # plain: pickled to the records' writer
         elif isinstance(e, roomlog.Seats):
             self.seats = e.seats

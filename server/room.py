@@ -68,11 +68,11 @@ class LogReader(Protocol):
         """Hand ``hand``'s extra is worked out (``detail``; empty when it failed)."""
 
 
-Extras = Callable[[Any], "asyncio.Future[dict[str, Any]] | None"]
-"""What the records want worked out from a deal, off the event loop: ``extras(game)`` starts
-it (in a process) for the ``game`` just dealt and returns its future (of this event loop), or
-None (nothing for this game). paiju/serve.py passes the robots' (bridge's par, the trick
-game's solved value)."""
+Extras = Callable[[Any, int], "asyncio.Future[dict[str, Any]] | None"]
+"""What the records want worked out from a deal, off the event loop: ``extras(game, hands)``
+starts it (in a process) for the ``game`` just dealt, of a match of ``hands`` hands, and
+returns its future (of this event loop), or None (nothing for this game). paiju/serve.py
+passes the robots' (bridge's par, the trick game's solved value)."""
 
 
 class Room:
@@ -226,7 +226,7 @@ class Room:
         if self.extras is None:
             return
         try:
-            work = self.extras(o.game)
+            work = self.extras(o.game, self.table.hands)
         except Exception:
             log.exception("room %s: the records of hand %d were not started", self.id, o.hand)
             return

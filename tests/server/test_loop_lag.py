@@ -82,7 +82,7 @@ async def test_the_loop_is_not_blocked_while_bridge_hands_end() -> None:
     await par_future(solver, games.create("bridge", 99))
     pars: list[asyncio.Future[dict[str, Any]]] = []
 
-    def extras(game: Any) -> asyncio.Future[dict[str, Any]]:
+    def extras(game: Any, hands: int) -> asyncio.Future[dict[str, Any]]:
         pars.append(par_future(solver, game))
         return pars[-1]
 
