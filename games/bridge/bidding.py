@@ -248,6 +248,16 @@ class Row:
     def where(self) -> str:
         return f"{self.table}.txt:{self.line}"
 
+    def may_match(self, n: int, first: str) -> bool:
+        """Whether :meth:`match` may take a relative auction of ``n`` calls that starts with
+        ``first`` (what the engine's index of rows asks: :func:`_candidates`)."""
+        if self.auction == ("...",):
+            return n > 0
+        pattern = () if self.auction == ("-",) else self.auction
+        if pattern and pattern[0] == "...":
+            return len(pattern) - 1 <= n
+        return len(pattern) == n and (n == 0 or pattern[0] == first or _binds(pattern[0], first))
+
     def match(self, rel: tuple[str, ...]) -> Binding | None:
         """The suit binding under which the row's auction is ``rel``; None if it is not."""
         if self.auction == ("...",):  # any auction once someone has bid (the openings cover every hand)
@@ -569,18 +579,7 @@ def _candidates(tables: str, n: int, first: str) -> tuple[Row, ...]:
     """The rows of ``system(tables)``, in order, whose auction may be a relative auction of
     ``n`` calls that starts with ``first`` (:meth:`Row.match` decides): the engine tries these
     only, not the whole system at every call."""
-    out = []
-    for row in system(tables):
-        pattern = () if row.auction == ("-",) else row.auction
-        if pattern == ("...",):
-            ok = n > 0
-        elif pattern and pattern[0] == "...":
-            ok = len(pattern) - 1 <= n
-        else:
-            ok = len(pattern) == n and (n == 0 or pattern[0] == first or _binds(pattern[0], first))
-        if ok:
-            out.append(row)
-    return tuple(out)
+    return tuple(row for row in system(tables) if row.may_match(n, first))
 
 
 def _rows(tables: str, rel: tuple[str, ...]) -> tuple[Row, ...]:
