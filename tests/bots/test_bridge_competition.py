@@ -1,0 +1,34 @@
+"""The bridge system's competitive rows on hand-picked hands: advancing an overcall, the
+penalty double of a notrump overcall, the balancing doubler's rebid."""
+
+from __future__ import annotations
+
+from games.bridge.bidding import choose
+from games.bridge.deal import parse_hand
+from protocol.cards import format_call, parse_call
+
+
+def bid(hand: str, auction: str) -> str:
+    return format_call(choose(parse_hand(hand), [parse_call(t) for t in auction.split()], 0)[0])
+
+
+def test_advancing_an_overcall_with_values_or_a_suit_of_ones_own() -> None:
+    # 1D 1S P: eight points and five hearts, no spade support, no diamond stopper: natural 2H
+    assert bid("J4.KQ853.T42.Q82", "1D 1S P") == "2H"
+    assert bid("J4.K853.T42.Q832", "1D 1S P") == "P"  # four hearts, weak
+    # 1H 2C P: eleven points and four clubs, no heart stopper: a raise with values, not a pass
+    assert bid("JT5.743.AK3.KT75", "1H 2C P") == "3C"
+    assert bid("JT5.743.KJ3.KT75", "1H 2C P") == "3C"  # 8: the plain raise (7-10)
+    assert bid("JT5.743.AK3.K975", "1S 1H P") == "3H"  # 1x 1y P: twelve with three of partner's suit
+
+
+def test_penalty_double_of_a_notrump_overcall() -> None:
+    assert bid("A984.Q4.K985.AK7", "1H 1NT") == "X"  # 16 opposite an opening: penalty
+    assert bid("984.Q4.K985.Q872", "1H 1NT") == "P"  # 6
+
+
+def test_the_balancing_doublers_rebid() -> None:
+    assert bid("KQ2.AQ32.32.AQ43", "1D P P X P 1H P") == "3H"  # 17: invitational raise
+    assert bid("KQ2.AQ32.3.AK432", "1D P P X P 1H P") == "4H"  # 20: game
+    assert bid("K72.Q832.32.AQ43", "1D P P X P 1H P") == "P"  # 11: a plain balancing double
+    assert bid("AQ2.KQ32.QJ3.A32", "1D P P X P 2C P") == "3NT"  # 18, the diamonds stopped
