@@ -32,3 +32,11 @@ def test_the_balancing_doublers_rebid() -> None:
     assert bid("KQ2.AQ32.3.AK432", "1D P P X P 1H P") == "4H"  # 20: game
     assert bid("K72.Q832.32.AQ43", "1D P P X P 1H P") == "P"  # 11: a plain balancing double
     assert bid("AQ2.KQ32.QJ3.A32", "1D P P X P 2C P") == "3NT"  # 18, the diamonds stopped
+
+
+def test_take_out_double_of_a_raised_suit_and_its_advance() -> None:
+    assert bid("AQJ5.4.QJT8.AQ32", "2H P 3H") == "X"  # 16, short in their hearts
+    assert bid("AQJ5.42.QJT8.AQ3", "2H P 3H") == "P"  # a doubleton heart: no take-out double at three
+    assert bid("AQ52.4.KJ82.Q932", "1H P 2H") == "X"  # 12, every other suit three or more
+    assert bid("K642.J32.Q5.K932", "1H P 2H X P") == "2S"  # 9: the major first
+    assert bid("T642.J32.Q5.K932", "1H P 2H X P") == "3C"  # 6: the cheapest of its best four-card suits
