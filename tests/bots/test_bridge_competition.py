@@ -40,3 +40,17 @@ def test_take_out_double_of_a_raised_suit_and_its_advance() -> None:
     assert bid("AQ52.4.KJ82.Q932", "1H P 2H") == "X"  # 12, every other suit three or more
     assert bid("K642.J32.Q5.K932", "1H P 2H X P") == "2S"  # 9: the major first
     assert bid("T642.J32.Q5.K932", "1H P 2H X P") == "3C"  # 6: the cheapest of its best four-card suits
+
+
+def test_a_take_out_double_of_a_natural_two_clubs_is_advanced() -> None:
+    # 2C (six clubs) X P: the advancer bids, it does not pass for penalty with four small clubs
+    assert bid("T632.A964.632.K7", "2C X P") == "2H"  # the major first with 8 (hearts by their honours)
+    assert bid("T632.9642.632.K7", "2C X P") == "2S"  # weak: its best four-card suit, the higher of equals
+    assert bid("632.964.63.KQJ72", "2C X P") == "P"  # five clubs with three honours: penalty
+
+
+def test_the_notrump_opener_after_partners_double_of_an_overcall() -> None:
+    assert bid("QT.KT5.AJT74.A63", "1NT 2S X P") == "3D"  # no spade stopper, five diamonds
+    assert bid("Q72.743.AK.KJT86", "1NT 2S X P") == "2NT"  # Qxx: a stopper
+    assert bid("QT72.K43.AK.J986", "1NT 2S X P") == "P"  # four spades: converts to penalty
+    assert bid("T2.KQ43.AK5.J986", "1NT 2S X P") == "3H"  # a four-card major
