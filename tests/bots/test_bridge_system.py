@@ -63,6 +63,15 @@ def test_key_card_ask_answers_and_decision() -> None:
     assert bid("J54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5H P 6S P") == "P"
 
 
+def test_grand_slam_with_every_key_card_and_partners_trump_queen() -> None:
+    asker = "AK432.KQ32.A32.2"  # three key cards, not the queen
+    assert bid(asker, "1C P 1S P 3S P") == "4NT"
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5S P") == "7S"  # two and the queen: none missing
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5H P") == "6S"  # two, no queen
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5D P") == "5S"  # none (three would make six)
+    assert bid("QJ4.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5S P 7S P") == "P"
+
+
 def test_key_cards_are_the_aces_and_the_trump_king() -> None:
     hand = Hand.of(parse_hand("AK2.K32.A32.5432"))
     assert key_cards(hand, 3) == 3 and key_cards(hand, 2) == 3 and key_cards(hand, 1) == 2
