@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from games.bridge.bidding import Hand
+from games.bridge.bidding import Hand, Promise
 from games.bridge.deal import is_vulnerable
 from games.bridge.scoring import Contract, contract_score
 
@@ -83,7 +83,12 @@ Dealer = Callable[[Known, list[int], list[int], random.Random], dict[int, list[i
 
 
 def sample_deals(
-    k: Known, n: int, rng: random.Random, max_tries: int = MAX_TRIES, dealer: Dealer = deal_hidden
+    k: Known,
+    n: int,
+    rng: random.Random,
+    max_tries: int = MAX_TRIES,
+    dealer: Dealer = deal_hidden,
+    repairs: int = 0,
 ) -> Samples:
     """``n`` deals of the unseen cards to the hidden hands (see the module's docstring).
 
@@ -92,7 +97,11 @@ def sample_deals(
     of the hidden seat that failed most often are set aside and the search goes on, and then
     those of every seat; voids and counts always hold. ``relaxed`` counts the samples
     found with a promise set aside. ``dealer`` deals one attempt (the arena's diagnosis
-    passes :class:`bots.bridge.oracle.Oracle`, which peeks).
+    passes :class:`bots.bridge.oracle.Oracle`, which peeks). With ``repairs``, an attempt
+    whose hands break promises is mended up to that many times before it counts as failed:
+    the cards of the failing seats and of one other hidden seat are dealt again among them
+    (:func:`repair`; without it half of the opening leaders' samples of a self-play auction
+    set a promise aside).
     """
     seats = k.hidden_seats()
     cards = k.unseen()
@@ -113,6 +122,8 @@ def sample_deals(
             if d is None:
                 continue
             bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
+            if bad and repairs:
+                bad = repair(k, d, bad, promised, rng, repairs)
             for s in bad:
                 failures[s] += 1
             if not bad:
@@ -133,6 +144,33 @@ def sample_deals(
         if d is not None:
             out.deals.append(d)
     return out
+
+
+def repair(
+    k: Known,
+    d: dict[int, list[int]],
+    bad: list[int],
+    promised: dict[int, list[Promise]],
+    rng: random.Random,
+    rounds: int,
+) -> list[int]:
+    """Mend the deal ``d`` in place: up to ``rounds`` times the cards of the seats in ``bad``
+    (those whose hands break their promises) and of one other hidden seat are dealt again
+    among them, voids and counts kept; returns the seats still failing ([]: mended)."""
+    seats = list(d)
+    for _ in range(rounds):
+        others = [s for s in seats if s not in bad]
+        group = bad + ([rng.choice(others)] if others else [])
+        if len(group) < 2:
+            group = seats
+        again = deal_hidden(k, group, [c for s in group for c in d[s]], rng)
+        if again is None:
+            continue
+        d.update(again)
+        bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
+        if not bad:
+            break
+    return bad
 
 
 # ---------------------------------------------------------------------------- DDS
@@ -177,6 +215,24 @@ def solve_samples(k: Known, samples: Sequence[dict[int, list[int]]]) -> list[dic
     return out
 
 
+def reaching_cards(k: Known, samples: Sequence[dict[int, list[int]]], target: int) -> list[set[int]]:
+    """Per sample, the legal cards with which the side to play takes at least ``target`` more
+    tricks double dummy (DDS's target mode: one bound search a card, about a third of the cost
+    of :func:`solve_samples`'s exact count at the opening lead)."""
+    from endplay._dds import MAXNOOFBOARDS
+    from endplay.dds import solve_all_boards
+    from endplay.dds.solve import SolveMode
+
+    if target <= 0:
+        return [set(k.legal()) for _ in samples]
+    deals = [_deal(k, h) for h in samples]
+    out = []
+    for i in range(0, len(deals), MAXNOOFBOARDS):
+        for solved in solve_all_boards(deals[i : i + MAXNOOFBOARDS], SolveMode.TargetAll, target):
+            out.append({_from_endplay(card) for card, _ in solved})
+    return out
+
+
 def side_score(k: Known, tricks_for_side: int) -> int:
     """The duplicate score for the side of ``k.seat`` if it ends with ``tricks_for_side`` tricks."""
     assert k.contract is not None and k.declarer is not None
@@ -210,12 +266,18 @@ Weigher = Callable[[Known, dict[int, list[int]]], float]
 
 
 def card_values(
-    k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden, weigh: Weigher | None = None
+    k: Known,
+    n: int,
+    rng: random.Random,
+    dealer: Dealer = deal_hidden,
+    weigh: Weigher | None = None,
+    repairs: int = 0,
 ) -> CardValues:
-    """Deal ``n`` samples, solve them double dummy, and average each legal card's result (each
-    sample weighted by ``weigh``: the signals the defenders gave, read as soft constraints)."""
+    """Deal ``n`` samples (``repairs``: see :func:`sample_deals`), solve them double dummy, and
+    average each legal card's result (each sample weighted by ``weigh``: the signals the
+    defenders gave, read as soft constraints)."""
     legal = k.legal()
-    samples = sample_deals(k, n, rng, dealer=dealer).deals
+    samples = sample_deals(k, n, rng, dealer=dealer, repairs=repairs).deals
     results = solve_samples(k, samples)
     have = k.side_tricks(k.seat)
     score = dict.fromkeys(legal, 0.0)

@@ -34,6 +34,7 @@ from .montecarlo import (
     card_values,
     deal_hidden,
     equivalent,
+    reaching_cards,
     sample_deals,
     solve_samples,
 )
@@ -45,9 +46,14 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-# an opening lead within this many points of the simulation's best average score counts as
-# as good: the rules' lead among them is kept (a sample of 32 deals does not tell 10 points apart)
-LEAD_TOLERANCE = 10.0
+# the samples of the simulated opening lead (DDS's target mode costs about 25 ms of CPU a
+# sample at the opening lead, a third of the exact count's)
+LEAD_SAMPLES = 32
+# an attempted deal whose hands break the auction's promises is mended this many times
+# (montecarlo.repair) at the opening lead and the first three tricks, where the auction is
+# most of what is known: half of the opening leaders' samples set a promise aside without it
+# (montecarlo.sample_deals), 6 % with it
+REPAIRS = 8
 _CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
 
@@ -60,6 +66,17 @@ def call_action(call: int) -> GameAction:
 
 def _rng(request: DecisionRequest) -> random.Random:
     return random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
+
+
+def lead_by_count(counts: dict[int, float], rule: int) -> int:
+    """The lead with the highest ``counts`` (the weight of the samples in which it sets the
+    contract); among equals the rules' lead ``rule``, else a card of its suit, else the lower card."""
+    top = max(counts.values())
+    near = [c for c, n in counts.items() if n >= top - 1e-9]
+    if rule in near:
+        return rule
+    same_suit = [c for c in near if c >> 4 == rule >> 4]
+    return min(same_suit or near, key=lambda c: (c & 0xF, c >> 4))
 
 
 class BridgeRobot(Robot):
@@ -101,11 +118,11 @@ class HybridRobot(BridgeRobot):
     name = "hybrid"
     description = "table bidding, experience rules, then Monte Carlo double dummy"
     cpu_heavy = True  # DDS: a worker runs it in its process pool, off the event loop
-    # the opening lead by Monte Carlo double dummy, the rules breaking ties: off by default
-    # (PAIJU_BRIDGE_LEAD_SIM=1): on 60 leads of seed 100 it lost 0.32 DD tricks a lead to the
-    # rules' 0.25, at 1.8 s CPU a lead (docs/robots.md)
-    simulated_lead = os.environ.get("PAIJU_BRIDGE_LEAD_SIM", "0") == "1"
+    # the opening lead by Monte Carlo double dummy, the rules breaking ties (PAIJU_BRIDGE_LEAD_SIM=0
+    # turns it off): docs/robots.md has its double-dummy loss against the rules'
+    simulated_lead = os.environ.get("PAIJU_BRIDGE_LEAD_SIM", "1") == "1"
     signalling = True  # defenders signal (bots.bridge.signals); both sides' samplers weigh them
+    repairs = REPAIRS  # mending of the deals that break a promise (montecarlo.repair)
 
     def __init__(
         self, samples: int | None = None, switch_trick: int | None = None, declarer_switch: int | None = None
@@ -113,6 +130,7 @@ class HybridRobot(BridgeRobot):
         self.samples = samples or int(os.environ.get("PAIJU_BRIDGE_SAMPLES", DEFAULT_SAMPLES))
         self.switch_trick = switch_trick or int(os.environ.get("PAIJU_BRIDGE_SWITCH", SWITCH_TRICK))
         self.declarer_switch = declarer_switch or int(os.environ.get("PAIJU_BRIDGE_DECLARER_SWITCH", DECLARER_SWITCH))
+        self.lead_samples = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", LEAD_SAMPLES))
         self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
@@ -129,23 +147,23 @@ class HybridRobot(BridgeRobot):
         if not self.signalling:
             return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
         signals.low_readings_only(k)  # defenders signal: a high spot card is not their lowest
-        values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
+        n = self.samples_at(k.tricks_done)
+        values = card_values(k, n, rng, self.dealer, signals.weigh, self.repairs if k.tricks_done < 3 else 0)
         given = signals.signal_card(k, values.near_best())
         return given if given is not None else values.best()
 
     def opening_lead(self, k: Known, rng: random.Random) -> int:
-        """The opening lead by simulation: the hidden hands dealt from the auction, each card's
-        double-dummy result averaged; among the cards within :data:`LEAD_TOLERANCE` of the best
-        score the rules' lead wins, else a card of its suit, else the best."""
-        values = card_values(k, self.samples, rng, self.dealer)
-        rule = experience_card(k)
-        near = values.near_best(LEAD_TOLERANCE)
-        if rule in near:
-            return rule
-        same_suit = [c for c in near if c >> 4 == rule >> 4]
-        if same_suit:
-            return max(same_suit, key=lambda c: (values.score[c], values.tricks[c], values.optimal[c], -(c & 0xF)))
-        return values.best()
+        """The opening lead by simulation: :attr:`lead_samples` deals of the hidden hands that keep
+        the auction's promises, and the lead that defeats the contract double dummy in the most
+        of them (:func:`lead_by_count`: the rules' lead among equals, then a card of its suit)."""
+        assert k.contract is not None
+        samples = sample_deals(k, self.lead_samples, rng, dealer=self.dealer, repairs=self.repairs).deals
+        setting = 13 - (k.contract >> 4) - 6 + 1
+        counts = dict.fromkeys(k.legal(), 0.0)
+        for cards in reaching_cards(k, samples, setting - k.side_tricks(k.seat)):
+            for c in cards:
+                counts[c] += 1
+        return lead_by_count(counts, experience_card(k))
 
     def samples_at(self, tricks_done: int) -> int:
         """The samples a decision gets: :attr:`samples` for the first three tricks, more later.
@@ -184,6 +202,7 @@ class HybridV1Robot(HybridRobot):
     tables = FROZEN_V1
     simulated_lead = False
     signalling = False
+    repairs = 0
 
 
 @register

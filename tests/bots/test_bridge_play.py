@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bots.bridge import montecarlo
-from bots.bridge.robot import BasicRobot, HybridRobot
+from bots.bridge import montecarlo, signals
+from bots.bridge.robot import BasicRobot, HybridRobot, HybridV1Robot, lead_by_count
 from bots.bridge.rules import experience_card, lead_from
 from bots.bridge.table import Known
 from games import GameAction
@@ -196,33 +196,43 @@ def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
 
 def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by_the_rules() -> None:
     """After the opening lead the declaring side sees dummy: its first card is Monte Carlo's
-    (``declarer_switch`` 1), while the defence follows the experience rules in trick 1."""
+    (``declarer_switch`` 1), while the defence leads by simulation and follows the
+    experience rules in trick 1."""
     hybrid = HybridRobot(samples=32)
     assert (hybrid.declarer_switch, hybrid.switch_trick) == (1, 2)
-    game = Bridge(11, hand=1)  # a board on which Monte Carlo and the rules part at trick 1
-    n = 0
-    while game.phase == "auction":
-        seat = game.to_act()[0]
-        n += 1
-        game.apply(seat, hybrid.decide(request(game, seat, n)))
-    assert game.declarer is not None
     parted = 0
-    while not game.tricks:
-        seat = game.to_act()[0]
-        k = Known.of(game.view(game.controller(seat)), seat)
-        legal = k.legal()
-        if len(legal) > 1 and not montecarlo.equivalent(k, legal):
-            card = hybrid.card(k, random.Random(7))
-            if seat % 2 == game.declarer % 2:
-                assert card == montecarlo.best_card(k, hybrid.samples_at(0), random.Random(7))[0]
-                seed_way = HybridRobot(samples=32, declarer_switch=2).card(k, random.Random(7))
-                assert seed_way == experience_card(k)
-                parted += card != seed_way
-            else:
-                assert card == experience_card(k)
-        n += 1
-        game.apply(seat, hybrid.decide(request(game, seat, n)))
-    assert parted, "on this board the declaring side's Monte Carlo card differs from the rules'"
+    for hand in range(1, 6):  # until a board on which Monte Carlo and the rules part at trick 1
+        game = Bridge(11, hand=hand)
+        n = 0
+        while game.phase == "auction":
+            seat = game.to_act()[0]
+            n += 1
+            game.apply(seat, hybrid.decide(request(game, seat, n)))
+        if game.declarer is None:
+            continue
+        while not game.tricks:
+            seat = game.to_act()[0]
+            k = Known.of(game.view(game.controller(seat)), seat)
+            legal = k.legal()
+            if len(legal) > 1 and not montecarlo.equivalent(k, legal):
+                card = hybrid.card(k, random.Random(7))
+                if seat % 2 == game.declarer % 2:
+                    values = montecarlo.card_values(
+                        k, hybrid.samples_at(0), random.Random(7), weigh=signals.weigh, repairs=hybrid.repairs
+                    )
+                    assert card == values.best()
+                    seed_way = HybridRobot(samples=32, declarer_switch=2).card(k, random.Random(7))
+                    assert seed_way == signals.rule_signal(k, experience_card(k))
+                    parted += card != seed_way
+                elif not k.trick:
+                    assert card == hybrid.opening_lead(k, random.Random(7))  # the opening lead: simulated
+                else:
+                    assert card == signals.rule_signal(k, experience_card(k))
+            n += 1
+            game.apply(seat, hybrid.decide(request(game, seat, n)))
+        if parted:
+            break
+    assert parted, "on no board did the declaring side's Monte Carlo card differ from the rules'"
 
 
 def test_cards_either_side_of_a_card_of_the_trick_in_progress_are_not_equivalent() -> None:
@@ -294,8 +304,58 @@ def test_the_simulated_opening_lead_cashes_the_setting_tricks() -> None:
     assert west == 3
     k = Known.of(game.view(west), west)
     robot = HybridRobot(samples=8)
-    robot.simulated_lead = True
+    robot.lead_samples = 8
+    assert robot.simulated_lead and not HybridV1Robot().simulated_lead  # hybrid simulates, the baseline does not
     values = montecarlo.card_values(k, 8, random.Random(1))
     club_ace = 0x0E
     assert values.score[club_ace] > values.score[0x3 << 4 | 6]  # a club beats the spade six on average
     assert robot.opening_lead(k, random.Random(1)) >> 4 == 0  # a club
+
+
+def test_the_simulated_lead_sets_most_often_the_rules_breaking_ties() -> None:
+    spade_six, heart_king, heart_four, club_two = 0x36, 0x2D, 0x24, 0x02
+    counts = {spade_six: 3.0, heart_king: 5.0, heart_four: 5.0, club_two: 5.0}
+    assert lead_by_count(counts, spade_six) == club_two  # the most sets; among equals the lower card
+    assert lead_by_count(counts, heart_king) == heart_king  # the rules' lead among the best
+    counts[spade_six] = 5.0
+    assert lead_by_count(counts, spade_six) == spade_six
+    counts[spade_six], counts[club_two] = 1.0, 1.0
+    assert lead_by_count(counts, 0x35) == heart_four  # none of the rules' suit among the best: the lower card
+
+
+def test_reaching_cards_agrees_with_the_exact_count() -> None:
+    deal = "N:AKQ2.KQ32.KQ2.32 J54.J54.J543.954 T987.T98.T98.876 63.A76.A76.AKQJT"
+    game = Bridge(0, BridgeRules("x", deals=("1 S None " + deal,)))
+    for call in ("3NT", "P", "P", "P"):
+        game.call(game.to_act()[0], call)
+    west = game.to_act()[0]
+    k = Known.of(game.view(west), west)
+    samples = montecarlo.sample_deals(k, 4, random.Random(3)).deals
+    exact = montecarlo.solve_samples(k, samples)
+    for target in (3, 5):
+        reached = montecarlo.reaching_cards(k, samples, target)
+        assert reached == [{c for c, t in r.items() if t >= target} for r in exact]
+    assert any(reached)  # the club suit takes five tricks in some sample
+
+
+def test_mending_the_deals_keeps_the_promises_a_plain_sampler_sets_aside() -> None:
+    """At the opening lead of self-play auctions, rejection alone sets promises aside for many
+    samples; mending the failing hands (``repairs``) finds deals that keep them all."""
+    hybrid = HybridRobot()
+    plain = mended = 0
+    for hand in (1, 2, 4):
+        game = Bridge(1003, hand=hand)
+        n = 0
+        while game.phase == "auction":
+            seat = game.to_act()[0]
+            n += 1
+            game.apply(seat, hybrid.decide(request(game, seat, n)))
+        if game.declarer is None:
+            continue
+        leader = game.to_act()[0]
+        k = Known.of(game.view(leader), leader)
+        plain += montecarlo.sample_deals(k, 16, random.Random(1)).relaxed
+        out = montecarlo.sample_deals(k, 16, random.Random(1), repairs=8)
+        mended += out.relaxed
+        assert all(montecarlo.consistent(k, d) for d in out.deals[: 16 - out.relaxed])
+    assert mended < plain
