@@ -1,5 +1,5 @@
-"""The bridge system's competitive rows on hand-picked hands: advancing an overcall, the
-penalty double of a notrump overcall, the balancing doubler's rebid."""
+"""The bridge system's competitive rows on hand-picked hands: advancing an overcall or a
+take-out double, the doubler's rebid, the notrump opener after partner's double."""
 
 from __future__ import annotations
 
@@ -20,11 +20,6 @@ def test_advancing_an_overcall_with_values_or_a_suit_of_ones_own() -> None:
     assert bid("JT5.743.AK3.KT75", "1H 2C P") == "3C"
     assert bid("JT5.743.KJ3.KT75", "1H 2C P") == "3C"  # 8: the plain raise (7-10)
     assert bid("JT5.743.AK3.K975", "1S 1H P") == "3H"  # 1x 1y P: twelve with three of partner's suit
-
-
-def test_penalty_double_of_a_notrump_overcall() -> None:
-    assert bid("A984.Q4.K985.AK7", "1H 1NT") == "X"  # 16 opposite an opening: penalty
-    assert bid("984.Q4.K985.Q872", "1H 1NT") == "P"  # 6
 
 
 def test_the_balancing_doublers_rebid() -> None:
