@@ -49,3 +49,8 @@ def test_the_notrump_opener_after_partners_double_of_an_overcall() -> None:
     assert bid("Q72.743.AK.KJT86", "1NT 2S X P") == "2NT"  # Qxx: a stopper
     assert bid("QT72.K43.AK.J986", "1NT 2S X P") == "P"  # four spades: converts to penalty
     assert bid("T2.KQ43.AK5.J986", "1NT 2S X P") == "3H"  # a four-card major
+
+
+def test_the_reopening_double_is_left_in_with_five_of_their_suit() -> None:
+    assert bid("QT74.KJ75.T52.T7", "1C 1H P P X P") == "1NT"  # four hearts: 1NT with the stopper
+    assert bid("QT7.KJ975.T52.T7", "1C 1H P P X P") == "P"  # five with two honours: penalty
