@@ -46,9 +46,6 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-# the samples of the simulated opening lead (DDS's target mode costs about 25 ms of CPU a
-# sample at the opening lead, a third of the exact count's)
-LEAD_SAMPLES = 32
 # an attempted deal whose hands break the auction's promises is mended this many times
 # (montecarlo.repair) at the opening lead and the first three tricks, where the auction is
 # most of what is known: half of the opening leaders' samples set a promise aside without it
@@ -130,7 +127,8 @@ class HybridRobot(BridgeRobot):
         self.samples = samples or int(os.environ.get("PAIJU_BRIDGE_SAMPLES", DEFAULT_SAMPLES))
         self.switch_trick = switch_trick or int(os.environ.get("PAIJU_BRIDGE_SWITCH", SWITCH_TRICK))
         self.declarer_switch = declarer_switch or int(os.environ.get("PAIJU_BRIDGE_DECLARER_SWITCH", DECLARER_SWITCH))
-        self.lead_samples = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", LEAD_SAMPLES))
+        # the opening lead's samples (PAIJU_BRIDGE_LEAD_SAMPLES; None: as many as :attr:`samples`)
+        self.lead_samples: int | None = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", 0)) or None
         self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
@@ -153,11 +151,14 @@ class HybridRobot(BridgeRobot):
         return given if given is not None else values.best()
 
     def opening_lead(self, k: Known, rng: random.Random) -> int:
-        """The opening lead by simulation: :attr:`lead_samples` deals of the hidden hands that keep
-        the auction's promises, and the lead that defeats the contract double dummy in the most
-        of them (:func:`lead_by_count`: the rules' lead among equals, then a card of its suit)."""
+        """The opening lead by simulation: :attr:`lead_samples` (else :attr:`samples`) deals of
+        the hidden hands that keep the auction's promises, and the lead that defeats the
+        contract double dummy in the most of them (:func:`lead_by_count`: the rules' lead among
+        equals, then a card of its suit; DDS's target mode costs about a third of the exact
+        count's CPU at the opening lead)."""
         assert k.contract is not None
-        samples = sample_deals(k, self.lead_samples, rng, dealer=self.dealer, repairs=self.repairs).deals
+        n = self.lead_samples or self.samples
+        samples = sample_deals(k, n, rng, dealer=self.dealer, repairs=self.repairs).deals
         setting = 13 - (k.contract >> 4) - 6 + 1
         counts = dict.fromkeys(k.legal(), 0.0)
         for cards in reaching_cards(k, samples, setting - k.side_tricks(k.seat)):
