@@ -46,10 +46,10 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-# an attempted deal whose hands break the auction's promises is mended this many times
-# (montecarlo.repair) at the opening lead and the first three tricks, where the auction is
-# most of what is known: half of the opening leaders' samples set a promise aside without it
-# (montecarlo.sample_deals), 6 % with it
+# at the opening lead, an attempted deal whose hands break the auction's promises is mended
+# this many times (montecarlo.repair): half of the opening leaders' samples set a promise
+# aside without it, 6 % with it (docs/robots.md). The Monte Carlo cards of tricks 1-3 lost
+# as many DD tricks with it as without, for more CPU: they do not mend.
 REPAIRS = 8
 _CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
@@ -145,8 +145,7 @@ class HybridRobot(BridgeRobot):
         if not self.signalling:
             return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
         signals.low_readings_only(k)  # defenders signal: a high spot card is not their lowest
-        n = self.samples_at(k.tricks_done)
-        values = card_values(k, n, rng, self.dealer, signals.weigh, self.repairs if k.tricks_done < 3 else 0)
+        values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
         given = signals.signal_card(k, values.near_best())
         return given if given is not None else values.best()
 

@@ -218,9 +218,7 @@ def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by
             if len(legal) > 1 and not montecarlo.equivalent(k, legal):
                 card = hybrid.card(k, random.Random(7))
                 if seat % 2 == game.declarer % 2:
-                    values = montecarlo.card_values(
-                        k, hybrid.samples_at(0), random.Random(7), weigh=signals.weigh, repairs=hybrid.repairs
-                    )
+                    values = montecarlo.card_values(k, hybrid.samples_at(0), random.Random(7), weigh=signals.weigh)
                     assert card == values.best()
                     seed_way = HybridRobot(samples=32, declarer_switch=2).card(k, random.Random(7))
                     assert seed_way == signals.rule_signal(k, experience_card(k))
