@@ -95,7 +95,8 @@ def test_the_seeds_worked_example() -> None:
         ("KQ2.K32.A432.Q32", "1NT P 2C P", "2D"),
         ("KQ32.K32.A42.Q32", "1NT P 2C P", "2S"),
         ("KQ2.K32.A432.Q32", "1NT P 2D P", "2H"),  # completes the transfer
-        ("AKJ32.KQ2.32.Q32", "1S P 3S P", "4S"),  # accepts the invitation
+        ("AKJ32.K32.32.Q32", "1S P 3S P", "4S"),  # accepts the invitation
+        ("AKJ32.KQ2.32.Q32", "1S P 3S P", "4H"),  # 29 together: a control bid, slam interest
         # competition
         ("32.AKJ32.K32.432", "1S", "2H"),  # two-level overcall
         ("2.KJ32.AQ32.K432", "1S", "X"),  # take-out double

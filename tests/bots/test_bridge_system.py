@@ -40,6 +40,9 @@ def test_quantitative_notrump() -> None:
     assert bid("AQ2.AQ2.A432.K32", "1NT P") == "6NT"  # 19
     assert bid("KQ2.KJ2.A432.K32", "1NT P 4NT P") == "6NT"  # 15: the top of 13-15
     assert bid("Q32.KJ2.A432.K32", "1NT P 4NT P") == "P"  # 13: declines
+    # 1C - 2NT (14+ balanced) - 4NT (quantitative, read as 15-16): 17 makes 32 together, accepts
+    assert bid("Q983.Q63.AQ4.AK5", "1C P 2NT P 4NT P") == "6NT"
+    assert bid("Q983.Q63.KQ4.KQ5", "1C P 2NT P 4NT P") == "P"  # 15: declines
 
 
 def test_key_card_ask_answers_and_decision() -> None:
@@ -58,6 +61,15 @@ def test_key_card_ask_answers_and_decision() -> None:
     # the answerer passes the sign-off and the slam
     assert bid("J54.KQ2.AQ3.KQ43", "1C P 1S P 3S P 4NT P 5C P 5S P") == "P"
     assert bid("J54.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5H P 6S P") == "P"
+
+
+def test_grand_slam_with_every_key_card_and_partners_trump_queen() -> None:
+    asker = "AK432.KQ32.A32.2"  # three key cards, not the queen
+    assert bid(asker, "1C P 1S P 3S P") == "4NT"
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5S P") == "7S"  # two and the queen: none missing
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5H P") == "6S"  # two, no queen
+    assert bid(asker, "1C P 1S P 3S P 4NT P 5D P") == "5S"  # none (three would make six)
+    assert bid("QJ4.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5S P 7S P") == "P"
 
 
 def test_key_cards_are_the_aces_and_the_trump_king() -> None:
@@ -264,10 +276,12 @@ def test_control_bids_after_a_fit_with_slam_values() -> None:
     assert bid("AKQ32.KQ32.K32.2", "1C P 1S P 3S P") == "4NT"
     cue = read_auction(tuple(parse_call(t) for t in ("1C", "P", "1S", "P", "3S", "P", "4D")))[-1]
     assert is_cue(cue) and explain(cue).startswith("control bid: slam interest, forcing")
-    # the opener: every side suit controlled with partner's diamonds: the ask; extras and a
-    # control: a control bid back; a minimum: the sign-off in game
+    # the opener: every side suit controlled with partner's diamonds: the ask (29 together,
+    # counting partner's control bid); extras, a control but none in clubs: a control bid
+    # back; a minimum: the sign-off in game
     assert bid("J54.AQ2.AQ3.AKQ4", "1C P 1S P 3S P 4D P") == "4NT"
-    assert bid("K54.AQ2.KQ3.KQJ4", "1C P 1S P 3S P 4D P") == "4H"
+    assert bid("K54.AQ2.KQ3.KQJ4", "1C P 1S P 3S P 4D P") == "4NT"
+    assert bid("K54.AQJ.AQ3.QJ54", "1C P 1S P 3S P 4D P") == "4H"
     assert bid("J54.AQ2.KQ3.KJ43", "1C P 1S P 3S P 4D P") == "4S"
     # after the control bid back: clubs still uncontrolled -> sign-off; controlled -> the ask
     assert bid("AKQ32.KQ2.K32.32", "1C P 1S P 3S P 4D P 4H P") == "4S"
