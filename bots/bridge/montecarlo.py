@@ -27,8 +27,8 @@ DEFAULT_SAMPLES = 32
 MAX_TRIES = 40  # attempts per wanted sample before a seat's promises are set aside
 EARLY_TRIES = 8  # ... or this many, when not one attempt has kept them
 # the rounds of mending (:func:`repair`) a call of sample_deals may spend, per sample wanted:
-# on 25 opening leads of seed 1003 the samples setting a promise aside were 52 % without
-# mending, 13 % with this bound, 6 % without a bound, whose slowest call cost twice the CPU
+# unbounded, fewer samples set a promise aside (6 % against 13 % on 25 opening leads) but
+# the slowest call cost twice the CPU (docs/robots.md has the figures of `paiju bench leads`)
 MENDS_A_SAMPLE = 128
 
 
