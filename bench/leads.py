@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     robot = HybridRobot()
     if args.samples:
         robot.lead_samples = args.samples
+    n_samples = robot.lead_samples or robot.samples
     rules_loss: list[int] = []
     sim_loss: list[int] = []
     cpu: list[float] = []
@@ -74,17 +75,17 @@ def run(args: argparse.Namespace) -> int:
         cpu.append(time.process_time() - start)
         sim_loss.append(top - real[lead])
         for kind, repairs in (("plain", 0), ("mended", robot.repairs)):
-            samples = montecarlo.sample_deals(k, robot.lead_samples, random.Random(d), repairs=repairs)
+            samples = montecarlo.sample_deals(k, n_samples, random.Random(d), repairs=repairs)
             relaxed[kind] += samples.relaxed
     n = len(cpu)
     ordered = sorted(cpu)
     out = {
         "boards": args.boards,
         "leads": n,
-        "samples": robot.lead_samples,
+        "samples": robot.lead_samples or robot.samples,
         "rules_dd_loss": round(sum(rules_loss) / max(1, n), 3),
         "simulated_dd_loss": round(sum(sim_loss) / max(1, n), 3),
-        "relaxed_share": {kind: round(r / max(1, n * robot.lead_samples), 3) for kind, r in relaxed.items()},
+        "relaxed_share": {kind: round(r / max(1, n * n_samples), 3) for kind, r in relaxed.items()},
         "cpu_s": {
             "mean": round(statistics.fmean(cpu), 3) if cpu else 0.0,
             "p90": round(ordered[int(0.9 * n)], 3) if cpu else 0.0,
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(c, dict)
         print(
             f"{n} opening leads (seed {args.seed}): DD tricks given away a lead: rules {out['rules_dd_loss']:.3f}, "
-            f"simulated ({robot.lead_samples} samples) {out['simulated_dd_loss']:.3f}; "
+            f"simulated ({out['samples']} samples) {out['simulated_dd_loss']:.3f}; "
             f"the simulation's CPU s a lead: mean {c['mean']:.2f}, p90 {c['p90']:.2f}, slowest {c['max']:.2f}"
         )
         r = out["relaxed_share"]

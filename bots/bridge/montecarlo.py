@@ -26,6 +26,10 @@ from .table import NT, Known
 DEFAULT_SAMPLES = 32
 MAX_TRIES = 40  # attempts per wanted sample before a seat's promises are set aside
 EARLY_TRIES = 8  # ... or this many, when not one attempt has kept them
+# the rounds of mending (:func:`repair`) a call of sample_deals may spend, per sample wanted:
+# unbounded, fewer samples set a promise aside (6 % against 13 % on 25 opening leads) but
+# the slowest call cost twice the CPU (docs/robots.md has the figures of `paiju bench leads`)
+MENDS_A_SAMPLE = 128
 
 
 @dataclass
@@ -98,10 +102,10 @@ def sample_deals(
     those of every seat; voids and counts always hold. ``relaxed`` counts the samples
     found with a promise set aside. ``dealer`` deals one attempt (the arena's diagnosis
     passes :class:`bots.bridge.oracle.Oracle`, which peeks). With ``repairs``, an attempt
-    whose hands break promises is mended up to that many times before it counts as failed:
-    the cards of the failing seats and of one other hidden seat are dealt again among them
-    (:func:`repair`; without it half of the opening leaders' samples of a self-play auction
-    set a promise aside).
+    whose hands break promises is mended up to that many times before it counts as failed
+    (:data:`MENDS_A_SAMPLE` ``* n`` rounds in all): the cards of the failing seats and of one other hidden
+    seat are dealt again among them (:func:`repair`; without it half of the opening leaders'
+    samples of a self-play auction set a promise aside).
     """
     seats = k.hidden_seats()
     cards = k.unseen()
@@ -110,6 +114,7 @@ def sample_deals(
         out.deals = [{} for _ in range(n)]
         return out
     promised = {s: k.promises(s) for s in seats}
+    mending = MENDS_A_SAMPLE * n if repairs else 0  # the rounds of mending left: its CPU stays bounded
     failures = dict.fromkeys(seats, 0)
     relaxing = False
     while True:
@@ -122,8 +127,9 @@ def sample_deals(
             if d is None:
                 continue
             bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
-            if bad and repairs:
-                bad = repair(k, d, bad, promised, rng, repairs)
+            if bad and mending > 0:
+                bad, used = repair(k, d, bad, promised, rng, min(repairs, mending))
+                mending -= used
             for s in bad:
                 failures[s] += 1
             if not bad:
@@ -153,12 +159,13 @@ def repair(
     promised: dict[int, list[Promise]],
     rng: random.Random,
     rounds: int,
-) -> list[int]:
+) -> tuple[list[int], int]:
     """Mend the deal ``d`` in place: up to ``rounds`` times the cards of the seats in ``bad``
     (those whose hands break their promises) and of one other hidden seat are dealt again
-    among them, voids and counts kept; returns the seats still failing ([]: mended)."""
+    among them, voids and counts kept. Returns the seats still failing ([]: mended) and the
+    rounds used."""
     seats = list(d)
-    for _ in range(rounds):
+    for used in range(1, rounds + 1):
         others = [s for s in seats if s not in bad]
         group = bad + ([rng.choice(others)] if others else [])
         if len(group) < 2:
@@ -167,10 +174,16 @@ def repair(
         if again is None:
             continue
         d.update(again)
-        bad = [s for s in seats if not all(p.holds(Hand.of(k.original(s, d[s]))) for p in promised[s])]
+        # only the group's hands changed
+        bad = [s for s in seats if (s in bad if s not in group else not _keeps(k, s, d[s], promised[s]))]
         if not bad:
-            break
-    return bad
+            return bad, used
+    return bad, rounds
+
+
+def _keeps(k: Known, seat: int, cards: list[int], promises: list[Promise]) -> bool:
+    hand = Hand.of(k.original(seat, cards))
+    return all(p.holds(hand) for p in promises)
 
 
 # ---------------------------------------------------------------------------- DDS
@@ -266,18 +279,12 @@ Weigher = Callable[[Known, dict[int, list[int]]], float]
 
 
 def card_values(
-    k: Known,
-    n: int,
-    rng: random.Random,
-    dealer: Dealer = deal_hidden,
-    weigh: Weigher | None = None,
-    repairs: int = 0,
+    k: Known, n: int, rng: random.Random, dealer: Dealer = deal_hidden, weigh: Weigher | None = None
 ) -> CardValues:
-    """Deal ``n`` samples (``repairs``: see :func:`sample_deals`), solve them double dummy, and
-    average each legal card's result (each sample weighted by ``weigh``: the signals the
-    defenders gave, read as soft constraints)."""
+    """Deal ``n`` samples, solve them double dummy, and average each legal card's result (each
+    sample weighted by ``weigh``: the signals the defenders gave, read as soft constraints)."""
     legal = k.legal()
-    samples = sample_deals(k, n, rng, dealer=dealer, repairs=repairs).deals
+    samples = sample_deals(k, n, rng, dealer=dealer).deals
     results = solve_samples(k, samples)
     have = k.side_tricks(k.seat)
     score = dict.fromkeys(legal, 0.0)

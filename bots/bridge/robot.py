@@ -46,13 +46,10 @@ SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the thir
 # first card (docs/robots.md: 0.10 DD tricks a board less given away over 1,000 boards, card
 # p99 still under 1 s)
 DECLARER_SWITCH = 1
-# the samples of the simulated opening lead (DDS's target mode costs about 25 ms of CPU a
-# sample at the opening lead, a third of the exact count's)
-LEAD_SAMPLES = 32
-# an attempted deal whose hands break the auction's promises is mended this many times
-# (montecarlo.repair) at the opening lead and the first three tricks, where the auction is
-# most of what is known: half of the opening leaders' samples set a promise aside without it
-# (montecarlo.sample_deals), 6 % with it
+# at the opening lead, an attempted deal whose hands break the auction's promises is mended
+# this many times (montecarlo.repair): half of the opening leaders' samples set a promise
+# aside without it, 6 % with it (docs/robots.md). The Monte Carlo cards of tricks 1-3 lost
+# as many DD tricks with it as without, for more CPU: they do not mend.
 REPAIRS = 8
 _CALL_ACTS = {PASS: ActCode.PASS, DOUBLE: ActCode.DOUBLE, REDOUBLE: ActCode.REDOUBLE}
 
@@ -130,7 +127,8 @@ class HybridRobot(BridgeRobot):
         self.samples = samples or int(os.environ.get("PAIJU_BRIDGE_SAMPLES", DEFAULT_SAMPLES))
         self.switch_trick = switch_trick or int(os.environ.get("PAIJU_BRIDGE_SWITCH", SWITCH_TRICK))
         self.declarer_switch = declarer_switch or int(os.environ.get("PAIJU_BRIDGE_DECLARER_SWITCH", DECLARER_SWITCH))
-        self.lead_samples = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", LEAD_SAMPLES))
+        # the opening lead's samples (PAIJU_BRIDGE_LEAD_SAMPLES; None: as many as :attr:`samples`)
+        self.lead_samples: int | None = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", 0)) or None
         self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
 
     def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
@@ -147,17 +145,19 @@ class HybridRobot(BridgeRobot):
         if not self.signalling:
             return best_card(k, self.samples_at(k.tricks_done), rng, self.dealer)[0]
         signals.low_readings_only(k)  # defenders signal: a high spot card is not their lowest
-        n = self.samples_at(k.tricks_done)
-        values = card_values(k, n, rng, self.dealer, signals.weigh, self.repairs if k.tricks_done < 3 else 0)
+        values = card_values(k, self.samples_at(k.tricks_done), rng, self.dealer, signals.weigh)
         given = signals.signal_card(k, values.near_best())
         return given if given is not None else values.best()
 
     def opening_lead(self, k: Known, rng: random.Random) -> int:
-        """The opening lead by simulation: :attr:`lead_samples` deals of the hidden hands that keep
-        the auction's promises, and the lead that defeats the contract double dummy in the most
-        of them (:func:`lead_by_count`: the rules' lead among equals, then a card of its suit)."""
+        """The opening lead by simulation: :attr:`lead_samples` (else :attr:`samples`) deals of
+        the hidden hands that keep the auction's promises, and the lead that defeats the
+        contract double dummy in the most of them (:func:`lead_by_count`: the rules' lead among
+        equals, then a card of its suit; DDS's target mode costs about a third of the exact
+        count's CPU at the opening lead)."""
         assert k.contract is not None
-        samples = sample_deals(k, self.lead_samples, rng, dealer=self.dealer, repairs=self.repairs).deals
+        n = self.lead_samples or self.samples
+        samples = sample_deals(k, n, rng, dealer=self.dealer, repairs=self.repairs).deals
         setting = 13 - (k.contract >> 4) - 6 + 1
         counts = dict.fromkeys(k.legal(), 0.0)
         for cards in reaching_cards(k, samples, setting - k.side_tricks(k.seat)):

@@ -72,6 +72,12 @@ def test_grand_slam_with_every_key_card_and_partners_trump_queen() -> None:
     assert bid("QJ4.AK2.AQ3.K432", "1C P 1S P 3S P 4NT P 5S P 7S P") == "P"
 
 
+def test_small_slam_in_a_fit_counts_the_short_suits_above_the_ask() -> None:
+    # 1C - 2D (positive, five diamonds) - ... - 5D: too high to ask; 19 and a singleton club
+    # with five diamonds make 33 together counting it: six
+    assert bid("AK743.KQ.AQJ93.3", "1C P 2D P 2S P 3NT P 4D P 5D P") == "6D"
+
+
 def test_key_cards_are_the_aces_and_the_trump_king() -> None:
     hand = Hand.of(parse_hand("AK2.K32.A32.5432"))
     assert key_cards(hand, 3) == 3 and key_cards(hand, 2) == 3 and key_cards(hand, 1) == 2
