@@ -96,6 +96,11 @@ def test_the_seeds_worked_example() -> None:
         ("KQ32.K32.A42.Q32", "1NT P 2C P", "2S"),
         ("KQ2.K32.A432.Q32", "1NT P 2D P", "2H"),  # completes the transfer
         ("AKJ32.K32.32.Q32", "1S P 3S P", "4S"),  # accepts the invitation
+        ("K432.Q32.J32.432", "1C P 1D P 1NT P", "2C"),  # Stayman opposite the 16-18 rebid
+        ("AQ2.KJ32.AQ2.K32", "1C P 1D P 1NT P 2C P", "2H"),
+        ("K432.QJ32.32.432", "1C P 1D P 1NT P 2C P 2H P", "3H"),  # invitation in the fit
+        ("AQ2.KJ32.AQ2.K32", "1C P 1D P 1NT P 2C P 2H P 3H P", "4H"),  # 17: accepts
+        ("AQ52.KJ32.AQ.K32", "1C P 1D P 1NT P 2C P 2H P 2NT P", "4S"),  # the spade fit
         ("AKJ32.KQ2.32.Q32", "1S P 3S P", "4H"),  # 29 together: a control bid, slam interest
         # competition
         ("32.AKJ32.K32.432", "1S", "2H"),  # two-level overcall
