@@ -101,6 +101,9 @@ def test_the_seeds_worked_example() -> None:
         ("K432.QJ32.32.432", "1C P 1D P 1NT P 2C P 2H P", "3H"),  # invitation in the fit
         ("AQ2.KJ32.AQ2.K32", "1C P 1D P 1NT P 2C P 2H P 3H P", "4H"),  # 17: accepts
         ("AQ52.KJ32.AQ.K32", "1C P 1D P 1NT P 2C P 2H P 2NT P", "4S"),  # the spade fit
+        ("KJ432.Q432.32.32", "1D P 1S P 2C P", "2H"),  # four hearts beside five spades
+        ("2.AK32.KJ32.QJ32", "1D P 1S P 2C P 2H P", "4H"),  # 15: game in the heart fit
+        ("2.K932.KJ32.QJ32", "1D P 1S P 2C P 2H P", "3H"),  # 11: invitation
         ("AKJ32.KQ2.32.Q32", "1S P 3S P", "4H"),  # 29 together: a control bid, slam interest
         # competition
         ("32.AKJ32.K32.432", "1S", "2H"),  # two-level overcall
