@@ -109,6 +109,9 @@ def test_the_seeds_worked_example() -> None:
         ("32.AKJ32.K32.432", "1S", "2H"),  # two-level overcall
         ("2.KJ32.AQ32.K432", "1S", "X"),  # take-out double
         ("2.KQJ32.A32.5432", "1C", "1H"),  # one-level overcall
+        ("AKJ32.AQ2.32.AK2", "1C 1D P 2D", "2S"),  # the strong club acts over their raise
+        ("AQ2.KQ2.KJ2.AJ32", "1C 1D P 2D", "2NT"),  # 19, balanced, a diamond stopper
+        ("J32.K432.32.5432", "1C 1D P 2D X P", "2H"),  # answers the strong double
     ],
 )
 def test_rows_on_constructed_hands(hand: str, auction: str, call: str) -> None:
