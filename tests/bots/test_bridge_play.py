@@ -194,6 +194,16 @@ def test_more_samples_late_and_batches_beyond_what_dds_takes_at_once() -> None:
     assert all(set(r) == set(k.legal()) and max(r.values()) <= 13 - k.tricks_done for r in solved)
 
 
+def bid_out(game: Bridge, robot: HybridRobot) -> int:
+    """Let ``robot`` make every call of ``game``'s auction; returns the prompts used."""
+    n = 0
+    while game.phase == "auction":
+        seat = game.to_act()[0]
+        n += 1
+        game.apply(seat, robot.decide(request(game, seat, n)))
+    return n
+
+
 def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by_the_rules() -> None:
     """After the opening lead the declaring side sees dummy: its first card is Monte Carlo's
     (``declarer_switch`` 1), while the defence leads by simulation and follows the
@@ -204,11 +214,7 @@ def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by
     parted = 0
     for hand in (5, 9, 10):  # until a board on which Monte Carlo and the rules part at trick 1
         game = Bridge(11, hand=hand)
-        n = 0
-        while game.phase == "auction":
-            seat = game.to_act()[0]
-            n += 1
-            game.apply(seat, hybrid.decide(request(game, seat, n)))
+        n = bid_out(game, hybrid)
         if game.declarer is None:
             continue
         while not game.tricks:
@@ -344,11 +350,7 @@ def test_mending_the_deals_keeps_the_promises_a_plain_sampler_sets_aside() -> No
     plain = mended = 0
     for hand in (1, 2, 4):
         game = Bridge(1003, hand=hand)
-        n = 0
-        while game.phase == "auction":
-            seat = game.to_act()[0]
-            n += 1
-            game.apply(seat, hybrid.decide(request(game, seat, n)))
+        bid_out(game, hybrid)
         if game.declarer is None:
             continue
         leader = game.to_act()[0]
