@@ -18,7 +18,8 @@ The tables (``tables/*.txt``, in the order :data:`TABLES`) hold rows
   about the partnership: ``tp25+`` (points plus partner's promised points), ``tpf33+`` /
   ``tpfx33+`` (the same with the short suits' :func:`support_points` in our agreed suit
   ``t`` / in ``x``), ``fitx`` (eight cards between us), ``nofitM``, ``ourbid``/``theirbid``
-  (whose bid is the last), ``ourgame``, ``fitlast``, ``theirlevel4+``, ``ourlevel6+``.
+  (whose bid is the last), ``ourgame``, ``fitlast``, ``theirlevel4+``, ``ourlevel6+``,
+  ``plim`` (partner's points lie within ten).
 
 The first row (in table order) whose auction matches, whose conditions hold and whose call
 is legal gives the call. The same rows, read back, give what a call *promises*
@@ -386,6 +387,8 @@ def _holds(c: Cond, hand: Hand, ctx: Context, b: Binding) -> bool:
         return ctx.trump is not None and _suit(c.suit, b) == ctx.trump
     if k == "notrumpfit":
         return ctx.trump is None
+    if k == "plim":  # partner's points are limited (the range at most ten wide)
+        return ctx.partner.hi - ctx.partner.lo <= 10
     if k == "noask":
         return not any(call == _ASK for call in ctx.calls[len(ctx.calls) % 2 :: 2])
     if k == "kc":
@@ -478,6 +481,7 @@ _FLAGS = (
     "tq",
     "notq",
     "notrumpfit",
+    "plim",
     "ctlok",
     "cuelast",
     "tlast",
@@ -709,6 +713,7 @@ _PUBLIC = frozenset(
         "notrumpfit",
         "cuelast",
         "tlast",
+        "plim",
     }
 )
 _NO_HAND = Hand((), 0.0, 0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))

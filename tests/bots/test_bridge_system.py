@@ -35,6 +35,42 @@ def test_the_strong_club_continuations() -> None:
     assert bid("K32.J32.5432.432", "1C P 1D P 2NT P") == "3NT"  # 4 opposite 19-21
 
 
+def test_stayman_over_the_positive_1nt_answer_to_the_strong_club() -> None:
+    opener = "AKQ3.K42.KJ4.QT8"  # 18, four spades
+    assert bid(opener, "1C P 1NT P") == "2C"  # asks for a four-card major
+    assert bid("AK2.K2.A2.QJ8432", "1C P 1NT P") == "3C"  # five clubs: natural at three
+    assert bid("KJ42.Q53.A42.K53", "1C P 1NT P 2C P") == "2S"  # four spades
+    assert bid("KQ2.Q53.A42.K532", "1C P 1NT P 2C P") == "2D"  # no four-card major
+    assert bid(opener, "1C P 1NT P 2C P 2S P") == "4S"  # the fit: game
+    assert bid(opener, "1C P 1NT P 2C P 2D P") == "3NT"  # no fit
+    assert bid(opener, "1C P 1NT P 2C P 2H P") == "2S"  # four spades, not four hearts: forcing
+    assert bid("KJ42.QJ53.A4.K53", "1C P 1NT P 2C P 2H P 2S P") == "4S"
+    assert bid("Q32.KJ53.A4.K532", "1C P 1NT P 2C P 2H P 2S P") == "3NT"
+
+
+def test_game_in_a_major_fit_counts_the_short_suits_opposite_a_limited_hand() -> None:
+    # 1C - 1D (0-7) - 1S - 3S (5-7, three spades): 17 with a singleton and five spades bids game
+    assert bid("AKT62.Q873.A.A63", "1C P 1D P 1S P 3S P") == "4S"
+    # accepting an invitation: 12 with a singleton opposite 11-12 (the plain row asks for 13)
+    assert bid("AQ32.2.K9854.K32", "1D P 1S P 2S P 3S P") == "4S"
+    assert bid("AQ32.32.K985.K32", "1D P 1S P 2S P 3S P") == "P"  # no short suit: declines
+    assert bid("QT62.Q98743..K65", "1S P 2S P 3S P") == "4S"  # 7 and a void accepts the game try
+    assert bid("QT62.Q98743.9.K65", "1S P 2S P 3S P") == "P"
+
+
+def test_the_notrump_invitations_accepted_with_the_top_of_the_range() -> None:
+    # after Stayman, 2NT or three of the major invites: the 1NT opener accepts with 14-15
+    assert bid("KQ32.AJ32.KJ2.32", "1NT P 2C P 2H P 2NT P") == "4S"  # 14 and four spades
+    assert bid("KQ32.AJ32.QJ2.32", "1NT P 2C P 2H P 2NT P") == "3S"  # 13: declines in the fit
+    assert bid("K32.AJ2.KJ32.Q32", "1NT P 2C P 2D P 2NT P") == "3NT"
+    assert bid("K32.AJ2.QJ32.Q32", "1NT P 2C P 2D P 2NT P") == "P"
+    assert bid("K32.AJ32.KJ2.Q32", "1NT P 2C P 2H P 3H P") == "4H"
+    assert bid("K32.AJ32.QJ2.Q32", "1NT P 2C P 2H P 3H P") == "P"
+    # 1D - 2NT (11-12): 13 accepts
+    assert bid("A.KJ32.KJ32.Q432", "1D P 2NT P") == "3NT"
+    assert bid("A.KJ32.QJ32.Q432", "1D P 2NT P") == "P"
+
+
 def test_quantitative_notrump() -> None:
     assert bid("KQ2.AQ2.K432.K32", "1NT P") == "4NT"  # 17 balanced opposite 13-15
     assert bid("AQ2.AQ2.A432.K32", "1NT P") == "6NT"  # 19
