@@ -93,6 +93,7 @@ class BridgeRobotReport:
     par_abs_dd: list[int] = field(default_factory=list)  # ... of the contract scored at its double-dummy result
     # contracts double dummy makes for the side that owns the deal (par's side), and how many it bid
     reach: Counter[str] = field(default_factory=Counter)
+    par_causes: Counter[str] = field(default_factory=Counter)  # |IMPs against par| (DD) summed by cause
     declarer: PlayFigures = field(default_factory=PlayFigures)
     defence: PlayFigures = field(default_factory=PlayFigures)
     declarer_loss: PlayFigures = field(default_factory=PlayFigures)  # DD tricks its own cards gave away
@@ -155,6 +156,7 @@ class BridgeRobotReport:
             "dd_slams_bid": self.reach["slam bid"],
             "dd_grands": self.reach["grand"],
             "dd_grands_bid": self.reach["grand bid"],
+            "par_abs_imps_dd_by_cause": dict(self.par_causes),
             "declarer_vs_dd": self.declarer.mean,
             "declarer_boards": len(self.declarer.diffs),
             "declarer_distribution": self.declarer.distribution(),
@@ -254,6 +256,72 @@ def reach(game: Bridge) -> tuple[int | None, set[str], set[str]]:
         if c.level == 7:
             bid.add("grand")
     return side, makes, bid & makes
+
+
+# what a table's contract did wrong against par, seen from the side that owns the deal (par_cause)
+PAR_CAUSES = (
+    "missed game",
+    "missed slam",
+    "missed grand",
+    "failed game",
+    "failed slam",
+    "failed partscore",
+    "strain",
+    "partscore",
+    "they play",
+    "they go down",
+    "sacrifice missed",
+)
+
+
+def par_cause(game: Bridge) -> str | None:
+    """Why the contract, scored at its double-dummy result, is off par (None when it is at
+    par to the IMP), from the side that owns the deal (par's sign; at par 0 the declaring side):
+
+    - it declared and made: ``missed game``/``missed slam``/``missed grand`` (double dummy
+      makes the higher level for it in some strain), else ``strain`` (game or slam level, a
+      strain that scores less) or ``partscore`` (no game to bid); ``sacrifice missed`` when it
+      scored more than par (par is the other side's sacrifice, not taken);
+    - it declared and went down: ``strain`` when the level makes in another strain, else
+      ``failed slam``/``failed game`` (no strain makes it) or ``failed partscore``;
+    - the other side declared: ``they play`` (making) or ``they go down`` (a sacrifice or an
+      overbid, doubled or not). A deal passed out counts as the owner's contract at level 0.
+
+    >>> from games.bridge import BridgeRules
+    >>> deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
+    >>> g = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+    >>> for call in ("3NT", "P", "P", "P"):
+    ...     _ = g.call(g.to_act()[0], call)
+    >>> par_cause(g)
+    'missed slam'
+    """
+    par_ns, tricks = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    _, dd = dd_figures(game)
+    score = _ns_score_at(game, dd)
+    if imps(score - par_ns) == 0:
+        return None
+    c, declarer = game.contract, game.declarer
+    owner = (0 if par_ns > 0 else 1) if par_ns else (declarer or 0) % 2
+    if c is not None and declarer is not None and declarer % 2 != owner:
+        return "they play" if dd is not None and dd >= c.level + 6 else "they go down"
+    if (score - par_ns) * (1 if owner == 0 else -1) > 0:
+        return "sacrifice missed"
+    level = c.level if c is not None else 0
+    best = [max(tricks[strain][owner], tricks[strain][owner + 2]) for strain in range(5)]
+    game_made = any(best[s] >= 6 + GAME_LEVEL[s] for s in range(5))
+    if c is not None and dd is not None and dd < c.level + 6:
+        if level >= 6:
+            return "strain" if max(best) >= 12 else "failed slam"
+        if level >= GAME_LEVEL[c.strain]:
+            return "strain" if game_made else "failed game"
+        return "failed partscore"
+    if max(best) >= 13 and level < 7:
+        return "missed grand" if level == 6 else "missed slam"
+    if max(best) >= 12 and level < 6:
+        return "missed slam"
+    if game_made and (c is None or level < GAME_LEVEL[c.strain]):
+        return "missed game"
+    return "strain" if game_made else "partscore"
 
 
 @dataclass
@@ -440,6 +508,7 @@ def _merge(into: BridgeReport, part: BridgeReport) -> None:
         t.par_abs += r.par_abs
         t.par_abs_dd += r.par_abs_dd
         t.reach += r.reach
+        t.par_causes += r.par_causes
         t.declarer.diffs += r.declarer.diffs
         t.defence.diffs += r.defence.diffs
         t.declarer_loss.diffs += r.declarer_loss.diffs
@@ -496,6 +565,10 @@ def _play_board(
         for name in {seating[side] for side in (0, 1) if s_is_pair(seating, side)}:
             reps[name].par_abs.append(abs(imps(ns - par_ns)))
             reps[name].par_abs_dd.append(abs(vs_par))
+        cause = par_cause(game) if vs_par else None
+        for name in {seating[side] for side in (0, 1) if s_is_pair(seating, side)}:
+            if cause is not None:
+                reps[name].par_causes[cause] += abs(vs_par)
         owner, makes, bid = reach(game)
         if owner is not None and s_is_pair(seating, owner):
             reps[seating[owner]].reach.update([*makes, *(f"{kind} bid" for kind in bid)])
@@ -580,6 +653,10 @@ def format_report(report: BridgeReport) -> str:
                 f"the contract at double dummy {r.par_abs_dd_mean:.2f}; "
                 f"double-dummy contracts of its side bid: {shares}"
             )
+            if r.par_causes:
+                n = len(r.par_abs_dd)
+                causes = ", ".join(f"{k} {v / n:.2f}" for k, v in r.par_causes.most_common())
+                lines.append(f"{name}: where |IMPs against par| (DD) goes, a table: {causes}")
     for name, r in report.robots.items():
         _, b50, b99 = r.latency("bid_cpu")
         _, c50, c99 = r.latency("card_cpu")

@@ -131,6 +131,23 @@ def test_games_and_slams_of_the_side_that_owns_the_deal() -> None:
     assert reached("P", "4S", "P", "P", "P")[2] == set()
 
 
+def test_where_the_imps_against_par_go() -> None:
+    # par is 7NT by North-South: each contract's shortfall is named from their side
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654"
+
+    def cause(*auction: str) -> str | None:
+        g = Bridge(0, BridgeRules("x", deals=("1 N None " + deal,)))
+        for call in auction:
+            g.call(g.to_act()[0], call)
+        return arena.par_cause(g)
+
+    assert cause("7NT", "P", "P", "P") is None  # at par
+    assert cause("6NT", "P", "P", "P") == "missed grand"
+    assert cause("3NT", "P", "P", "P") == "missed slam"
+    assert cause("P", "P", "P", "P") == "missed slam"  # passed out: level 0
+    assert cause("P", "1C", "P", "P", "P") == "they go down"  # East-West declare
+
+
 def test_bidding_only_and_the_measures_of_self_play() -> None:
     report = arena.play(["hybrid"] * 4, boards=4, seed=2, bidding_only=True)
     r = report.robots["hybrid"]
@@ -141,3 +158,6 @@ def test_bidding_only_and_the_measures_of_self_play() -> None:
     d = report.as_dict()["robots"]["hybrid"]
     assert {"par_abs_imps", "par_abs_imps_dd", "dd_games", "dd_games_bid", "dd_slams_bid"} <= set(d)
     assert "|IMPs against par|" in arena.format_report(report)
+    # every |IMP against par| of the contracts is put down to one cause
+    assert sum(r.par_causes.values()) == sum(r.par_abs_dd) and set(r.par_causes) <= set(arena.PAR_CAUSES)
+    assert d["par_abs_imps_dd_by_cause"] == dict(r.par_causes)
