@@ -5,7 +5,7 @@ then the opening leader chooses its lead twice: by the rules (:func:`bots.bridge
 and by :meth:`bots.bridge.robot.HybridRobot.opening_lead` (the simulation). Each lead is scored
 by the double-dummy tricks it gives away on the real deal (the defence's best lead's tricks
 minus the lead's: what the arena's "opening lead" counts), and the simulation's CPU time
-(the process's, DDS's threads included) is reported as mean, p90 and the slowest. It also
+(the process's, DDS's threads included) is reported as mean, p50, p90, p99 and the slowest. It also
 counts the samples that set a promise aside (``Samples.relaxed``) when the sampler mends
 failing deals (the robot's ``repairs``) and when it does not.
 
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         "relaxed_share": {kind: round(r / max(1, n * n_samples), 3) for kind, r in relaxed.items()},
         "cpu_s": {
             "mean": round(statistics.fmean(cpu), 3) if cpu else 0.0,
-            "p90": round(ordered[int(0.9 * n)], 3) if cpu else 0.0,
+            **{f"p{q}": round(ordered[int(q / 100 * n)], 3) if cpu else 0.0 for q in (50, 90, 99)},
             "max": round(ordered[-1], 3) if cpu else 0.0,
         },
     }
@@ -100,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{n} opening leads (seed {args.seed}): DD tricks given away a lead: rules {out['rules_dd_loss']:.3f}, "
             f"simulated ({out['samples']} samples) {out['simulated_dd_loss']:.3f}; "
-            f"the simulation's CPU s a lead: mean {c['mean']:.2f}, p90 {c['p90']:.2f}, slowest {c['max']:.2f}"
+            f"the simulation's CPU s a lead: mean {c['mean']:.2f}, p50 {c['p50']:.2f}, p90 {c['p90']:.2f}, "
+            f"p99 {c['p99']:.2f}, slowest {c['max']:.2f}"
         )
         r = out["relaxed_share"]
         assert isinstance(r, dict)

@@ -22,6 +22,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "pool": "a robot's decision in another process: the CPU it costs the serving process, executor against pipes",
     "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
     "explain": "the cost of explaining a bridge call (its meaning in the bidding system) on the event loop",
+    "parfloor": "bridge: how far from par a side stays when it sees its own 26 cards (what no bidder can win back)",
     "leads": "the bridge opening lead: DD tricks the simulated lead and the rules' lead give away, and its CPU",
 }
 

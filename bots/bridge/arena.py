@@ -207,14 +207,14 @@ class BridgeReport:
 
 def dd_figures(game: Bridge) -> tuple[int, int | None]:
     """The deal's par score (North-South) and the double-dummy tricks of the contract reached."""
-    par_ns, table = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    par_ns, table = dd_table(game.dealt, game.vulnerable, game.dealer)
     if game.contract is None or game.declarer is None:
         return par_ns, None
     return par_ns, table[game.contract.strain][game.declarer]
 
 
 @functools.lru_cache(maxsize=4)
-def _dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[int, list[list[int]]]:
+def dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[int, list[list[int]]]:
     """Par (North-South) and the double-dummy tricks by strain (C D H S NT) and declarer, once per deal."""
     from endplay.dds import calc_dd_table, par
     from endplay.types import Deal, Denom, Player, Vul
@@ -234,7 +234,7 @@ def reach(game: Bridge) -> tuple[int | None, set[str], set[str]]:
     double dummy makes for it (``game``: some strain makes game; ``slam``: twelve tricks;
     ``grand``: thirteen) and which of those levels its contract reached (a game is bid
     when the side's contract is at game level or higher, whether it makes or not)."""
-    par_ns, tricks = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    par_ns, tricks = dd_table(game.dealt, game.vulnerable, game.dealer)
     if par_ns == 0:
         return None, set(), set()
     side = 0 if par_ns > 0 else 1

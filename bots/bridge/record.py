@@ -15,7 +15,7 @@ import asyncio
 from typing import Any
 
 from ..pool import CallPool
-from .arena import _dd_table as dd_table  # the arena's, cached per deal
+from .arena import dd_table  # the arena's, cached per deal
 
 
 def pool() -> CallPool:

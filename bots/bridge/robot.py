@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import random
 from abc import abstractmethod
+from collections.abc import Collection
 
 from games import GameAction
 from games.bridge.bidding import CURRENT, FROZEN_V1, choose
@@ -38,7 +39,7 @@ from .montecarlo import (
     sample_deals,
     solve_samples,
 )
-from .rules import cheapest_winner, experience_card, lowest, partner_winning
+from .rules import by_suit, cheapest_winner, experience_card, lead_from, lowest, partner_winning
 from .table import Known
 
 SWITCH_TRICK = 2  # Monte Carlo from the second trick on (the seed says the third: docs/robots.md has the measurement)
@@ -65,13 +66,16 @@ def _rng(request: DecisionRequest) -> random.Random:
     return random.Random(f"{request.room}:{request.seat}:{request.prompt_id}")
 
 
-def lead_by_count(counts: dict[int, float], rule: int) -> int:
+def lead_by_count(counts: dict[int, float], rule: int, conventional: Collection[int] = ()) -> int:
     """The lead with the highest ``counts`` (the weight of the samples in which it sets the
-    contract); among equals the rules' lead ``rule``, else a card of its suit, else the lower card."""
+    contract); among equals the rules' lead ``rule``, else the ``conventional`` card of a suit
+    (:func:`bots.bridge.rules.lead_from`: what partner and declarer read the lead by), a card of
+    the rules' suit first, else the lower card."""
     top = max(counts.values())
     near = [c for c, n in counts.items() if n >= top - 1e-9]
     if rule in near:
         return rule
+    near = [c for c in near if c in conventional] or near
     same_suit = [c for c in near if c >> 4 == rule >> 4]
     return min(same_suit or near, key=lambda c: (c & 0xF, c >> 4))
 
@@ -163,7 +167,8 @@ class HybridRobot(BridgeRobot):
         for cards in reaching_cards(k, samples, setting - k.side_tricks(k.seat)):
             for c in cards:
                 counts[c] += 1
-        return lead_by_count(counts, experience_card(k))
+        conventional = {lead_from(cards) for cards in by_suit(k.hand).values()}
+        return lead_by_count(counts, experience_card(k), conventional)
 
     def samples_at(self, tricks_done: int) -> int:
         """The samples a decision gets: :attr:`samples` for the first three tricks, more later.

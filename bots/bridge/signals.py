@@ -17,11 +17,16 @@ rejected).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
+from .rules import lead_from
 from .table import Known, beats, winning
 
 AGREE = 3.0  # the weight of a sample that agrees with a signal, against 1 for one that does not
+# the weight of a sample in which the opening leader would have led the card it led from its
+# suit (:func:`bots.bridge.rules.lead_from`), against 1 (PAIJU_BRIDGE_READ_LEAD=0: not read)
+LEAD_AGREE = float(os.environ.get("PAIJU_BRIDGE_READ_LEAD", "3"))
 HIGH = 7  # a spot card of seven or more is read as high (encouraging; even count)
 HONOURS = (12, 13, 14)
 
@@ -107,9 +112,25 @@ def _follows(k: Known, seat: int) -> list[tuple[int, int, int]]:
     return out
 
 
+def lead_agrees(k: Known, sample: dict[int, list[int]]) -> bool | None:
+    """Whether the opening leader's hand in ``sample`` would have led the card it led from
+    that suit (top of touching honours, of a doubleton, else fourth best: the rules'
+    :func:`bots.bridge.rules.lead_from`); None when the lead is not to be read (not made yet,
+    or the leader's hand is not in the sample)."""
+    if not k.history or k.declarer is None:
+        return None
+    leader, cards = k.history[0]
+    if leader not in sample:
+        return None
+    led = cards[0]
+    suit = sorted((c for c in k.original(leader, sample[leader]) if c >> 4 == led >> 4), reverse=True)
+    return lead_from(suit) == led
+
+
 def weigh(k: Known, sample: dict[int, list[int]]) -> float:
-    """The weight of ``sample`` (hidden seat -> cards held now) given the defenders' signals."""
-    w = 1.0
+    """The weight of ``sample`` (hidden seat -> cards held now) given the opening lead and the
+    defenders' signals."""
+    w = LEAD_AGREE if LEAD_AGREE != 1.0 and lead_agrees(k, sample) else 1.0
     for seat, suit, card, kind in signals_given(k):
         if seat not in sample:
             continue

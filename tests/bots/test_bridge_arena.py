@@ -79,7 +79,7 @@ def test_par_of_a_known_deal() -> None:
     par_ns, dd = arena.dd_figures(g)
     assert par_ns == 1520 and dd == 13  # 7NT, not vulnerable
     g2 = Bridge(0, BridgeRules("x", deals=("1 E None " + deal,)))  # East deals; par is still North-South's
-    assert arena._dd_table(g2.dealt, "None", 1)[0] == 1520
+    assert arena.dd_table(g2.dealt, "None", 1)[0] == 1520
 
 
 def test_pbn_output_reads_back_with_endplay(tmp_path: Path) -> None:

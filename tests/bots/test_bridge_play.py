@@ -326,6 +326,8 @@ def test_the_simulated_lead_sets_most_often_the_rules_breaking_ties() -> None:
     assert lead_by_count(counts, spade_six) == spade_six
     counts[spade_six], counts[club_two] = 1.0, 1.0
     assert lead_by_count(counts, 0x35) == heart_four  # none of the rules' suit among the best: the lower card
+    # a suit's conventional card among the best (what partner reads the lead by) before a lower one
+    assert lead_by_count(counts, 0x35, conventional={heart_king, spade_six}) == heart_king
 
 
 def test_reaching_cards_agrees_with_the_exact_count() -> None:

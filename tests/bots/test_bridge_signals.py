@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bots.bridge import signals
 from bots.bridge.montecarlo import sample_deals
 from bots.bridge.table import Known
@@ -56,9 +58,10 @@ def honour_share(k: Known) -> tuple[float, float]:
     return plain / len(deals), weighted / total
 
 
-def test_a_signal_moves_the_weight_of_the_deals_that_agree_with_it() -> None:
+def test_a_signal_moves_the_weight_of_the_deals_that_agree_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
     # East's nine on partner's ace: encouraging; declarer's sampler weighs the deals where
-    # East holds the king or the queen of clubs more
+    # East holds the king or the queen of clubs more (the lead's own reading set aside)
+    monkeypatch.setattr(signals, "LEAD_AGREE", 1.0)
     k = Known.of(board(CLUB_ACE, CLUB_TWO, CLUB_NINE, CLUB_SIX).view(2), 2)
     assert signals.signals_given(k) == [(1, 0, CLUB_NINE, "attitude")]
     plain, weighted = honour_share(k)
@@ -80,3 +83,19 @@ def test_a_high_spot_card_is_not_read_as_the_lowest() -> None:
     k = Known.of(board(CLUB_ACE, CLUB_TWO, CLUB_FOUR, CLUB_SIX).view(2), 2)
     signals.low_readings_only(k)
     assert k.without[1] == {0x02, 0x03}
+
+
+def test_the_opening_lead_moves_the_weight_of_the_deals_that_agree_with_it() -> None:
+    # West leads the club ace against 3NT: from the ace-king (top of touching honours) or a
+    # short suit; declarer's sampler weighs the deals in which West holds the king more
+    k = Known.of(board(CLUB_ACE).view(2), 2)
+    deals = sample_deals(k, 300, random.Random(7)).deals
+    plain = weighted = total = 0.0
+    for d in deals:
+        king = 0x0D in d[3]
+        assert signals.lead_agrees(k, d) == (king or sum(c >> 4 == 0 for c in d[3]) <= 1)
+        w = signals.weigh(k, d)
+        plain += king
+        weighted += w * king
+        total += w
+    assert weighted / total > plain / len(deals) + 0.1

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from bots import registry as robots
-from bots.bridge.arena import _dd_table as dd_table
+from bots.bridge.arena import dd_table
 from games import registry
 from games.bridge import imps
 from games.bridge.pbn import read_pbn
