@@ -71,6 +71,16 @@ def test_the_notrump_invitations_accepted_with_the_top_of_the_range() -> None:
     assert bid("A.KJ32.QJ32.Q432", "1D P 2NT P") == "P"
 
 
+def test_a_five_card_major_opposite_the_strong_clubs_notrump_rebid() -> None:
+    # 1C - 1D (0-7) - 1NT (16-18) or 2NT (19-21): a five-card major at three, forcing
+    assert bid("KQJ52.432.32.432", "1C P 1D P 1NT P") == "3S"  # 8 counting the long suit
+    assert bid("QJ852.432.32.432", "1C P 1D P 2NT P") == "3S"
+    assert bid("AK3.KQ2.A432.Q32", "1C P 1D P 1NT P 3S P") == "4S"  # three spades: the fit
+    assert bid("AK.KQ2.A432.Q432", "1C P 1D P 1NT P 3S P") == "3NT"
+    assert bid("AK3.KQ2.AJ32.K32", "1C P 1D P 2NT P 3S P") == "4S"
+    assert bid("AK.KQ2.AJ32.QJ32", "1C P 1D P 2NT P 3S P") == "3NT"
+
+
 def test_quantitative_notrump() -> None:
     assert bid("KQ2.AQ2.K432.K32", "1NT P") == "4NT"  # 17 balanced opposite 13-15
     assert bid("AQ2.AQ2.A432.K32", "1NT P") == "6NT"  # 19
