@@ -295,7 +295,7 @@ def par_cause(game: Bridge) -> str | None:
     >>> par_cause(g)
     'missed slam'
     """
-    par_ns, tricks = _dd_table(game.dealt, game.vulnerable, game.dealer)
+    par_ns, tricks = dd_table(game.dealt, game.vulnerable, game.dealer)
     _, dd = dd_figures(game)
     score = _ns_score_at(game, dd)
     if imps(score - par_ns) == 0:

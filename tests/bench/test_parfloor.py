@@ -27,8 +27,9 @@ def test_a_sacrifice_is_par_below_what_the_owner_makes() -> None:
 
 
 def test_the_command_reports_the_floor() -> None:
+    command = ["bench", "parfloor", "--boards", "2", "--seed", "3", "--samples", "4", "--json"]
     out = subprocess.run(
-        [sys.executable, "-m", "paiju", "bench", "parfloor", "--boards", "2", "--seed", "3", "--samples", "4", "--json"],
+        [sys.executable, "-m", "paiju", *command],
         capture_output=True,
         text=True,
         check=True,
