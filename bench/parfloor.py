@@ -12,7 +12,9 @@ compared with par in IMPs, like the arena's "contract at double dummy" figure.
 
 What the opponents would do is left out: where par is a sacrifice (the side that does not
 own the deal plays a doubled contract that goes down), the silent opponents do not take it,
-and the board counts against the floor; those boards are reported on their own.
+and the board counts against the floor. The loss is reported by the arena's causes
+(:func:`bots.bridge.arena.par_cause`: ``sacrifice missed`` is that one), so that each can be
+set beside the robot's.
 
     paiju bench parfloor --boards 500 --seed 500
 """
@@ -82,72 +84,58 @@ def layouts(hands: tuple[bytes, ...], side: int, n: int, rng: random.Random) -> 
 
 
 def run(args: argparse.Namespace) -> int:
+    from collections import Counter
+
     from endplay.dds import calc_all_tables
     from endplay.types import Deal, Denom, Player
 
     import games
-    from bots.bridge.arena import dd_table
+    from bots.bridge.arena import dd_figures, dd_table, ns_score_at, par_cause
     from games.bridge.deal import is_vulnerable
     from games.bridge.game import Bridge
-    from games.bridge.scoring import Contract, contract_score, imps
+    from games.bridge.scoring import Contract, imps
 
     rng = random.Random(args.seed)
     floor: list[int] = []
-    sacrifices: list[int] = []
-    passed_out = 0
+    causes: Counter[str] = Counter()
     for d in tqdm(range(args.boards), desc="parfloor", unit="board", disable=args.json, file=sys.stderr):
         game = games.create("bridge", args.seed, None, hand=d)
         assert isinstance(game, Bridge)
-        par_ns, real = dd_table(game.dealt, game.vulnerable, game.dealer)
-        if par_ns == 0:
-            passed_out += 1
+        par_ns, _ = dd_table(game.dealt, game.vulnerable, game.dealer)
+        if par_ns == 0:  # passed out at par: the owner passes too
             floor.append(0)
             continue
         side = 0 if par_ns > 0 else 1
-        vul = is_vulnerable(game.vulnerable, side)
         tables = calc_all_tables([Deal(p) for p in layouts(game.dealt, side, args.samples, rng)])
         tricks = [
             [[int(t[Denom.nt if s == 4 else Denom(3 - s), Player(seat)]) for seat in range(4)] for s in range(5)]
             for t in tables
         ]
-        level, strain, seat, _ = best_contract(tricks, (side, side + 2), vul)
-        score = contract_score(Contract(level, strain, 0), vul, real[strain][seat])
-        ours = score if side == 0 else -score
-        loss = abs(imps(ours - par_ns))
-        floor.append(loss)
-        if _par_is_sacrifice(par_ns, real, side, vul):
-            sacrifices.append(loss)
+        level, strain, seat, _ = best_contract(tricks, (side, side + 2), is_vulnerable(game.vulnerable, side))
+        while game.to_act()[0] != seat:  # the others pass, the declarer bids the contract
+            game.call(game.to_act()[0], "P")
+        game.call(seat, str(Contract(level, strain, 0)))
+        while game.phase == "auction":
+            game.call(game.to_act()[0], "P")
+        vs_par = abs(imps(ns_score_at(game, dd_figures(game)[1]) - par_ns))
+        floor.append(vs_par)
+        if vs_par:
+            causes[par_cause(game) or "?"] += vs_par
     n = len(floor)
     out = {
         "boards": n,
         "seed": args.seed,
         "samples": args.samples,
         "par_abs_imps": round(statistics.fmean(floor), 3),
-        "passed_out": passed_out,
-        "sacrifice_boards": len(sacrifices),
-        "sacrifice_imps": round(sum(sacrifices) / max(1, n), 3),
+        "par_abs_imps_by_cause": {k: round(v / n, 3) for k, v in causes.most_common()},
     }
     if args.json:
         print(json.dumps(out))
     else:
         print(
             f"{n} boards of seed {args.seed}: the side that owns par, seeing its 26 cards and bidding the best "
-            f"contract over {args.samples} layouts of the others, is {out['par_abs_imps']:.2f} IMPs a board from par "
-            f"(the contract at double dummy); {len(sacrifices)} boards where par is the other side's sacrifice "
-            f"make {out['sacrifice_imps']:.2f} of it; {passed_out} boards par 0"
+            f"contract over {args.samples} layouts of the others' cards (they pass), is {out['par_abs_imps']:.2f} "
+            "IMPs a board from par (the contract at double dummy, as the arena's)"
         )
+        print("where it goes, a board: " + ", ".join(f"{k} {v:.2f}" for k, v in out["par_abs_imps_by_cause"].items()))
     return 0
-
-
-def _par_is_sacrifice(par_ns: int, real: list[list[int]], side: int, vulnerable: bool) -> bool:
-    """Whether par is below what the owning side makes at double dummy: the other side's sacrifice."""
-    from games.bridge.scoring import Contract, contract_score
-
-    own = max(
-        contract_score(Contract(level, strain, 0), vulnerable, real[strain][seat])
-        for strain in range(5)
-        for seat in (side, side + 2)
-        for level in range(1, 8)
-        if real[strain][seat] >= level + 6
-    )
-    return abs(par_ns) < own

@@ -297,7 +297,7 @@ def par_cause(game: Bridge) -> str | None:
     """
     par_ns, tricks = dd_table(game.dealt, game.vulnerable, game.dealer)
     _, dd = dd_figures(game)
-    score = _ns_score_at(game, dd)
+    score = ns_score_at(game, dd)
     if imps(score - par_ns) == 0:
         return None
     c, declarer = game.contract, game.declarer
@@ -398,7 +398,7 @@ def _add(into: list[int], more: Sequence[int]) -> None:
         into[i] += x
 
 
-def _ns_score_at(game: Bridge, tricks: int | None) -> int:
+def ns_score_at(game: Bridge, tricks: int | None) -> int:
     if game.contract is None or game.declarer is None or tricks is None:
         return 0
     s = contract_score(game.contract, is_vulnerable(game.vulnerable, game.declarer), tricks)
@@ -558,7 +558,7 @@ def _play_board(
         par_ns, dd = dd_figures(game)
         for s, name in enumerate(seating):
             reps[name].illegal += bad[s]
-        vs_par = imps(_ns_score_at(game, dd) - par_ns)
+        vs_par = imps(ns_score_at(game, dd) - par_ns)
         for side in (0, 1):
             if s_is_pair(seating, side):
                 reps[seating[side]].par.append(vs_par if side == 0 else -vs_par)
