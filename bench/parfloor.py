@@ -16,7 +16,7 @@ and the board counts against the floor. The loss is reported by the arena's caus
 (:func:`bots.bridge.arena.par_cause`: ``sacrifice missed`` is that one), so that each can be
 set beside the robot's.
 
-    paiju bench parfloor --boards 500 --seed 500
+    paiju bench parfloor --boards 150 --seed 500   # 2.27 IMPs a board (docs/robots.md)
 """
 
 from __future__ import annotations
