@@ -87,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
     from collections import Counter
 
     from endplay.dds import calc_all_tables
-    from endplay.types import Deal, Denom, Player
+    from endplay.types import Deal
 
     import games
-    from bots.bridge.arena import dd_figures, dd_table, ns_score_at, par_cause
+    from bots.bridge.arena import dd_figures, dd_table, ns_score_at, par_cause, tricks_of
     from games.bridge.deal import is_vulnerable
     from games.bridge.game import Bridge
     from games.bridge.scoring import Contract, imps
@@ -107,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         side = 0 if par_ns > 0 else 1
         tables = calc_all_tables([Deal(p) for p in layouts(game.dealt, side, args.samples, rng)])
-        tricks = [
-            [[int(t[Denom.nt if s == 4 else Denom(3 - s), Player(seat)]) for seat in range(4)] for s in range(5)]
-            for t in tables
-        ]
+        tricks = [tricks_of(t) for t in tables]
         level, strain, seat, _ = best_contract(tricks, (side, side + 2), is_vulnerable(game.vulnerable, side))
         while game.to_act()[0] != seat:  # the others pass, the declarer bids the contract
             game.call(game.to_act()[0], "P")

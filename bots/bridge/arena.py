@@ -217,16 +217,21 @@ def dd_figures(game: Bridge) -> tuple[int, int | None]:
 def dd_table(dealt: tuple[bytes, ...], vulnerable: str, dealer: int) -> tuple[int, list[list[int]]]:
     """Par (North-South) and the double-dummy tricks by strain (C D H S NT) and declarer, once per deal."""
     from endplay.dds import calc_dd_table, par
-    from endplay.types import Deal, Denom, Player, Vul
+    from endplay.types import Deal, Player, Vul
 
     table = calc_dd_table(Deal(format_deal(dealt)))
     vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vulnerable]
-    par_ns = int(par(table, vul, Player(dealer)).score)
-    tricks = [
+    return int(par(table, vul, Player(dealer)).score), tricks_of(table)
+
+
+def tricks_of(table: Any) -> list[list[int]]:
+    """An endplay ``DDTable`` as paiju's ``tricks[strain][seat]`` (strains C D H S NT)."""
+    from endplay.types import Denom, Player
+
+    return [
         [int(table[Denom.nt if strain == NT else Denom(3 - strain), Player(seat)]) for seat in range(4)]
         for strain in range(5)
     ]
-    return par_ns, tricks
 
 
 def reach(game: Bridge) -> tuple[int | None, set[str], set[str]]:
@@ -562,11 +567,10 @@ def _play_board(
         for side in (0, 1):
             if s_is_pair(seating, side):
                 reps[seating[side]].par.append(vs_par if side == 0 else -vs_par)
+        cause = par_cause(game) if vs_par else None
         for name in {seating[side] for side in (0, 1) if s_is_pair(seating, side)}:
             reps[name].par_abs.append(abs(imps(ns - par_ns)))
             reps[name].par_abs_dd.append(abs(vs_par))
-        cause = par_cause(game) if vs_par else None
-        for name in {seating[side] for side in (0, 1) if s_is_pair(seating, side)}:
             if cause is not None:
                 reps[name].par_causes[cause] += abs(vs_par)
         owner, makes, bid = reach(game)

@@ -25,7 +25,7 @@ from .table import Known, beats, winning
 
 AGREE = 3.0  # the weight of a sample that agrees with a signal, against 1 for one that does not
 # the weight of a sample in which the opening leader would have led the card it led from its
-# suit (:func:`bots.bridge.rules.lead_from`), against 1 (PAIJU_BRIDGE_READ_LEAD=0: not read)
+# suit (:func:`bots.bridge.rules.lead_from`), against 1 (PAIJU_BRIDGE_READ_LEAD=1: not read)
 LEAD_AGREE = float(os.environ.get("PAIJU_BRIDGE_READ_LEAD", "3"))
 HIGH = 7  # a spot card of seven or more is read as high (encouraging; even count)
 HONOURS = (12, 13, 14)
