@@ -1,20 +1,11 @@
 # One image for both roles: `paiju serve` (the default command) and `paiju bots --redis URL`.
-# It ships the compiled build (protocol/build.py): a first stage with a C compiler builds the
+# It ships the compiled build (paiju/build.py): a first stage with a C compiler builds the
 # wheel (mypyc compiles the hot path), the image installs that wheel and no compiler.
 FROM python:3.11-slim AS wheel
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
-COPY protocol ./protocol
-COPY games ./games
-COPY server ./server
-COPY bots ./bots
-COPY redisbus ./redisbus
-COPY client ./client
 COPY paiju ./paiju
-COPY records ./records
-COPY loadtest ./loadtest
-COPY bench ./bench
 # the web client's files (its msgpack library included) are package data
 RUN pip wheel --no-cache-dir --no-deps -w /wheels .
 

@@ -1,4 +1,4 @@
-"""The compiled build: the modules of protocol/build.py's COMPILED become C extensions (mypyc).
+"""The compiled build: the modules of paiju/build.py's COMPILED become C extensions (mypyc).
 
 Everything else about the package is in pyproject.toml. ``PAIJU_PURE_BUILD=1 pip install .``
 builds pure Python; so does a machine without a C compiler (with a warning). The extensions
@@ -18,15 +18,15 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-BUILD = HERE / "protocol" / "build.py"
+BUILD = HERE / "paiju" / "build.py"
 
 
 def compiled_modules() -> list[str]:
-    """COMPILED of protocol/build.py, read without importing the package."""
+    """COMPILED of paiju/build.py, read without importing the package."""
     for node in ast.parse(BUILD.read_text()).body:
         if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["COMPILED"]:
             return list(ast.literal_eval(node.value))
-    raise SystemExit("setup.py: no COMPILED in protocol/build.py")
+    raise SystemExit("setup.py: no COMPILED in paiju/build.py")
 
 
 def have_compiler() -> bool:
@@ -42,12 +42,12 @@ def remove_built() -> None:
             so.unlink()
     for so in HERE.glob("*__mypyc*.so"):
         so.unlink()
-    (HERE / "protocol" / "build.txt").unlink(missing_ok=True)
+    (HERE / "paiju" / "build.txt").unlink(missing_ok=True)
 
 
 class BuildExt(build_ext):
     """Runs mypyc when the extensions are built (not when setup.py is only asked for the
-    metadata), then writes protocol/build.txt beside them: which compiler made them."""
+    metadata), then writes paiju/build.txt: which compiler made them."""
 
     def finalize_options(self) -> None:
         if self.distribution.ext_modules == PLACEHOLDER:
@@ -68,10 +68,10 @@ class BuildExt(build_ext):
             import mypy.version
 
             base = HERE if self.inplace else Path(self.build_lib)
-            (base / "protocol" / "build.txt").write_text(f"mypyc {mypy.version.__version__}\n")
+            (base / "paiju" / "build.txt").write_text(f"mypyc {mypy.version.__version__}\n")
 
 
-PLACEHOLDER = [Extension("protocol._compiled", [])]  # what BuildExt turns into mypyc's extensions
+PLACEHOLDER = [Extension("paiju._compiled", [])]  # what BuildExt turns into mypyc's extensions
 
 
 def extensions() -> list[Extension]:

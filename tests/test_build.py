@@ -1,4 +1,4 @@
-"""The two builds (protocol/build.py): the compiled hot path and the pure-Python modules send
+"""The two builds (paiju/build.py): the compiled hot path and the pure-Python modules send
 the same frames for the same seeded matches of every game; ``paiju --version`` says which build
 runs; ``PAIJU_PURE=1`` and a stale extension run the ``.py`` modules."""
 
@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paiju import __version__
-from protocol import build
+from paiju import __version__, build
 
 ROOT = Path(__file__).resolve().parent.parent
 # seeded matches of the four games (two hands of tricks and niujiu: the dealer rotates)
@@ -29,7 +28,7 @@ def _env(pure: bool) -> dict[str, str]:
 
 def _transcripts(pure: bool) -> tuple[str, list[str]]:
     p = subprocess.run(
-        [sys.executable, "-m", "bench.compiled", "transcript", *MATCHES],
+        [sys.executable, "-m", "paiju.bench.compiled", "transcript", *MATCHES],
         cwd=ROOT,
         env=_env(pure),
         capture_output=True,
@@ -84,7 +83,10 @@ def test_doctests_of_the_compiled_modules_pass_on_the_pure_build() -> None:
     assert " passed" in p.stdout.splitlines()[-1]
 
 
-WHICH = "import games.bridge.deal, server.table; print(games.bridge.deal.__file__); print(server.table.__file__)"
+WHICH = (
+    "import paiju.games.bridge.deal, paiju.core.table; "
+    "print(paiju.games.bridge.deal.__file__); print(paiju.core.table.__file__)"
+)
 
 
 def test_pure_switch_loads_the_sources() -> None:
@@ -99,20 +101,20 @@ def test_pure_switch_loads_the_sources() -> None:
 def test_a_stale_extension_runs_the_sources(tmp_path: Path) -> None:
     """In a source tree, an extension older than its ``.py`` (edited, not rebuilt) is not run."""
     (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "protocol").mkdir()
-    (tmp_path / "protocol" / "__init__.py").write_text("")
-    shutil.copy(ROOT / "protocol" / "build.py", tmp_path / "protocol" / "build.py")
-    so = tmp_path / "protocol" / f"cards{build.importlib.machinery.EXTENSION_SUFFIXES[0]}"
-    src = tmp_path / "protocol" / "cards.py"
+    (tmp_path / "paiju" / "protocol").mkdir(parents=True)
+    (tmp_path / "paiju" / "__init__.py").write_text("")
+    shutil.copy(ROOT / "paiju" / "build.py", tmp_path / "paiju" / "build.py")
+    so = tmp_path / "paiju" / "protocol" / f"cards{build.importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    src = tmp_path / "paiju" / "protocol" / "cards.py"
     so.write_bytes(b"")
     src.write_text("")
     os.utime(so, (1_000_000, 1_000_000))
     os.utime(src, (2_000_000, 2_000_000))
-    script = "import sys; sys.path.insert(0, sys.argv[1]); from protocol import build; print(build.stale())"
+    script = "import sys; sys.path.insert(0, sys.argv[1]); from paiju import build; print(build.stale())"
     p = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=_env(False), capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert p.stdout == "['protocol.cards']\n"
-    assert "compiled modules older than their sources (protocol.cards): running the pure-Python" in p.stderr
+    assert p.stdout == "['paiju.protocol.cards']\n"
+    assert "compiled modules older than their sources (paiju.protocol.cards): running the pure-Python" in p.stderr
     os.utime(so, (3_000_000, 3_000_000))
     p = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=_env(False), capture_output=True, text=True)
     assert (p.stdout, p.stderr) == ("[]\n", "")

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from paiju import __version__
+from paiju import __version__, build
 from paiju.cli import main
-from protocol import build
 
 ROOT = Path(__file__).resolve().parent.parent
 

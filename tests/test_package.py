@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.launch import SERVING, Child
-from server import webvendor
+from paiju.server import webvendor
+from paiju.testing.launch import SERVING, Child
 
 ROOT = Path(__file__).resolve().parent.parent
 PIP = [sys.executable, "-m", "pip"]
@@ -39,13 +39,13 @@ UNPACKAGED = (
 
 def test_vendored_library_is_committed_and_pinned() -> None:
     assert webvendor.check() == []
-    html = (ROOT / "server" / "web" / "index.html").read_text()
+    html = (ROOT / "paiju" / "server" / "web" / "index.html").read_text()
     tag = re.search(r'<script src="vendor/msgpack\.min\.js" integrity="([^"]+)"></script>', html)
     assert tag, "index.html loads the vendored library with its integrity"
     assert tag.group(1) == webvendor.FILE_INTEGRITY["msgpack.min.js"]
-    tracked = subprocess.run(["git", "ls-files", "server/web/vendor"], cwd=ROOT, capture_output=True, text=True)
+    tracked = subprocess.run(["git", "ls-files", "paiju/server/web/vendor"], cwd=ROOT, capture_output=True, text=True)
     if tracked.returncode == 0:  # a git checkout (not an unpacked sdist): the files are committed
-        assert set(tracked.stdout.split()) >= {f"server/web/vendor/{n}" for n in webvendor.FILE_INTEGRITY}
+        assert set(tracked.stdout.split()) >= {f"paiju/server/web/vendor/{n}" for n in webvendor.FILE_INTEGRITY}
 
 
 # The client a fresh install runs with its own packages: HELLO, then quick play of the
@@ -53,7 +53,7 @@ def test_vendored_library_is_committed_and_pinned() -> None:
 CLIENT = """
 import asyncio, sys
 from websockets.asyncio.client import connect
-from protocol import VERSION, Hello, ListRooms, Prompt, QuickPlay, RoomList, Welcome, decode, encode
+from paiju.protocol import VERSION, Hello, ListRooms, Prompt, QuickPlay, RoomList, Welcome, decode, encode
 
 async def main(url):
     async with connect(url) as ws:

@@ -7,8 +7,8 @@ import random
 import subprocess
 import sys
 
-from bench.parfloor import layouts
-from games.bridge.deal import parse_deal
+from paiju.bench.parfloor import layouts
+from paiju.games.bridge.deal import parse_deal
 
 
 def test_layouts_keep_the_sides_hands_and_deal_the_rest() -> None:

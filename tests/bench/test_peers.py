@@ -1,7 +1,7 @@
 """`paiju bench peers`: the Colyseus room plays paiju's tricks game, and a short run measures both.
 
 The first test of a checkout installs the pinned npm packages (npm ci into
-bench/colyseus/node_modules), as the command does."""
+paiju/bench/colyseus/node_modules), as the command does."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import peers
-from bench.launch import Child
+from paiju.bench import peers
+from paiju.testing.launch import Child
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
@@ -33,7 +33,7 @@ def node() -> str:
 
 @needs_node
 def test_the_colyseus_room_deals_checks_and_hides_like_paiju(node: str) -> None:
-    """bench/colyseus/check.js plays a match against the room: deals of 1..2n, prompts of the
+    """paiju/bench/colyseus/check.js plays a match against the room: deals of 1..2n, prompts of the
     seat's cards, tricks to the higher card, scores, paiju's refusal codes, no hidden card in
     the state (it fails on a room that skips a check or leaks a card: tried by hand)."""
     server = Child(

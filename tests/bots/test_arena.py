@@ -9,12 +9,12 @@ from contextlib import redirect_stdout
 
 import pytest
 
-import games
-from bots import arena, registry
-from bots.base import Robot
-from games import GameAction
+from paiju import games
+from paiju.bots import arena, registry
+from paiju.bots.base import Robot
 from paiju.cli import main
-from protocol import DecisionRequest
+from paiju.games import GameAction
+from paiju.protocol import DecisionRequest
 
 
 def test_each_deal_is_played_once_per_rotation_with_the_same_cards() -> None:

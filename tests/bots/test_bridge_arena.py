@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.bridge import arena
-from games.bridge import Bridge, BridgeRules, imps
+from paiju.bots.bridge import arena
+from paiju.games.bridge import Bridge, BridgeRules, imps
 
 ROOT = Path(__file__).resolve().parents[2]
 

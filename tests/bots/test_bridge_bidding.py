@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from games.bridge import bidding
-from games.bridge.bidding import Hand, TableError, choose, parse_table, promises_of, read_auction
-from games.bridge.deal import parse_hand
-from games.bridge.evaluate import hcp, long_suits, shortness, strength, suit_shortness, trump_bonus
-from protocol.cards import PASS, format_call, parse_call
+from paiju.games.bridge import bidding
+from paiju.games.bridge.bidding import Hand, TableError, choose, parse_table, promises_of, read_auction
+from paiju.games.bridge.deal import parse_hand
+from paiju.games.bridge.evaluate import hcp, long_suits, shortness, strength, suit_shortness, trump_bonus
+from paiju.protocol.cards import PASS, format_call, parse_call
 
 
 def h(text: str) -> bytes:
@@ -200,7 +200,7 @@ def test_the_baseline_tables_are_frozen() -> None:
     import hashlib
     from importlib import resources
 
-    folder = resources.files("games.bridge") / "tables" / "v1"
+    folder = resources.files("paiju.games.bridge") / "tables" / "v1"
     names = [name for name in bidding.TABLES if name not in ("slam", "controls")]  # v1 has neither
     text = "".join((folder / f"{name}.txt").read_text(encoding="utf-8") for name in names)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "59aa85c6df8e7db1"

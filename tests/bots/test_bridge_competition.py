@@ -3,9 +3,9 @@ take-out double, the doubler's rebid, the notrump opener after partner's double.
 
 from __future__ import annotations
 
-from games.bridge.bidding import choose
-from games.bridge.deal import parse_hand
-from protocol.cards import format_call, parse_call
+from paiju.games.bridge.bidding import choose
+from paiju.games.bridge.deal import parse_hand
+from paiju.protocol.cards import format_call, parse_call
 
 
 def bid(hand: str, auction: str) -> str:

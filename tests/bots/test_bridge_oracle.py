@@ -1,4 +1,4 @@
-"""The arena's diagnosis (bots/bridge/oracle.py): samplers that peek at the deal, to measure
+"""The arena's diagnosis (paiju/bots/bridge/oracle.py): samplers that peek at the deal, to measure
 what better sampling could save `hybrid`. They deal what they say, and only the arena uses them."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from bots.bridge import montecarlo
-from bots.bridge.arena import play
-from bots.bridge.oracle import Oracle
-from bots.bridge.robot import HybridRobot
-from bots.bridge.table import Known
-from games.bridge import Bridge
-from games.bridge.evaluate import HONOURS, hcp, lengths
+from paiju.bots.bridge import montecarlo
+from paiju.bots.bridge.arena import play
+from paiju.bots.bridge.oracle import Oracle
+from paiju.bots.bridge.robot import HybridRobot
+from paiju.bots.bridge.table import Known
+from paiju.games.bridge import Bridge
+from paiju.games.bridge.evaluate import HONOURS, hcp, lengths
 
 from .test_bridge_play import board_with_void
 

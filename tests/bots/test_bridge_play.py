@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from bots.bridge import montecarlo, signals
-from bots.bridge.robot import BasicRobot, HybridRobot, HybridV1Robot, lead_by_count
-from bots.bridge.rules import experience_card, lead_from
-from bots.bridge.table import Known
-from games import GameAction
-from games.bridge import Bridge, BridgeRules, format_deal
-from games.bridge.bidding import Hand
-from games.bridge.deal import parse_hand
-from protocol import DecisionRequest
-from protocol.bridge import ActCode
+from paiju.bots.bridge import montecarlo, signals
+from paiju.bots.bridge.robot import BasicRobot, HybridRobot, HybridV1Robot, lead_by_count
+from paiju.bots.bridge.rules import experience_card, lead_from
+from paiju.bots.bridge.table import Known
+from paiju.games import GameAction
+from paiju.games.bridge import Bridge, BridgeRules, format_deal
+from paiju.games.bridge.bidding import Hand
+from paiju.games.bridge.deal import parse_hand
+from paiju.protocol import DecisionRequest
+from paiju.protocol.bridge import ActCode
 
 
 def request(game: Bridge, seat: int, prompt: int = 1) -> DecisionRequest:
@@ -133,7 +133,7 @@ def test_no_peeking_decisions_do_not_depend_on_the_hidden_hands() -> None:
 
 def test_lead_from_a_suit() -> None:
     def lead(text: str) -> str:
-        from protocol.cards import format_card
+        from paiju.protocol.cards import format_card
 
         return format_card(lead_from(sorted(parse_hand(f"{text}...")[:], reverse=True)))
 
@@ -150,7 +150,7 @@ def test_experience_rules_second_hand_low_third_hand_high() -> None:
         game.call(game.to_act()[0], call)
     game.apply(3, GameAction(ActCode.PLAY, bytes(parse_hand("..T.")[:1])))  # West leads DT
     k = Known.of(game.view(2), 0)  # North (dummy) to play: declarer decides, second hand
-    from protocol.cards import format_card
+    from paiju.protocol.cards import format_card
 
     assert format_card(experience_card(k)) == "D2"  # second hand low
     game.apply(0, GameAction(ActCode.PLAY, bytes(parse_hand("..2.")[:1])))

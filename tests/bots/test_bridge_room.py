@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from client import Client
-from protocol import CreateRoom, Event, RoomEvent, RoomState
-from protocol.bridge import EventCode
+from paiju.client import Client
+from paiju.protocol import CreateRoom, Event, RoomEvent, RoomState
+from paiju.protocol.bridge import EventCode
 from tests.redis.conftest import RedisServer, answered, start_bots, start_serve
 from tests.redis.conftest import redis_server as redis_server  # the fixture
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server

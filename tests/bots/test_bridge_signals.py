@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from bots.bridge import signals
-from bots.bridge.montecarlo import sample_deals
-from bots.bridge.table import Known
-from games import GameAction
-from games.bridge import Bridge, BridgeRules
-from protocol.bridge import ActCode
+from paiju.bots.bridge import signals
+from paiju.bots.bridge.montecarlo import sample_deals
+from paiju.bots.bridge.table import Known
+from paiju.games import GameAction
+from paiju.games.bridge import Bridge, BridgeRules
+from paiju.protocol.bridge import ActCode
 
 # South plays 3NT; West leads the club ace; East holds Q94 of clubs
 DEAL = "N:AKQ2.KQ32.KQ2.32 J54.J54.J543.Q94 T987.T98.T98.876 63.A76.A76.AKJT5"

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from games.bridge.bidding import Hand, choose, explain, is_cue, key_cards, read_auction
-from games.bridge.deal import parse_hand
-from protocol.cards import PASS, format_call, parse_call
+from paiju.games.bridge.bidding import Hand, choose, explain, is_cue, key_cards, read_auction
+from paiju.games.bridge.deal import parse_hand
+from paiju.protocol.cards import PASS, format_call, parse_call
 
 AUCTIONS = 10_000
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots import arena
+from paiju.bots import arena
 
 
 @pytest.mark.parametrize("ruleset", ["championship", "classic"])

@@ -7,11 +7,11 @@ import itertools
 
 import pytest
 
-import games
-from bots import registry
-from bots.arena import play_hand, play_out
-from bots.mahjong.deviations import KINDS, deviations, main
-from protocol.mahjong import ActCode
+from paiju import games
+from paiju.bots import registry
+from paiju.bots.arena import play_hand, play_out
+from paiju.bots.mahjong.deviations import KINDS, deviations, main
+from paiju.protocol.mahjong import ActCode
 
 
 def test_a_copy_plays_out_as_the_original_would_and_leaves_it_alone() -> None:

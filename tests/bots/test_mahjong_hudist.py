@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from bots.mahjong.goals import SEVEN_PAIRS
-from bots.mahjong.memory import Meld, Memory
-from bots.mahjong.robots import BDIHuDist
-from bots.mahjong.rulebase import RuleBase
-from bots.mahjong.strategies import HuDist, Policies, useful
-from games import GameAction
-from games.mahjong import information_set
-from protocol import Option
-from protocol.cards import format_tiles as f
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode
+from paiju.bots.mahjong.goals import SEVEN_PAIRS
+from paiju.bots.mahjong.memory import Meld, Memory
+from paiju.bots.mahjong.robots import BDIHuDist
+from paiju.bots.mahjong.rulebase import RuleBase
+from paiju.bots.mahjong.strategies import HuDist, Policies, useful
+from paiju.games import GameAction
+from paiju.games.mahjong import information_set
+from paiju.protocol import Option
+from paiju.protocol.cards import format_tiles as f
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=False, honours=False)
 

@@ -12,19 +12,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-import games
-from bots import registry
-from bots.arena import play_out
-from bots.mahjong.defence import Danger
-from bots.mahjong.learn import Data, collect, fit, hand, main, picks_gain, ridge
-from bots.mahjong.learned import FEATURES, Model, features, load
-from bots.mahjong.memory import Memory
-from bots.mahjong.perceptor import perceive
-from bots.mahjong.robots import BDIHuDist, rules_of
-from bots.mahjong.strategies import HuDist
-from protocol import DecisionRequest, Option
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode
+from paiju import games
+from paiju.bots import registry
+from paiju.bots.arena import play_out
+from paiju.bots.mahjong.defence import Danger
+from paiju.bots.mahjong.learn import Data, collect, fit, hand, main, picks_gain, ridge
+from paiju.bots.mahjong.learned import FEATURES, Model, features, load
+from paiju.bots.mahjong.memory import Memory
+from paiju.bots.mahjong.perceptor import perceive
+from paiju.bots.mahjong.robots import BDIHuDist, rules_of
+from paiju.bots.mahjong.strategies import HuDist
+from paiju.protocol import DecisionRequest, Option
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode
 
 SEATS = ("bdi-hudist", "ukeire", "ukeire", "ukeire")
 

@@ -1,5 +1,5 @@
 """The mahjong robot's memos stay out of the garbage collector's way and within their
-sizes (bots/memo.py): after full collections nothing they keep is tracked, so the
+sizes (paiju/bots/memo.py): after full collections nothing they keep is tracked, so the
 collections that stall a server's event loop do not walk it (docs/performance.md)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import gc
 
 import pytest
 
-from bots import memo
-from bots.arena import play
-from bots.mahjong import rulebase, stateset, strategies
+from paiju.bots import memo
+from paiju.bots.arena import play
+from paiju.bots.mahjong import rulebase, stateset, strategies
 
 MEMOS = [rulebase._distance, rulebase._planning, rulebase._pair_distances, stateset._suit_state, strategies._useful]
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import random
 
-import games
-from bots import registry
-from bots.mahjong.executor import decision_frame, pack
-from bots.mahjong.goals import SEVEN_PAIRS, describe, goal_byte, suits_of
-from bots.mahjong.intentions import Intention
-from bots.mahjong.matcher import match
-from bots.mahjong.perceptor import memory_from_view, perceive
-from bots.mahjong.rulebase import RuleBase
-from games.mahjong import hu_distance
-from games.mahjong.game import Mahjong
-from protocol import DecisionRequest, Option, decode, encode
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode, MeldKind, View
+from paiju import games
+from paiju.bots import registry
+from paiju.bots.mahjong.executor import decision_frame, pack
+from paiju.bots.mahjong.goals import SEVEN_PAIRS, describe, goal_byte, suits_of
+from paiju.bots.mahjong.intentions import Intention
+from paiju.bots.mahjong.matcher import match
+from paiju.bots.mahjong.perceptor import memory_from_view, perceive
+from paiju.bots.mahjong.rulebase import RuleBase
+from paiju.games.mahjong import hu_distance
+from paiju.games.mahjong.game import Mahjong
+from paiju.protocol import DecisionRequest, Option, decode, encode
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode, MeldKind, View
 
 
 def request(g: games.Game, seat: int, robot: str = "bdi-hudist", prompt: int = 1) -> DecisionRequest:  # type: ignore[type-arg]

@@ -5,14 +5,14 @@ and the ablations (``dama_below``, ``fold_ready``, ``claim_wider``)."""
 
 from __future__ import annotations
 
-from bots.mahjong.defence import Danger, loss
-from bots.mahjong.memory import Meld, Memory
-from bots.mahjong.rulebase import RuleBase
-from bots.mahjong.strategies import HuDist
-from bots.mahjong.value import all_pungs_distance, forms, value
-from protocol.cards import format_tiles as f
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode
+from paiju.bots.mahjong.defence import Danger, loss
+from paiju.bots.mahjong.memory import Meld, Memory
+from paiju.bots.mahjong.rulebase import RuleBase
+from paiju.bots.mahjong.strategies import HuDist
+from paiju.bots.mahjong.value import all_pungs_distance, forms, value
+from paiju.protocol.cards import format_tiles as f
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=True, honours=False)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from client import Client
-from protocol import Result
+from paiju.client import Client
+from paiju.protocol import Result
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
 
 

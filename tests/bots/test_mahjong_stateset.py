@@ -3,13 +3,13 @@ comparison of out/in pairs, pwin and the goal the filter picks -- on hand-picked
 
 from __future__ import annotations
 
-from bots.mahjong.goals import suits_of
-from bots.mahjong.memory import Memory
-from bots.mahjong.rulebase import RuleBase
-from bots.mahjong.stateset import MAX, pair_variant, rearrange, smaller, state_set, weight
-from bots.mahjong.strategies import Rearrange
-from protocol.cards import format_tiles as f
-from protocol.cards import parse_tiles as t
+from paiju.bots.mahjong.goals import suits_of
+from paiju.bots.mahjong.memory import Memory
+from paiju.bots.mahjong.rulebase import RuleBase
+from paiju.bots.mahjong.stateset import MAX, pair_variant, rearrange, smaller, state_set, weight
+from paiju.bots.mahjong.strategies import Rearrange
+from paiju.protocol.cards import format_tiles as f
+from paiju.protocol.cards import parse_tiles as t
 
 LIVE = [4] * 9
 
@@ -103,9 +103,9 @@ def test_claims_the_seed_way_and_checked_by_the_rule_base() -> None:
     # 378m 3789s 334456p, 9m from the left neighbour. The intentions want 6m (the `in` tile
     # of the 78m block), not 9m: the seed's matcher passes. The rule base finds that the
     # chow 789m and a discard leave the hand one tile nearer a win: "checked" chows.
-    from bots.mahjong.robots import BDIRobot
-    from protocol import Option
-    from protocol.mahjong import ActCode
+    from paiju.bots.mahjong.robots import BDIRobot
+    from paiju.protocol import Option
+    from paiju.protocol.mahjong import ActCode
 
     rb = RuleBase(seven_pairs=False, honours=False)
     hand = t("378m 3789s 334456p")

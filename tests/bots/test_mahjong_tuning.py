@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots.mahjong.tuning import main
+from paiju.bots.mahjong.tuning import main
 
 
 def test_tuning_compares_variants_on_the_same_deals(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from bots import arena, arena_mahjong
-from bots.mahjong.memory import Memory
-from bots.mahjong.robots import rules_of
-from bots.mahjong.rulebase import RuleBase
-from bots.mahjong.ukeire import UkeireRobot, discards, ukeire
-from games import GameAction
-from protocol import Option
-from protocol.cards import format_tiles as f
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode
+from paiju.bots import arena, arena_mahjong
+from paiju.bots.mahjong.memory import Memory
+from paiju.bots.mahjong.robots import rules_of
+from paiju.bots.mahjong.rulebase import RuleBase
+from paiju.bots.mahjong.ukeire import UkeireRobot, discards, ukeire
+from paiju.games import GameAction
+from paiju.protocol import Option
+from paiju.protocol.cards import format_tiles as f
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode
 
 RB = RuleBase(seven_pairs=False, honours=False)
 

@@ -7,10 +7,10 @@ import io
 import json
 from contextlib import redirect_stdout
 
-import games
-from bots import arena
-from bots.niujiu import arena as niujiu_arena
-from bots.niujiu.automaton import six_must_suffice
+from paiju import games
+from paiju.bots import arena
+from paiju.bots.niujiu import arena as niujiu_arena
+from paiju.bots.niujiu.automaton import six_must_suffice
 from paiju.cli import main
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bots.niujiu.automaton import (
+from paiju.bots.niujiu.automaton import (
     ACCEPTING,
     COLOUR_CODES,
     START,
@@ -23,10 +23,10 @@ from bots.niujiu.automaton import (
     six_must_suffice,
     step,
 )
-from bots.niujiu.sure import Pool
-from games.niujiu import Kind, classify, niu_code, pattern_beats, patterns
-from protocol import parse_cards
-from protocol.cards import NIUJIU_CARDS
+from paiju.bots.niujiu.sure import Pool
+from paiju.games.niujiu import Kind, classify, niu_code, pattern_beats, patterns
+from paiju.protocol import parse_cards
+from paiju.protocol.cards import NIUJIU_CARDS
 
 
 def cards(text: str) -> bytes:

@@ -7,17 +7,17 @@ import random
 
 import pytest
 
-import games
-from bots import arena, registry
-from bots.niujiu import evaluate, montecarlo
-from bots.niujiu.automaton import six_must_suffice
-from bots.niujiu.knowledge import Knowledge, from_view
-from bots.niujiu.robots import MonteCarloRobot, greedy_choice
-from games import GameAction
-from games.niujiu import ENOUGH, Niujiu, classify
-from protocol import DecisionRequest, parse_cards
-from protocol.cards import NIUJIU_CARDS
-from protocol.niujiu import ActCode
+from paiju import games
+from paiju.bots import arena, registry
+from paiju.bots.niujiu import evaluate, montecarlo
+from paiju.bots.niujiu.automaton import six_must_suffice
+from paiju.bots.niujiu.knowledge import Knowledge, from_view
+from paiju.bots.niujiu.robots import MonteCarloRobot, greedy_choice
+from paiju.games import GameAction
+from paiju.games.niujiu import ENOUGH, Niujiu, classify
+from paiju.protocol import DecisionRequest, parse_cards
+from paiju.protocol.cards import NIUJIU_CARDS
+from paiju.protocol.niujiu import ActCode
 
 
 def cards(text: str) -> bytes:

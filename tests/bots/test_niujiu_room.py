@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from client import Client
-from protocol import Event, RoomEvent
+from paiju.client import Client
+from paiju.protocol import Event, RoomEvent
 from tests.redis.conftest import RedisServer, answered, free_port, start_bots, start_serve
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
 

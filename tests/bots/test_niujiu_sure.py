@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from bots.niujiu.automaton import Letter, recognize, six_must_suffice
-from bots.niujiu.knowledge import from_view
-from bots.niujiu.sure import Pool, beatable, eat_chance, hold_chance, is_sure
-from games.niujiu import classify, pattern_beats, patterns
-from protocol import parse_cards
-from protocol.cards import NIUJIU_CARDS
+from paiju.bots.niujiu.automaton import Letter, recognize, six_must_suffice
+from paiju.bots.niujiu.knowledge import from_view
+from paiju.bots.niujiu.sure import Pool, beatable, eat_chance, hold_chance, is_sure
+from paiju.games.niujiu import classify, pattern_beats, patterns
+from paiju.protocol import parse_cards
+from paiju.protocol.cards import NIUJIU_CARDS
 
 
 def cards(text: str) -> bytes:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import games
-from bots.base import RandomRobot, Robot
-from bots.pool import DecisionPool, RobotFailed, RobotProcessDied
-from games import GameAction
-from protocol import DecisionRequest, encode
+from paiju import games
+from paiju.bots.base import RandomRobot, Robot
+from paiju.bots.pool import DecisionPool, RobotFailed, RobotProcessDied
+from paiju.games import GameAction
+from paiju.protocol import DecisionRequest, encode
 
 
 def request(prompt_id: int, game: str = "mahjong") -> DecisionRequest:

@@ -1,12 +1,12 @@
-"""bots/tricks/record.py: the solved values of a match's deals, a small deal's match solved in
+"""paiju/bots/tricks/record.py: the solved values of a match's deals, a small deal's match solved in
 one call to the solver's process (a real process)."""
 
 from __future__ import annotations
 
 import asyncio
 
-import games
-from bots.tricks import record
+from paiju import games
+from paiju.bots.tricks import record
 
 
 async def test_a_match_of_small_deals_is_solved_in_one_call_with_each_deal_its_value() -> None:

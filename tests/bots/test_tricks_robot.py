@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bots import arena, registry
-from bots.tricks import solve
-from games.tricks import Tricks, tricks_numbers
+from paiju.bots import arena, registry
+from paiju.bots.tricks import solve
+from paiju.games.tricks import Tricks, tricks_numbers
 
 
 def _value_for(record: arena.HandRecord, seat: int) -> int:
@@ -47,7 +47,7 @@ def test_perfect_is_registered_and_answers_from_the_view_alone() -> None:
     while not g.is_over:
         seat = g.to_act()[0]
         legal = g.legal(seat)
-        from protocol import DecisionRequest
+        from paiju.protocol import DecisionRequest
 
         req = DecisionRequest(
             "r", "tricks", "standard", seat, 1, 0, "perfect", legal.mask, list(legal.options), g.view(seat)

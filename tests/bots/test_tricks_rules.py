@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from bots.tricks.graph import strategy_graph
-from bots.tricks.minimax import minimax
+from paiju.bots.tricks.graph import strategy_graph
+from paiju.bots.tricks.minimax import minimax
 
 ORDERS = range(1, 9)
 

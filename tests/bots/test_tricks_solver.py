@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from bots.tricks import Cache, Solver, attack_values, key_of, optimal_attacks, optimal_defences, solve
-from bots.tricks.graph import strategy_graph
-from bots.tricks.minimax import alphabeta, minimax
+from paiju.bots.tricks import Cache, Solver, attack_values, key_of, optimal_attacks, optimal_defences, solve
+from paiju.bots.tricks.graph import strategy_graph
+from paiju.bots.tricks.minimax import alphabeta, minimax
 
 
 def _all_deals(n: int) -> list[tuple[list[int], list[int]]]:

@@ -1,5 +1,5 @@
 """The browser tests' fixtures: a ``paiju serve`` of each test module's own (started by
-bench.launch, as everywhere in the suite) and one headless Chromium."""
+paiju.testing.launch, as everywhere in the suite) and one headless Chromium."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.launch import serve
+from paiju.testing.launch import serve
 from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, DATABASES
 
 

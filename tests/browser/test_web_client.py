@@ -29,12 +29,12 @@ from typing import Any
 
 import pytest
 
-from bots import registry as robots
-from bots.bridge.arena import dd_table
-from games import registry
-from games.bridge import imps
-from games.bridge.pbn import read_pbn
-from server.config import PREFERRED_ROBOTS
+from paiju.bots import registry as robots
+from paiju.bots.bridge.arena import dd_table
+from paiju.core.config import PREFERRED_ROBOTS
+from paiju.games import registry
+from paiju.games.bridge import imps
+from paiju.games.bridge.pbn import read_pbn
 from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, click_option, open_page  # noqa: F401 (tests/cluster's)
 from tests.server.test_pbn import BOARDS, PBN
 

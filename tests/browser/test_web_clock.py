@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.launch import serve
+from paiju.testing.launch import serve
 from tests.browser.pages import open_page
 
 pytestmark = pytest.mark.browser

@@ -1,7 +1,7 @@
 """Every bridge call explained, in headless Chromium against a real ``paiju serve``: a person
 at North opens 1NT against robots (``hybrid`` in the three other seats); the auction grid
 shows, on hover and on tap, the meaning of the person's own call and of each robot's, as the
-bidding system reads them (games/bridge/explain.py, here the oracle: the page must show what
+bidding system reads them (paiju/games/bridge/explain.py, here the oracle: the page must show what
 the server sent with each call, for the auction the page shows), one's own call as the partner
 reads it; the grid's link opens the system card, one table row for each row of the system; the
 lobby links the card beside bridge's rules, in English and in Chinese.
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from games.bridge.bidding import system
-from games.bridge.explain import Reading
+from paiju.games.bridge.bidding import system
+from paiju.games.bridge.explain import Reading
 from tests.browser.pages import open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
 

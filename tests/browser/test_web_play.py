@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from client import Client
+from paiju.client import Client
 from tests.browser.pages import bid_7nt_to_the_play, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES, _play_hand
 from tests.server.test_pbn import PBN

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.launch import Child
+from paiju.testing.launch import Child
 from tests.redis.conftest import RedisServer, redis_server, start_serve
 
 __all__ = ["redis_server", "start_node"]

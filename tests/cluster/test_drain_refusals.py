@@ -1,5 +1,5 @@
 """A node drained (SIGTERM) with no other node to take rooms refuses CREATE_ROOM and
-QUICK_PLAY on a client's open connection with ERROR SHUTTING_DOWN (protocol/SPEC.md §7.1).
+QUICK_PLAY on a client's open connection with ERROR SHUTTING_DOWN (paiju/protocol/SPEC.md §7.1).
 
 A lone node drains in a few Redis round trips and exits; this test holds the drain open by
 pausing Redis's writes (``CLIENT PAUSE ... WRITE``): the drain's first step, the lease that
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import redis.asyncio
 
-from client import Client, ServerError
-from protocol import CreateRoom, ErrorCode, QuickPlay, RoomState
-from protocol.frames import Frame
-from protocol.spec import wire_name
+from paiju.client import Client, ServerError
+from paiju.protocol import CreateRoom, ErrorCode, QuickPlay, RoomState
+from paiju.protocol.frames import Frame
+from paiju.spec import wire_name
 from tests.redis.conftest import RedisServer
 
 from .conftest import redis_server, start_node

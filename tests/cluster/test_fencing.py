@@ -14,10 +14,10 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from bench.cluster import Player, Report, check_room, owners_of
-from client import Client, Closed
-from protocol import Ack, Action, Event, Prompt, Result, RoomEvent
-from redisbus.link import room_log
+from paiju.bench.cluster import Player, Report, check_room, owners_of
+from paiju.bus.link import room_log
+from paiju.client import Client, Closed
+from paiju.protocol import Ack, Action, Event, Prompt, Result, RoomEvent
 from tests.redis.conftest import RedisServer, start_bots
 
 from .conftest import redis_server, start_node

@@ -7,8 +7,8 @@ import asyncio
 import random
 from pathlib import Path
 
-from client import Client
-from protocol import RoomInfo
+from paiju.client import Client
+from paiju.protocol import RoomInfo
 from tests.redis.conftest import RedisServer, start_bots
 
 from .conftest import redis_server, start_node

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import cluster as bench_cluster
+from paiju.bench import cluster as bench_cluster
 from tests.redis.conftest import RedisServer
 
 from .conftest import redis_server

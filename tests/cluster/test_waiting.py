@@ -11,9 +11,9 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from bench.cluster import owners_of
-from client import Client
-from protocol import Welcome
+from paiju.bench.cluster import owners_of
+from paiju.client import Client
+from paiju.protocol import Welcome
 from tests.redis.conftest import RedisServer, start_bots
 
 from .conftest import redis_server, start_node

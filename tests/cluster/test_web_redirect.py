@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from client import Client
+from paiju.client import Client
 from tests.browser.test_web_client import CHROMIUM, CHROMIUM_ARGS
 from tests.redis.conftest import RedisServer, start_bots
 

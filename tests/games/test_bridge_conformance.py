@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.testing import check_game
-from protocol import ErrorCode
-from protocol.bridge import Error
+from paiju.games.testing import check_game
+from paiju.protocol import ErrorCode
+from paiju.protocol.bridge import Error
 
 
 @pytest.mark.slow

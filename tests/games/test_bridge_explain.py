@@ -10,13 +10,14 @@ import random
 
 import msgpack
 
-from games.bridge import Bridge
-from games.bridge.bidding import choose, read_auction, system
-from games.bridge.explain import MAX_TEXT, NOTHING, Reading, words
-from protocol import Event, decode, echo, encode
-from protocol.bridge import ActCode
-from protocol.cards import BRIDGE_CARDS, PASS, parse_call
-from server import roomlog, systemcard
+from paiju.core import roomlog
+from paiju.games.bridge import Bridge
+from paiju.games.bridge.bidding import choose, read_auction, system
+from paiju.games.bridge.explain import MAX_TEXT, NOTHING, Reading, words
+from paiju.protocol import Event, decode, echo, encode
+from paiju.protocol.bridge import ActCode
+from paiju.protocol.cards import BRIDGE_CARDS, PASS, parse_call
+from paiju.server import systemcard
 
 
 def _auctions(n: int, seed: int) -> list[tuple[int, list[int]]]:

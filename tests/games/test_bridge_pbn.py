@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from games.bridge import Bridge, score
-from games.bridge.pbn import Board, PbnError, board_from_game, read_pbn, rules_from_pbn, scan_pbn, write_pbn
-from games.testing import random_action
-from protocol.cards import parse_call, parse_card
+from paiju.games.bridge import Bridge, score
+from paiju.games.bridge.pbn import Board, PbnError, board_from_game, read_pbn, rules_from_pbn, scan_pbn, write_pbn
+from paiju.games.testing import random_action
+from paiju.protocol.cards import parse_call, parse_card
 
 N, E, S, W = range(4)
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from games.base import GameAction, GameError
-from games.bridge import BoardSpec, Bridge, BridgeRules, score, trick_winner
-from games.registry import create
-from protocol import ErrorCode, RoomEvent, echo
-from protocol.bridge import ActCode, Error, EventCode
-from protocol.cards import parse_call, parse_card
+from paiju.games.base import GameAction, GameError
+from paiju.games.bridge import BoardSpec, Bridge, BridgeRules, score, trick_winner
+from paiju.games.registry import create
+from paiju.protocol import ErrorCode, RoomEvent, echo
+from paiju.protocol.bridge import ActCode, Error, EventCode
+from paiju.protocol.cards import parse_call, parse_card
 
 # Every seat holds every suit: N AKQJ spades, T98 hearts ...; E T98 spades ...
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

@@ -1,5 +1,5 @@
 """Duplicate scoring and IMPs, checked against tables written from the Laws of Duplicate Bridge
-(Law 77 scoring table, Law 78 IMP scale) — not derived from games.bridge's code.
+(Law 77 scoring table, Law 78 IMP scale) — not derived from paiju.games.bridge's code.
 
 Every level, strain, doubling and vulnerability is covered, for making contracts (exactly and
 with every possible overtrick) and for every possible number of undertricks (1 to 13).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bridge import imps, score
+from paiju.games.bridge import imps, score
 
 # Score for making the contract exactly: NV / V, undoubled | doubled | redoubled.
 # (Trick points, part-score 50 or game 300/500, slam 500/750 and grand slam 1000/1500,

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from games import ActionSet, GameAction, GameError, GameEvent, HandNotOver, Outcome, create, get, names
-from games.testing import ConformanceError, check_game
-from games.tricks import Tricks
-from protocol import RoomEvent
-from protocol.frames import Option
+from paiju.games import ActionSet, GameAction, GameError, GameEvent, HandNotOver, Outcome, create, get, names
+from paiju.games.testing import ConformanceError, check_game
+from paiju.games.tricks import Tricks
+from paiju.protocol import RoomEvent
+from paiju.protocol.frames import Option
 
 
 def test_registry_knows_every_game_and_refuses_unknown_ones() -> None:

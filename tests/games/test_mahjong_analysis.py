@@ -9,17 +9,9 @@ from collections import Counter
 
 import pytest
 
-from games.mahjong import (
-    discard_options,
-    hu_distance,
-    information_set,
-    is_win,
-    unseen,
-    useful_draws,
-    waits,
-)
-from games.mahjong.analysis import ALL_TILES, NUMBER_TILES
-from protocol.cards import parse_tiles as t
+from paiju.games.mahjong import discard_options, hu_distance, information_set, is_win, unseen, useful_draws, waits
+from paiju.games.mahjong.analysis import ALL_TILES, NUMBER_TILES
+from paiju.protocol.cards import parse_tiles as t
 
 
 # ------------------------------------------------------------------ the brute force

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.testing import check_game
+from paiju.games.testing import check_game
 
 CHUNKS = 4
 GAMES = 2000

@@ -6,13 +6,13 @@ import copy
 
 import pytest
 
-from games.base import GameAction, GameError
-from games.mahjong import Mahjong, Meld
-from games.registry import create
-from protocol import ErrorCode
-from protocol.cards import parse_tiles as t
-from protocol.mahjong import ActCode, EventCode
-from protocol.mahjong import Error as MjError
+from paiju.games.base import GameAction, GameError
+from paiju.games.mahjong import Mahjong, Meld
+from paiju.games.registry import create
+from paiju.protocol import ErrorCode
+from paiju.protocol.cards import parse_tiles as t
+from paiju.protocol.mahjong import ActCode, EventCode
+from paiju.protocol.mahjong import Error as MjError
 
 
 def rig(hands: list[str], wall: str = "9s9s9s9s", ruleset: str = "championship", turn: int = 0) -> Mahjong:

@@ -10,8 +10,8 @@ from collections import defaultdict
 
 import pytest
 
-from games.niujiu import Kind, Pattern, beats, classify, pattern_beats, patterns
-from protocol.cards import NIUJIU_CARDS, parse_cards
+from paiju.games.niujiu import Kind, Pattern, beats, classify, pattern_beats, patterns
+from paiju.protocol.cards import NIUJIU_CARDS, parse_cards
 
 
 def c(text: str) -> bytes:

@@ -11,10 +11,10 @@ from typing import ClassVar
 
 import pytest
 
-from games.base import GameEvent
-from games.niujiu import ENOUGH, Niujiu
-from games.testing import check_game, play_random
-from protocol import HIDDEN, RoomEvent
+from paiju.games.base import GameEvent
+from paiju.games.niujiu import ENOUGH, Niujiu
+from paiju.games.testing import check_game, play_random
+from paiju.protocol import HIDDEN, RoomEvent
 
 
 class Audited(Niujiu):

@@ -12,13 +12,13 @@ from collections import Counter
 
 import pytest
 
-from games.base import GameAction, GameError, GameEvent
-from games.niujiu import ENOUGH, Niujiu, patterns
-from games.registry import create
-from games.testing import play_random
-from protocol import HIDDEN, ErrorCode, RoomEvent
-from protocol.cards import NIUJIU_CARDS, parse_cards
-from protocol.niujiu import ActCode, Error, EventCode, Kind
+from paiju.games.base import GameAction, GameError, GameEvent
+from paiju.games.niujiu import ENOUGH, Niujiu, patterns
+from paiju.games.registry import create
+from paiju.games.testing import play_random
+from paiju.protocol import HIDDEN, ErrorCode, RoomEvent
+from paiju.protocol.cards import NIUJIU_CARDS, parse_cards
+from paiju.protocol.niujiu import ActCode, Error, EventCode, Kind
 
 
 def c(text: str) -> bytes:

@@ -11,8 +11,8 @@ from itertools import combinations
 
 import pytest
 
-from games.niujiu import LEVEL, Kind, classify, is_red, niu_code, patterns, rank
-from protocol.cards import NIUJIU_CARDS, parse_cards
+from paiju.games.niujiu import LEVEL, Kind, classify, is_red, niu_code, patterns, rank
+from paiju.protocol.cards import NIUJIU_CARDS, parse_cards
 
 
 def c(text: str) -> bytes:

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from games import GameAction, GameError, create
-from games.testing import check_game
-from games.tricks import Tricks, tricks_numbers
-from protocol import ErrorCode
-from protocol.cards import tricks_card
-from protocol.tricks import ActCode
-from protocol.tricks import Error as TricksError
+from paiju.games import GameAction, GameError, create
+from paiju.games.testing import check_game
+from paiju.games.tricks import Tricks, tricks_numbers
+from paiju.protocol import ErrorCode
+from paiju.protocol.cards import tricks_card
+from paiju.protocol.tricks import ActCode
+from paiju.protocol.tricks import Error as TricksError
 
 
 @pytest.mark.slow

@@ -8,9 +8,9 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from games.testing import check_game
-from games.tricks import Tricks, tricks_numbers
 from paiju.cli import main
+from paiju.games.testing import check_game
+from paiju.games.tricks import Tricks, tricks_numbers
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 13])

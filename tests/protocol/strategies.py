@@ -9,8 +9,8 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from hypothesis import strategies as st
 
-from protocol.cards import ACTION_DOMAIN, CARD_DOMAIN
-from protocol.frames import FRAMES, MaxLen, Range, Record, _ActionBytes, _CardBytes, field_types
+from paiju.protocol.cards import ACTION_DOMAIN, CARD_DOMAIN
+from paiju.protocol.frames import FRAMES, MaxLen, Range, Record, _ActionBytes, _CardBytes, field_types
 
 _cards = st.lists(st.sampled_from(sorted(CARD_DOMAIN)), max_size=20).map(bytes)
 _act = st.lists(st.sampled_from(sorted(ACTION_DOMAIN)), max_size=8).map(bytes)

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import cards as c
-from protocol import codes_in, mask_of
+from paiju.protocol import cards as c
+from paiju.protocol import codes_in, mask_of
 
 
 def test_every_tile_round_trips_through_notation() -> None:

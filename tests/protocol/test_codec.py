@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import (
+from paiju.protocol import (
     MAX_FRAME,
     Action,
     ErrorCode,
@@ -130,8 +130,8 @@ def test_fuzz_decode_raises_only_protocol_error() -> None:
 
 
 def _by_reference(data: bytes) -> object:
-    """The reference checks alone (protocol.frames._build), for what decode's fast path must equal."""
-    from protocol.frames import FRAMES, _build, _reject
+    """The reference checks alone (paiju.protocol.frames._build), for what decode's fast path must equal."""
+    from paiju.protocol.frames import FRAMES, _build, _reject
 
     try:
         obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_reject)
@@ -152,7 +152,7 @@ def test_compiled_layouts_accept_and_refuse_as_the_reference_checks() -> None:
     frame, or the same error code (20,000 mutations of valid frames of every type)."""
     import re
 
-    from protocol.spec import SPEC
+    from paiju.spec import SPEC
 
     seeds = [bytes.fromhex(h) for h in re.findall(r"```vector\n.+?\n([0-9a-f ]+)\n```", SPEC.read_text())]
     rng = random.Random(18)

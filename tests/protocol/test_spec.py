@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-import protocol
-from protocol import FRAMES, ErrorCode, ProtocolError, decode, decode_all, encode
-from protocol.spec import SPEC, render
+from paiju import protocol
+from paiju.protocol import FRAMES, ErrorCode, ProtocolError, decode, decode_all, encode
+from paiju.spec import SPEC, render
 
 TEXT = SPEC.read_text(encoding="utf-8")
 VECTORS = re.findall(r"```vector\n(.+?)\n([0-9a-f ]+)\n```", TEXT)
@@ -23,7 +23,7 @@ NAMESPACE = {name: getattr(protocol, name) for name in protocol.__all__}
 
 
 def test_generated_tables_match_the_code() -> None:
-    assert render(TEXT) == TEXT, "run: python -m protocol.spec --write"
+    assert render(TEXT) == TEXT, "run: python -m paiju.spec --write"
 
 
 def test_every_frame_type_has_a_vector() -> None:

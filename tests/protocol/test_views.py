@@ -1,4 +1,4 @@
-"""protocol.views: a game's declared view, checked against what the games send and robots read."""
+"""paiju.protocol.views: a game's declared view, checked against what the games send and robots read."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-import games
-from games.mahjong import Meld
-from games.testing import random_action
-from protocol import RoomState, decode, encode, views
-from protocol.mahjong import MeldKind
-from protocol.mahjong import View as MahjongView
-from protocol.views import ViewError
+from paiju import games
+from paiju.games.mahjong import Meld
+from paiju.games.testing import random_action
+from paiju.protocol import RoomState, decode, encode, views
+from paiju.protocol.mahjong import MeldKind
+from paiju.protocol.mahjong import View as MahjongView
+from paiju.protocol.views import ViewError
 
 
 def views_of_a_hand(game: str, seed: int) -> list[tuple[int | None, dict[str, Any]]]:
@@ -82,5 +82,5 @@ def test_per_seat_arrays_agree_when_the_seat_count_is_inferred() -> None:
 def test_every_game_names_its_declaration_and_the_engine_uses_the_declared_meld_kinds() -> None:
     for name in games.names():
         decl = games.get(name).VIEW
-        assert decl.__module__ == f"protocol.{name}" and decl.__name__ == "View"
+        assert decl.__module__ == f"paiju.protocol.{name}" and decl.__name__ == "View"
     assert list(Meld.__dict__[k.name] for k in MeldKind) == list(MeldKind)

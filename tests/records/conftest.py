@@ -1,5 +1,5 @@
 """Real databases for the records' tests: a SQLite file, and a throwaway PostgreSQL cluster
-(records.pgcluster: initdb + pg_ctl on a free loopback port; Debian's `postgresql`, which
+(paiju.testing.pgcluster: initdb + pg_ctl on a free loopback port; Debian's `postgresql`, which
 ./dev.sh test installs). Where PostgreSQL cannot run its tests are skipped, with the reason in
 pytest's summary."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from records import Database
-from records.models import Base
-from records.pgcluster import Cluster, Unavailable
+from paiju.records import Database
+from paiju.records.models import Base
+from paiju.testing.pgcluster import Cluster, Unavailable
 
 
 class Postgres:

@@ -12,8 +12,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from client import Client
-from protocol import Prompt, Result
+from paiju.client import Client
+from paiju.protocol import Prompt, Result
 from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 

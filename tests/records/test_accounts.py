@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from records import accounts
-from records.accounts import AccountError
-from records.database import Database
-from records.models import ROBOT, USER
+from paiju.records import accounts
+from paiju.records.accounts import AccountError
+from paiju.records.database import Database
+from paiju.records.models import ROBOT, USER
 
 
 async def test_register_login_resume_logout(db: Database) -> None:

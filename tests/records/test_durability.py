@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from client import Client
-from protocol import Prompt, Result
-from records import Database, matches
-from records.models import Match
+from paiju.client import Client
+from paiju.protocol import Prompt, Result
+from paiju.records import Database, matches
+from paiju.records.models import Match
 from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 OPTIONS = (*TEST_OPTIONS, "--max-connections", "1000")

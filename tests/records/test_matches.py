@@ -9,13 +9,13 @@ import time
 
 import pytest
 
-import games
-from games.bridge.pbn import read_pbn
-from records import accounts, matches
-from records.api import answer
-from records.database import Database
-from records.matches import HandRecord, MatchInfo, SeatHolder
-from records.models import GUEST, ROBOT, USER
+from paiju import games
+from paiju.games.bridge.pbn import read_pbn
+from paiju.records import accounts, matches
+from paiju.records.api import answer
+from paiju.records.database import Database
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
+from paiju.records.models import GUEST, ROBOT, USER
 
 
 def play(game: str, seed: int, hand: int) -> HandRecord:

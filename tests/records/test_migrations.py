@@ -11,8 +11,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from records import Database
-from records.models import Base
+from paiju.records import Database
+from paiju.records.models import Base
 
 
 async def test_empty_to_head_matches_the_models(db_url: str) -> None:

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from paiju.serve import records_writer
-from records import matches
-from records.database import Database
-from records.matches import MatchInfo, SeatHolder
-from records.models import GUEST, ROBOT
-from records.recorder import Recorder
+from paiju.cli.serve import records_writer
+from paiju.records import matches
+from paiju.records.database import Database
+from paiju.records.matches import MatchInfo, SeatHolder
+from paiju.records.models import GUEST, ROBOT
+from paiju.records.recorder import Recorder
 from tests.records.test_matches import play
 
 ROBOTS = [SeatHolder(ROBOT, "random@1")] * 2
@@ -29,7 +29,7 @@ async def ids(db: Database) -> dict[str, int]:
     """Match id by room id."""
     from sqlalchemy import select
 
-    from records.models import Match
+    from paiju.records.models import Match
 
     async with db.session() as s:
         return {room: mid for mid, room in (await s.execute(select(Match.id, Match.room_id))).all()}
@@ -168,7 +168,7 @@ async def _rows(db: Database) -> dict[str, list[tuple[object, ...]]]:
     """Every stored row that a batch writes, times aside (ended: only whether it is set)."""
     from sqlalchemy import select
 
-    from records.models import Account, Hand, Match, MatchSeat, Rating
+    from paiju.records.models import Account, Hand, Match, MatchSeat, Rating
 
     def rounded(v: object) -> object:
         return round(v, 9) if isinstance(v, float) else v
@@ -192,11 +192,11 @@ async def _rows(db: Database) -> dict[str, list[tuple[object, ...]]]:
 async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, seed: int) -> None:
     """Random matches (guests, robots whose ratings move from match to match, holders that
     change, abandoned matches), their jobs interleaved and cut into random batches: the batch
-    writer (records.matches.write_batch) stores exactly the rows that the jobs written one by
+    writer (paiju.records.matches.write_batch) stores exactly the rows that the jobs written one by
     one, each in its own transaction, store."""
     from pathlib import Path
 
-    from records.recorder import Batches, _End, _Hand
+    from paiju.records.recorder import Batches, _End, _Hand
 
     rng = random.Random(seed)
     holders = [

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from client import Client, ServerError
-from protocol import ErrorCode, Identity, Result
-from records import matches
+from paiju.client import Client, ServerError
+from paiju.protocol import ErrorCode, Identity, Result
+from paiju.records import matches
 from tests.records.conftest import Postgres
 from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
 
@@ -94,7 +94,7 @@ async def test_register_login_logout_and_names(server: Served) -> None:
 async def test_failed_logins_are_throttled_the_same_for_every_name(server: Served) -> None:
     """Three failures of a name are free; the fourth attempt waits a second (then two, four,
     ... until a lock): refused at once with RATE_LIMITED, whether the name is an account's or
-    not, and costing no password check. server/throttle.py has the rules, tested in the core."""
+    not, and costing no password check. paiju/core/throttle.py has the rules, tested in the core."""
     c = await Client.connect(server.url, "zed")
     await c.account("register", "Carol", "correct horse")
     await c.account("logout")

@@ -1,5 +1,5 @@
 """A real `redis-server` on a free loopback port (no persistence), `paiju serve --redis`
-and `paiju bots` subprocesses around it (started by bench/launch.py), and helpers to read
+and `paiju bots` subprocesses around it (started by paiju/testing/launch.py), and helpers to read
 their logs."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench import launch
-from bench.launch import Child, free_port
+from paiju.testing import launch
+from paiju.testing.launch import Child, free_port
 
 # Importing the slow robot registers it: only the subprocesses that ask for it do.
 collect_ignore = ["slowbot.py"]

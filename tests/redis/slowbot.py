@@ -8,10 +8,10 @@ import os
 import time
 from typing import ClassVar
 
-from bots.base import RandomRobot
-from bots.registry import register
-from games import GameAction
-from protocol import DecisionRequest
+from paiju.bots.base import RandomRobot
+from paiju.bots.registry import register
+from paiju.games import GameAction
+from paiju.protocol import DecisionRequest
 
 
 @register

@@ -11,14 +11,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-from protocol.bus import MemoryBus
-from records import Database, matches
-from records.matches import MatchInfo, SeatHolder
-from records.models import GUEST, ROBOT
-from redisbus.link import Link, client
-from server.app import Server
-from server.config import Config
-from server.storage import RoomStore
+from paiju.bus.link import Link, client
+from paiju.bus.memory import MemoryBus
+from paiju.core.config import Config
+from paiju.records import Database, matches
+from paiju.records.matches import MatchInfo, SeatHolder
+from paiju.records.models import GUEST, ROBOT
+from paiju.server.app import Server
+from paiju.server.storage import RoomStore
 
 from .conftest import RedisServer, free_port
 

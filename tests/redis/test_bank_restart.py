@@ -8,9 +8,9 @@ import asyncio
 import random
 import signal
 
-from bench.launch import Child
-from client import Client
-from protocol import Prompt, Result
+from paiju.client import Client
+from paiju.protocol import Prompt, Result
+from paiju.testing.launch import Child
 
 from .conftest import RedisServer, start_bots, start_serve
 from .test_restart import OPTS, settle

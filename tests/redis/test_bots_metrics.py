@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import urllib.request
 
-from loadtest import Options, run
-from loadtest.scrape import Scrape, parse
+from paiju.loadtest import Options, run
+from paiju.loadtest.scrape import Scrape, parse
 
 from .conftest import RedisServer, free_port, start_bots, start_serve
 

@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-import games
-from bots.worker import Worker
-from protocol import Decision, DecisionRequest
-from redisbus.link import DEAD_LETTERS, GROUP, Link, client, request_stream
-from redisbus.rooms import RedisRoomBus
-from redisbus.workers import RedisWorkerBus
+from paiju import games
+from paiju.bots.worker import Worker
+from paiju.bus.link import DEAD_LETTERS, GROUP, Link, client, request_stream
+from paiju.bus.rooms import RedisRoomBus
+from paiju.bus.workers import RedisWorkerBus
+from paiju.protocol import Decision, DecisionRequest
 
 from .conftest import RedisServer
 
@@ -96,7 +96,7 @@ async def test_only_answered_requests_are_acknowledged_and_retries_are_bounded(
         assert pend["pending"] == 1  # the answered one is acknowledged, the other is still held
         await a.close()  # "a" dies holding d2: it stops renewing its lease
         deliveries = 1
-        caplog.set_level(logging.INFO, "paiju.bots")
+        caplog.set_level(logging.INFO, "paiju.cli.bots")
         async with asyncio.timeout(10):
             # "b" takes it over after the lease, and keeps failing (never answers) ...
             while True:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bench.launch import ROOT, free_port
+from paiju.testing.launch import ROOT, free_port
 
 BAD = {
     "malformed": ("http://127.0.0.1:6379", 2, "malformed Redis URL"),

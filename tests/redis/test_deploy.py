@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bench.launch import ROOT, Child
+from paiju.testing.launch import ROOT, Child
 
 from .conftest import RedisServer
 

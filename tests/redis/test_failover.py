@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from client import Client
-from protocol import DecisionRequest, Event, RoomEvent, decode
-from redisbus.link import FIELD, GROUP, request_stream
+from paiju.bus.link import FIELD, GROUP, request_stream
+from paiju.client import Client
+from paiju.protocol import DecisionRequest, Event, RoomEvent, decode
 
 from .conftest import SLOW, RedisServer, answered, start_bots, start_serve
 

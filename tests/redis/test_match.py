@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-import games
-from bench.launch import Child
-from client import Client
-from protocol import Event, RoomEvent
+from paiju import games
+from paiju.client import Client
+from paiju.protocol import Event, RoomEvent
+from paiju.testing.launch import Child
 
 from .conftest import RedisServer, answered, start_bots, start_serve
 

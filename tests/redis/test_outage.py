@@ -11,12 +11,12 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from client import Client
-from protocol import Event, Result, RoomEvent
-from protocol.actions import ECHO
-from redisbus.link import room_log
-from server.lifecycle import Phase
-from server.roomlog import replay
+from paiju.bus.link import room_log
+from paiju.client import Client
+from paiju.core.lifecycle import Phase
+from paiju.core.roomlog import replay
+from paiju.protocol import Event, Result, RoomEvent
+from paiju.protocol.actions import ECHO
 
 from .conftest import SLOW, RedisServer, start_bots, start_serve
 

@@ -10,10 +10,10 @@ import signal
 
 import redis.asyncio as aioredis
 
-from client import Client
-from protocol import Event, RoomEvent
-from redisbus.link import ROOMS, room_log
-from server.roomlog import replay
+from paiju.bus.link import ROOMS, room_log
+from paiju.client import Client
+from paiju.core.roomlog import replay
+from paiju.protocol import Event, RoomEvent
 from tests.server.test_pbn import BOARDS, PBN
 
 from .conftest import RedisServer, start_bots, start_serve

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from client import Client
-from protocol import Prompt, Result
-from records import Database, matches
-from records.models import Hand, Match
+from paiju.client import Client
+from paiju.protocol import Prompt, Result
+from paiju.records import Database, matches
+from paiju.records.models import Hand, Match
 
 from .conftest import RedisServer, start_bots, start_serve
 

@@ -12,12 +12,12 @@ import signal
 import pytest
 import redis.asyncio as aioredis
 
-import games
-from client import Client
-from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
-from redisbus.link import ROOMS, room_log
-from server.lifecycle import Phase
-from server.roomlog import replay
+from paiju import games
+from paiju.bus.link import ROOMS, room_log
+from paiju.client import Client
+from paiju.core.lifecycle import Phase
+from paiju.core.roomlog import replay
+from paiju.protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import RedisServer, start_bots, start_serve
 

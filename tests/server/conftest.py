@@ -1,4 +1,4 @@
-"""A real `paiju serve` subprocess on a free loopback port (started by bench/launch.py),
+"""A real `paiju serve` subprocess on a free loopback port (started by paiju/testing/launch.py),
 shared by the server tests."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench import launch
-from bench.launch import Child
+from paiju.testing import launch
+from paiju.testing.launch import Child
 
 Served = Child  # a `paiju serve` child: .url, .http, .proc, .output(), .stop()
 

@@ -1,5 +1,5 @@
-"""A driver for the lobby's core (server/lobby.py) with real tables and no I/O: what the
-shell (server/app.py) does, in a few lines, with the clock, the database and the other nodes
+"""A driver for the lobby's core (paiju/core/lobby.py) with real tables and no I/O: what the
+shell (paiju/server/app.py) does, in a few lines, with the clock, the database and the other nodes
 as test doubles. Connections are ints; each one's frames are kept in order."""
 
 from __future__ import annotations
@@ -10,24 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import games
-from protocol import (
-    VERSION,
-    Action,
-    DecisionRequest,
-    Error,
-    Event,
-    Frame,
-    Hello,
-    Moved,
-    PaijuError,
-    Redirect,
-    RoomEvent,
-    Welcome,
-)
-from server import table
-from server.config import Config, Limits
-from server.lobby import (
+from paiju import games
+from paiju.core import table
+from paiju.core.config import Config, Limits
+from paiju.core.lobby import (
     Answer,
     Bound,
     CatchUp,
@@ -50,6 +36,20 @@ from server.lobby import (
     Send,
     Tick,
     Unbound,
+)
+from paiju.protocol import (
+    VERSION,
+    Action,
+    DecisionRequest,
+    Error,
+    Event,
+    Frame,
+    Hello,
+    Moved,
+    PaijuError,
+    Redirect,
+    RoomEvent,
+    Welcome,
 )
 
 

@@ -1,4 +1,4 @@
-"""A driver for the room core in-process: a :class:`~server.table.Table` with a clock the test
+"""A driver for the room core in-process: a :class:`~paiju.core.table.Table` with a clock the test
 moves, players who join, act, drop and resume on numbered connections, and every output
 recorded per connection, with the checks the core's tests share."""
 
@@ -10,12 +10,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-import games
-from games import GameAction
-from protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
-from server.config import Limits
-from server.lifecycle import Phase
-from server.table import (
+from paiju import games
+from paiju.core.config import Limits
+from paiju.core.lifecycle import Phase
+from paiju.core.table import (
     Bind,
     Close,
     Decide,
@@ -32,6 +30,8 @@ from server.table import (
     Tick,
     Unbind,
 )
+from paiju.games import GameAction
+from paiju.protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
 
 _conn_ids = itertools.count(1)
 

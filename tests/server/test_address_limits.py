@@ -6,8 +6,8 @@ the tables, the clock an input (tests/server/lobbykit.py)."""
 
 from __future__ import annotations
 
-from protocol import VERSION, CreateRoom, Error, ErrorCode, Hello, Leave, QuickPlay, RoomState, Welcome
-from server.config import Limits
+from paiju.core.config import Limits
+from paiju.protocol import VERSION, CreateRoom, Error, ErrorCode, Hello, Leave, QuickPlay, RoomState, Welcome
 
 from .lobbykit import Kit
 

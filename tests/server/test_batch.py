@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 
-from client import Client
-from protocol import (
+from paiju.client import Client
+from paiju.protocol import (
     VERSION,
     Ack,
     Action,
@@ -111,7 +111,7 @@ async def test_a_client_that_does_not_ask_gets_one_frame_a_message(served: Serve
 
 
 # ------------------------------------------------------------------ same frames either way
-EXTRAS = {"value", "leader", "par"}  # paiju serve's extras (bots/tricks/record.py, bots/bridge/record.py)
+EXTRAS = {"value", "leader", "par"}  # paiju serve's extras (paiju/bots/tricks/record.py, paiju/bots/bridge/record.py)
 
 
 def _normal(f: Frame) -> Frame | None:
@@ -121,7 +121,7 @@ def _normal(f: Frame) -> Frame | None:
         return None
     if isinstance(f, Prompt):
         return dataclasses.replace(f, room="R", ms_left=0, bank_ms=0)
-    if isinstance(f, Result):  # the solver's figures join a RESULT only when ready in time (server/room.py)
+    if isinstance(f, Result):  # the solver's figures join a RESULT only when ready in time (paiju/server/room.py)
         detail = {k: v for k, v in f.detail.items() if k not in EXTRAS}
         return dataclasses.replace(f, room="R", detail=detail)
     if isinstance(f, (Event, RoomState)):

@@ -7,14 +7,14 @@ import asyncio
 import time
 from typing import ClassVar
 
-import games
-from bots import registry
-from bots.base import RandomRobot, Robot
-from bots.pool import DecisionPool
-from bots.worker import Worker
-from games import GameAction
-from protocol import Decision, DecisionRequest
-from protocol.bus import MemoryBus
+from paiju import games
+from paiju.bots import registry
+from paiju.bots.base import RandomRobot, Robot
+from paiju.bots.pool import DecisionPool
+from paiju.bots.worker import Worker
+from paiju.bus.memory import MemoryBus
+from paiju.games import GameAction
+from paiju.protocol import Decision, DecisionRequest
 
 
 def request(room: str = "r1", prompt_id: int = 1, robot: str = "random", late: bool = False) -> DecisionRequest:

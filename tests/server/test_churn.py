@@ -10,13 +10,13 @@ from collections.abc import Iterator
 
 import pytest
 
-import games
-from bench import churn as bench_churn
-from bench.churn import Member, card_check, churn
-from games.testing import random_action
-from protocol import Event, RoomState
-from server import table as tb
-from server.roomlog import pack
+from paiju import games
+from paiju.bench import churn as bench_churn
+from paiju.bench.churn import Member, card_check, churn
+from paiju.core import table as tb
+from paiju.core.roomlog import pack
+from paiju.games.testing import random_action
+from paiju.protocol import Event, RoomState
 
 
 @pytest.fixture(scope="module")

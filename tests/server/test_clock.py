@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-import games
-from protocol import CreateRoom, Event, RoomEvent
+from paiju import games
+from paiju.protocol import CreateRoom, Event, RoomEvent
 
 from .lobbykit import Kit
 from .tablekit import check_default_actions

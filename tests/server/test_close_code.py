@@ -11,7 +11,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from protocol import VERSION, Hello, Ping, encode
+from paiju.protocol import VERSION, Hello, Ping, encode
 
 from .conftest import Served, start_server, stop_server
 

@@ -1,4 +1,4 @@
-"""`python -m bench.connmem`: what a held idle connection keeps, by owner, from a real server."""
+"""`python -m paiju.bench.connmem`: what a held idle connection keeps, by owner, from a real server."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 def test_a_held_connection_keeps_no_handshake_headers() -> None:
     p = subprocess.run(
-        [sys.executable, "-m", "bench.connmem", "--idle", "60", "--ramp", "1", "--settle", "1"],
+        [sys.executable, "-m", "paiju.bench.connmem", "--idle", "60", "--ramp", "1", "--settle", "1"],
         cwd=ROOT,
         capture_output=True,
         text=True,

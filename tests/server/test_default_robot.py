@@ -1,4 +1,4 @@
-"""Rooms seat each game's strongest registered robot when none is named (server/config.py's
+"""Rooms seat each game's strongest registered robot when none is named (paiju/core/config.py's
 PREFERRED_ROBOTS, ordered by the arena's figures in docs/robots.md), skipping a name the
 game has not registered; every robot has a one-line description for the lobby's menu."""
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-import games
-from bots import registry
-from protocol import ListRooms, QuickPlay, RoomList
-from server.config import PREFERRED_ROBOTS, Limits
-from server.lobby import Lobby
+from paiju import games
+from paiju.bots import registry
+from paiju.core.config import PREFERRED_ROBOTS, Limits
+from paiju.core.lobby import Lobby
+from paiju.protocol import ListRooms, QuickPlay, RoomList
 
 from .lobbykit import Kit
 

@@ -8,8 +8,8 @@ import time
 
 import redis
 
-from client import Client
-from redisbus.link import room_log
+from paiju.bus.link import room_log
+from paiju.client import Client
 from tests.redis.conftest import RedisServer, free_port, start_serve
 
 

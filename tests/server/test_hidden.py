@@ -2,7 +2,7 @@
 record every frame the room sends them (in-process: the lobby's core and the tables,
 tests/server/lobbykit.py; what the wire adds is the codec's, tested in tests/protocol).
 The test rebuilds the game from the seed
-with games.registry, drives all seats itself in lockstep (so the server applies exactly its
+with paiju.games.registry, drives all seats itself in lockstep (so the server applies exactly its
 actions, in its order) and checks that
 
 - every EVENT a seat receives is exactly the reference game's event as that seat sees it
@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-import games
-from games.testing import card_bytes, random_action
-from protocol import Action, CreateRoom, Error, Event, Join, Prompt, Result, RoomEvent, RoomState
-from protocol.cards import HIDDEN
-from server.config import Limits
+from paiju import games
+from paiju.core.config import Limits
+from paiju.games.testing import card_bytes, random_action
+from paiju.protocol import Action, CreateRoom, Error, Event, Join, Prompt, Result, RoomEvent, RoomState
+from paiju.protocol.cards import HIDDEN
 
 from .lobbykit import Kit
 

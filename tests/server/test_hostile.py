@@ -12,8 +12,8 @@ import urllib.request
 import msgpack
 import pytest
 
-from client import Client, ServerError
-from protocol import (
+from paiju.client import Client, ServerError
+from paiju.protocol import (
     Ack,
     Action,
     CreateRoom,

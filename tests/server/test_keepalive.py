@@ -1,4 +1,4 @@
-"""The server's one keepalive (server/keepalive.py): a peer that stops answering pings -- a
+"""The server's one keepalive (paiju/server/keepalive.py): a peer that stops answering pings -- a
 raw socket that did the WebSocket handshake and then went silent, as a vanished laptop does --
 is closed within two ``--ping-interval``s, while a client that answers stays, and the server
 counts it gone."""
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from client import Client
+from paiju.client import Client
 
 from .conftest import Served, serving
 

@@ -10,7 +10,20 @@ from collections.abc import Iterator
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from protocol import VERSION, Ack, Action, CreateRoom, Frame, Hello, Join, Prompt, RoomState, Welcome, decode, encode
+from paiju.protocol import (
+    VERSION,
+    Ack,
+    Action,
+    CreateRoom,
+    Frame,
+    Hello,
+    Join,
+    Prompt,
+    RoomState,
+    Welcome,
+    decode,
+    encode,
+)
 
 from .conftest import TEST_OPTIONS, Served, serving
 

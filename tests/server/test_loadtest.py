@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench.launch import ROOT, Child
+from paiju.testing.launch import ROOT, Child
 
 from .conftest import TEST_OPTIONS, Served, serving
 
@@ -107,7 +107,7 @@ def test_bench_server_runs_both_servers_in_one_run() -> None:
 
 
 def test_the_echo_servers_table_relay_sends_every_move_to_every_seat() -> None:
-    """loadtest/echo.py's relay, the bench's floor: what a seat sends reaches every seat of
+    """paiju/loadtest/echo.py's relay, the bench's floor: what a seat sends reaches every seat of
     its table (and no other table), the last seat's move K times more for K robot seats."""
 
     async def main(port: int) -> None:
@@ -132,7 +132,7 @@ def test_the_echo_servers_table_relay_sends_every_move_to_every_seat() -> None:
                 await asyncio.wait_for(ws.recv(), 0.2)
         await asyncio.gather(*(ws.close() for ws in [*a, *b]))
 
-    echo = Child([sys.executable, "-m", "loadtest.echo", "--port", "0"], r"echo serving on ws://[^:]+:(\d+)/")
+    echo = Child([sys.executable, "-m", "paiju.loadtest.echo", "--port", "0"], r"echo serving on ws://[^:]+:(\d+)/")
     try:
         asyncio.run(main(echo.port))
     finally:

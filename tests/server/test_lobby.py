@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import (
+from paiju.protocol import (
     CreateRoom,
     Error,
     ErrorCode,

@@ -1,10 +1,13 @@
-"""The lobby's core (server/lobby.py) driven in-process, without sockets or subprocesses:
+"""The lobby's core (paiju/core/lobby.py) driven in-process, without sockets or subprocesses:
 HELLO, resume with and without a gap, the expiry after the grace period, the per-address
 limits, quick play, the redirect decisions with a fake directory, login throttling."""
 
 from __future__ import annotations
 
-from protocol import (
+from paiju.core.config import Limits
+from paiju.core.lobby import Answer, Failed, Go, Identified, Listed, Lookup
+from paiju.core.throttle import Throttle
+from paiju.protocol import (
     VERSION,
     Account,
     CreateRoom,
@@ -23,9 +26,6 @@ from protocol import (
     RoomState,
     Welcome,
 )
-from server.config import Limits
-from server.lobby import Answer, Failed, Go, Identified, Listed, Lookup
-from server.throttle import Throttle
 
 from .lobbykit import Kit, default_answer, moved
 

@@ -17,13 +17,13 @@ import random
 import time
 from typing import Any
 
-import games
-from bots.bridge.record import par_future, pool
-from client import Client
-from protocol import Decision, Event, RoomEvent
-from protocol.bus import MemoryBus
-from server.app import Server
-from server.config import Config, Limits
+from paiju import games
+from paiju.bots.bridge.record import par_future, pool
+from paiju.bus.memory import MemoryBus
+from paiju.client import Client
+from paiju.core.config import Config, Limits
+from paiju.protocol import Decision, Event, RoomEvent
+from paiju.server.app import Server
 
 HANDS = 20
 

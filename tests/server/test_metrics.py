@@ -10,9 +10,9 @@ import urllib.request
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from client import Client
-from loadtest.scrape import Scrape, parse
-from protocol import (
+from paiju.client import Client
+from paiju.loadtest.scrape import Scrape, parse
+from paiju.protocol import (
     VERSION,
     Action,
     CreateRoom,
@@ -112,12 +112,12 @@ async def test_every_metric_is_present_and_moves_after_a_hand(served: Served) ->
 
 
 def test_hot_path_histogram_reads_as_prometheus_clients_own() -> None:
-    """The latency histograms kept in plain lists (server.metrics._Times) expose the same
+    """The latency histograms kept in plain lists (paiju.server.metrics._Times) expose the same
     buckets, count and sum as a prometheus_client Histogram given the same observations,
     values on a bucket's bound included (``le`` is inclusive)."""
     from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
-    from server.metrics import _FAST, _Times
+    from paiju.server.metrics import _FAST, _Times
 
     values = [0.0, 0.0002, 0.00021, 0.001, 0.0049, 0.005, 0.3, 1.0, 7.5, 1e-9]
     ours, registry = _Times("t_seconds", "t", _FAST), CollectorRegistry()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench.nonreaders import bench, start, within
+from paiju.bench.nonreaders import bench, start, within
 
 CLIENTS = 60
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from games.bridge.pbn import read_pbn, result_pbn
-from protocol import (
+from paiju.games.bridge.pbn import read_pbn, result_pbn
+from paiju.protocol import (
     CreateRoom,
     Error,
     ErrorCode,
@@ -24,8 +24,8 @@ from protocol import (
     decode,
     encode,
 )
-from protocol.bridge import VULNERABILITY, EventCode
-from protocol.frames import MAX_FRAME
+from paiju.protocol.bridge import VULNERABILITY, EventCode
+from paiju.protocol.frames import MAX_FRAME
 
 from .lobbykit import Kit
 
@@ -121,8 +121,8 @@ def test_pbn_is_refused_with_a_clear_error() -> None:
 
 def test_pbn_results_are_whole_files() -> None:
     """A RESULT's PBN is a file in PBN's export format (what bridge programs load)."""
-    import games
-    from games import GameAction
+    from paiju import games
+    from paiju.games import GameAction
 
     g = games.create("bridge", 3, "standard")
     rng = random.Random(2)

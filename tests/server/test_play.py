@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-import games
-from protocol import CreateRoom, Event, Prompt, Result, RoomEvent, RoomState
+from paiju import games
+from paiju.protocol import CreateRoom, Event, Prompt, Result, RoomEvent, RoomState
 
 from .lobbykit import Kit
 

@@ -4,8 +4,8 @@ In-process: the lobby's core (tests/server/lobbykit.py)."""
 
 from __future__ import annotations
 
-from protocol import CreateRoom, Error, ErrorCode, QuickPlay
-from server.config import Limits
+from paiju.core.config import Limits
+from paiju.protocol import CreateRoom, Error, ErrorCode, QuickPlay
 
 from .lobbykit import Kit
 

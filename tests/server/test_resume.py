@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from client import Client, ServerError
-from protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
+from paiju.client import Client, ServerError
+from paiju.protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, start_server, stop_server
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from client import Client, Closed
-from protocol import Event, Result, RoomEvent, RoomState, SeatKind, Welcome
+from paiju.client import Client, Closed
+from paiju.protocol import Event, Result, RoomEvent, RoomState, SeatKind, Welcome
 
 from .conftest import Served, serving
 

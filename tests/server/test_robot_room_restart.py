@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from client import Client
-from protocol import Event, Result, RoomEvent, RoomState
+from paiju.client import Client
+from paiju.protocol import Event, Result, RoomEvent, RoomState
 from tests.redis.conftest import RedisServer, free_port, start_bots, start_serve
 
 # robots paced, so that the match is still on when the server is killed

@@ -1,13 +1,13 @@
-"""The rules pages the web client links (server/web/rules/GAME.html) are docs/rules/GAME.md
+"""The rules pages the web client links (paiju/server/web/rules/GAME.html) are docs/rules/GAME.md
 rendered as they are now, and a document's text never becomes markup it did not spell."""
 
 from __future__ import annotations
 
-from server import rules
+from paiju.server import rules
 
 
 def test_the_committed_pages_are_the_documents_rendered() -> None:
-    assert rules.stale() == [], "run: python -m server.rules"
+    assert rules.stale() == [], "run: python -m paiju.server.rules"
     assert set(rules.pages()) == {"bridge.html", "mahjong.html", "niujiu.html", "tricks.html"}
 
 

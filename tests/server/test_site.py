@@ -17,12 +17,12 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from bots import registry
-from bots.tricks import solve
-from client import Client, ServerError
-from protocol import HIDDEN, ErrorCode, Event, Result, RoomEvent, RoomState, decode
-from protocol.cards import tricks_number
-from server.config import PREFERRED_ROBOTS
+from paiju.bots import registry
+from paiju.bots.tricks import solve
+from paiju.client import Client, ServerError
+from paiju.core.config import PREFERRED_ROBOTS
+from paiju.protocol import HIDDEN, ErrorCode, Event, Result, RoomEvent, RoomState, decode
+from paiju.protocol.cards import tricks_number
 
 from .conftest import TEST_OPTIONS, Served, start_server, stop_server
 from .tablekit import Driver

@@ -15,8 +15,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from client import Client
-from protocol import VERSION, Hello, Join, encode
+from paiju.client import Client
+from paiju.protocol import VERSION, Hello, Join, encode
 
 from .conftest import Served, start_server, stop_server
 

@@ -1,4 +1,4 @@
-"""protocol/SPEC.md §7.1 against a live server: every error listed for every request frame, and
+"""paiju/protocol/SPEC.md §7.1 against a live server: every error listed for every request frame, and
 for ACTION in every game, is provoked on a running `paiju serve` and its code compared; the
 answer of `GET /api/games` (§10.1) is compared with the registries; every RESULT's `detail` is
 checked against its game's declaration (§6.5).
@@ -25,11 +25,12 @@ from typing import Any
 import pytest
 import websockets
 
-import games
-from bots import registry as robots
-from games import GameAction
-from games.testing import random_action
-from protocol import (
+from paiju import games
+from paiju.bots import registry as robots
+from paiju.core.config import rank_robots
+from paiju.games import GameAction
+from paiju.games.testing import random_action
+from paiju.protocol import (
     Account,
     Action,
     CreateRoom,
@@ -50,8 +51,7 @@ from protocol import (
     encode,
     views,
 )
-from protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
-from server.config import rank_robots
+from paiju.protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
 from tests.cluster import test_drain_refusals as drain_refusals
 
 from .conftest import TEST_OPTIONS, Served, serving
@@ -274,8 +274,8 @@ def others_cards(hands: list[Any], seat: int) -> list[int]:
 
 
 def tricks_cases(g: Any, s: int) -> dict[int, GameAction]:
-    from protocol.cards import tricks_card
-    from protocol.tricks import Error as TricksError
+    from paiju.protocol.cards import tricks_card
+    from paiju.protocol.tricks import Error as TricksError
 
     hand = [tricks_card(k) for k in g.hands[s]]
     out: dict[int, GameAction] = {ErrorCode.ILLEGAL_ACTION: GameAction(1)}
@@ -287,9 +287,9 @@ def tricks_cases(g: Any, s: int) -> dict[int, GameAction]:
 
 
 def niujiu_cases(g: Any, s: int) -> dict[int, GameAction]:
-    from games.niujiu.patterns import classify
-    from protocol.niujiu import ActCode
-    from protocol.niujiu import Error as NiujiuError
+    from paiju.games.niujiu.patterns import classify
+    from paiju.protocol.niujiu import ActCode
+    from paiju.protocol.niujiu import Error as NiujiuError
 
     hand = list(g.hands[s])
     legal = g.legal(s)
@@ -318,9 +318,9 @@ def niujiu_cases(g: Any, s: int) -> dict[int, GameAction]:
 
 
 def mahjong_cases(g: Any, s: int) -> dict[int, GameAction]:
-    from games.mahjong.game import CLAIM
-    from protocol.mahjong import ActCode
-    from protocol.mahjong import Error as MjError
+    from paiju.games.mahjong.game import CLAIM
+    from paiju.protocol.mahjong import ActCode
+    from paiju.protocol.mahjong import Error as MjError
 
     hand = list(g.hands[s])
     legal = g.legal(s)
@@ -354,10 +354,10 @@ def mahjong_cases(g: Any, s: int) -> dict[int, GameAction]:
 
 
 def bridge_cases(g: Any, s: int) -> dict[int, GameAction]:
-    from games.bridge.game import AUCTION, PLAY
-    from protocol.bridge import ActCode
-    from protocol.bridge import Error as BridgeError
-    from protocol.cards import BIDS
+    from paiju.games.bridge.game import AUCTION, PLAY
+    from paiju.protocol.bridge import ActCode
+    from paiju.protocol.bridge import Error as BridgeError
+    from paiju.protocol.cards import BIDS
 
     hand = list(g.hands[s])
     legal = g.legal(s)
@@ -514,10 +514,10 @@ def test_discovery_matches_the_registries(main: Served) -> None:
 
 
 def test_every_request_frame_has_its_answers_declared() -> None:
-    """A client frame added to protocol/frames.py must be given its answer and errors in
-    protocol/answers.py (and so in SPEC.md §7.1, and provoked above)."""
-    from protocol.frames import FRAMES
-    from protocol.spec import wire_name
+    """A client frame added to paiju/protocol/frames.py must be given its answer and errors in
+    paiju/protocol/answers.py (and so in SPEC.md §7.1, and provoked above)."""
+    from paiju.protocol.frames import FRAMES
+    from paiju.spec import wire_name
 
     client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
     assert [a.frame for a in answers.REQUESTS] == client

@@ -1,4 +1,4 @@
-"""Fair clocks and paced robots in the room core (server/table.py), driven in-process with a
+"""Fair clocks and paced robots in the room core (paiju/core/table.py), driven in-process with a
 clock the test moves: a human who runs over a move's time spends the seat's time bank and
 keeps the seat while the bank lasts; when it is spent the clock plays and a robot takes the
 seat, and the owner gets it back by answering the next prompt before the robot does; in a
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from games import GameAction
-from protocol import Ack, Event, Prompt, RoomEvent
-from server.config import Limits
-from server.table import Publish
+from paiju.core.config import Limits
+from paiju.core.table import Publish
+from paiju.games import GameAction
+from paiju.protocol import Ack, Event, Prompt, RoomEvent
 
 from .tablekit import Driver
 

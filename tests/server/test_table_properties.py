@@ -13,11 +13,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import games
-from games import GameAction
-from protocol import RoomEvent
-from server.config import Limits
-from server.lifecycle import Phase
+from paiju import games
+from paiju.core.config import Limits
+from paiju.core.lifecycle import Phase
+from paiju.games import GameAction
+from paiju.protocol import RoomEvent
 
 from .tablekit import Driver, check_prompts, check_streams, seats_of
 

@@ -1,4 +1,4 @@
-"""The room core's chat and rematch (server/table.py with server/social.py), driven in-process:
+"""The room core's chat and rematch (paiju/core/table.py with paiju/core/social.py), driven in-process:
 who reads which line, the length cap, the rate limit, mutes, the lines a newcomer or a resumed
 player gets again, and nothing of it in the room's log; the rematch offered after the match,
 accepted by all, declined, timed out, and with a player who drops or leaves during the offer."""
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from protocol import ChatLine, Error, ErrorCode, RematchOffer, RematchState, RoomEvent, SeatKind
-from server.config import Limits
-from server.lifecycle import Phase
-from server.social import Chat
-from server.table import AnswerRematch, MuteName, Rematched, SayLine, SwapSeat
+from paiju.core.config import Limits
+from paiju.core.lifecycle import Phase
+from paiju.core.social import Chat
+from paiju.core.table import AnswerRematch, MuteName, Rematched, SayLine, SwapSeat
+from paiju.protocol import ChatLine, Error, ErrorCode, RematchOffer, RematchState, RoomEvent, SeatKind
 
 from .tablekit import Driver
 

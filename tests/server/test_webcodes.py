@@ -1,14 +1,14 @@
-"""server/web/wire.js is what server/webcodes.py makes from the Python declarations: a code,
+"""paiju/server/web/wire.js is what paiju/server/webcodes.py makes from the Python declarations: a code,
 frame field or ruleset added or renamed in Python and not regenerated fails here."""
 
 from __future__ import annotations
 
-from server import webcodes
+from paiju.server import webcodes
 
 
 def test_wire_js_is_generated_from_the_code() -> None:
     assert webcodes.WIRE_JS.read_text(encoding="utf-8") == webcodes.render(), (
-        "server/web/wire.js differs from the code: run python -m server.webcodes --write"
+        "paiju/server/web/wire.js differs from the code: run python -m paiju.server.webcodes --write"
     )
 
 
@@ -23,10 +23,10 @@ def test_the_generator_writes_what_the_declarations_say() -> None:
 
 def test_the_results_page_reads_only_declared_detail_keys() -> None:
     """results.js shows each game's RESULT detail: every key it reads (``d.key``, ``d`` being a
-    RESULT's detail) is declared by some game's Detail (protocol/<game>.py)."""
+    RESULT's detail) is declared by some game's Detail (paiju/protocol/<game>.py)."""
     import re
 
-    import games
+    from paiju import games
 
     source = (webcodes.WIRE_JS.parent / "results.js").read_text(encoding="utf-8")
     assert "const d = f.detail" in source

@@ -1,0 +1,201 @@
+"""The compiled build against the pure-Python one: the codec and the move path, interleaved.
+
+``python -m paiju.bench.compiled`` times, in fresh processes that alternate between the builds
+(rounds x builds, each build once a round, medians printed):
+
+- ``codec``: encode + decode of the frames of one tricks move (ACTION, ACK, two EVENTs, a
+  PROMPT with an option), µs a move;
+- ``table``: seeded tricks matches played at a :class:`paiju.core.table.Table` by two seats that
+  answer every PROMPT with a random legal option, every frame sent encoded: the sans-I/O part
+  of the server's CPU an action, µs an action.
+
+The builds: ``pure`` (this tree with PAIJU_PURE=1), ``compiled`` (this tree as installed) and
+any ``--tree NAME=DIR`` (a directory put first on sys.path, e.g. a copy of paiju/protocol/ whose
+frames.py Cython compiled). ``python -m paiju.bench.compiled transcript GAME:SEED[:HANDS]...``
+prints the build, then the sha256 of every frame each seeded match sends (the conformance
+test, tests/test_build.py, compares the builds on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, cast
+
+ROOT = Path(__file__).resolve().parents[2]
+TREE_ENV = "PAIJU_BENCH_TREE"  # a --tree build: the directory its child puts first on sys.path
+
+
+def play(game: str, seed: int, hands: int = 1) -> list[tuple[int, bytes]]:
+    """One seeded match of ``game`` at a Table whose every seat answers each PROMPT with a
+    random legal option (``random.Random(seed)``): every frame sent, encoded, with the seat
+    of the connection it went to."""
+    from paiju.core.table import Enter, Reply, Send, Table, Tick
+    from paiju.games import GameAction
+    from paiju.protocol import Prompt, encode
+
+    t = Table("c", game, None, seed=seed, hands=hands, clock_ms=3_600_000, robot="random")
+    rng = random.Random(seed)
+    sent: list[tuple[int, bytes]] = []
+    prompts: dict[int, tuple[int, Prompt]] = {}
+    now = 0.0
+
+    def feed(msg: Any) -> None:
+        for o in t.handle(msg, now):
+            if isinstance(o, Send):
+                conn = cast(int, o.conn)  # the seat, as given to Join
+                sent.append((conn, encode(o.frame)))
+                f = o.frame
+                if isinstance(f, Prompt):
+                    if f.mask:
+                        prompts[f.prompt_id] = (conn, f)
+                    else:
+                        prompts.pop(f.prompt_id, None)
+
+    for s in range(t.n):
+        feed(Enter(f"p{s}", f"seat {s}", conn=s, seat=s))
+    while not t.closed:
+        if prompts:
+            pid = rng.choice(sorted(prompts))
+            conn, p = prompts.pop(pid)
+            opt = rng.choice(p.options)
+            cards = bytes(rng.sample(list(opt.cards), opt.pick))
+            feed(Reply(f"p{conn}", conn, pid, GameAction(opt.code, cards)))
+        else:
+            deadline = t.next_deadline()
+            if deadline is None:
+                break
+            now = max(now, deadline)
+            feed(Tick())
+    return sent
+
+
+def transcript(game: str, seed: int, hands: int = 1) -> str:
+    """The sha256 of what :func:`play` sends (seats and frames), and how many frames."""
+    h = hashlib.sha256()
+    sent = play(game, seed, hands)
+    for conn, data in sent:
+        h.update(bytes([conn]) + len(data).to_bytes(4, "big") + data)
+    return f"{h.hexdigest()} {len(sent)}"
+
+
+def _codec(n: int) -> float:
+    """µs for the codec's share of one tricks move, over ``n`` moves."""
+    from paiju.protocol import Ack, Action, Event, Option, Prompt, decode, encode
+
+    action = encode(Action(prompt_id=41, code=0, cards=b"\x05"))
+    frames = [
+        Ack(41),
+        Event("r1234567", 97, 0x40, 0, b"\x05", 0),
+        Event("r1234567", 97, 0x40, 0, b"\x05", 0),
+        Prompt("r1234567", 42, 1, 29_500, 0, [Option(0, b"\x01\x03\x07\x09\x0b\x0d\x11", 1)]),
+    ]
+    t0 = time.perf_counter()
+    for _ in range(n):
+        decode(action)
+        for f in frames:
+            decode(encode(f))
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def _table(n: int) -> float:
+    """µs an action for seeded tricks matches at a Table, about ``n`` actions in all."""
+    actions = 0
+    t0 = time.perf_counter()
+    seed = 0
+    while actions < n:
+        seed += 1
+        actions += sum(1 for _, data in play("tricks", seed) if data[1] == 0x49)  # one ACK an action
+    return (time.perf_counter() - t0) / actions * 1e6
+
+
+def _child(what: str, n: int) -> None:
+    if TREE_ENV in os.environ:  # before this tree (python -m puts it first on sys.path)
+        sys.path.insert(0, os.environ[TREE_ENV])
+    from paiju import build
+
+    f = {"codec": _codec, "table": _table}[what]
+    f(max(1, n // 10))  # warm up
+    print(json.dumps({"us": f(n), "build": build.describe()}))
+
+
+def _run(env: dict[str, str], *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "paiju.bench.compiled", *args], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    if out.returncode:
+        raise SystemExit(f"paiju.bench.compiled: the child failed:\n{out.stderr}")
+    return out.stdout
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m paiju.bench.compiled", description=__doc__.split("\n\n")[0])
+    p.add_argument("what", nargs="?", default="all", choices=["all", "codec", "table", "transcript", "child"])
+    p.add_argument("args", nargs="*", help="transcript: GAME:SEED[:HANDS]...; child: codec|table N")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    p.add_argument("--codec-n", type=int, default=20_000, help="moves a codec run times (default 20000)")
+    p.add_argument("--table-n", type=int, default=4_000, help="actions a table run times (default 4000)")
+    p.add_argument("--tree", action="append", default=[], metavar="NAME=DIR", help="another build to time")
+    p.add_argument("--skip", action="append", default=[], metavar="NAME", help="leave out a build (pure, compiled)")
+    p.add_argument("--json", action="store_true", help="print the medians as JSON")
+    a = p.parse_args(argv)
+    if a.what == "transcript":
+        from paiju import build
+
+        print(build.describe())
+        for match in a.args:
+            game, seed, hands = [*match.split(":"), "1"][:3]
+            print(match, transcript(game, int(seed), int(hands)))
+        return
+    if a.what == "child":
+        _child(a.args[0], int(a.args[1]))
+        return
+    base = {k: v for k, v in os.environ.items() if k != "PAIJU_PURE"}
+    builds: dict[str, dict[str, str]] = {}
+    builds["pure"] = {**base, "PAIJU_PURE": "1"}
+    builds["compiled"] = base
+    for spec in a.tree:
+        name, _, d = spec.partition("=")
+        builds[name] = {**base, TREE_ENV: str(Path(d).resolve())}
+    for name in a.skip:
+        builds.pop(name, None)
+    kinds = ["codec", "table"] if a.what == "all" else [a.what]
+    times: dict[tuple[str, str], list[float]] = {}
+    described: dict[str, str] = {}
+    from tqdm import tqdm
+
+    with tqdm(total=a.rounds * len(kinds) * len(builds), desc="paiju.bench.compiled", file=sys.stderr) as bar:
+        for _ in range(a.rounds):
+            for kind in kinds:
+                for name, env in builds.items():
+                    n = a.codec_n if kind == "codec" else a.table_n
+                    r = json.loads(_run(env, "child", kind, str(n)))
+                    times.setdefault((kind, name), []).append(r["us"])
+                    described[name] = r["build"]
+                    bar.update()
+    result = {kind: {name: round(statistics.median(times[kind, name]), 2) for name in builds} for kind in kinds}
+    if a.json:
+        print(json.dumps({"medians_us": result, "builds": described, "rounds": a.rounds}))
+        return
+    print(f"medians of {a.rounds} interleaved rounds, µs (load average {os.getloadavg()[0]:.1f})")
+    for name in builds:
+        print(f"  {name:<10} {described[name]}")
+    for kind in kinds:
+        ref = result[kind].get("pure")
+        row = "  ".join(
+            f"{name} {us:.2f}" + (f" ({ref / us:.2f}x)" if ref and name != "pure" else "")
+            for name, us in result[kind].items()
+        )
+        print(f"{kind:<6} {'µs a move' if kind == 'codec' else 'µs an action'}: {row}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""The rules, sans-I/O: one subpackage per game, pure and deterministic from a seed.
+
+>>> from paiju import games
+>>> g = games.create("tricks", seed=1)
+>>> g.to_act()
+(0,)
+"""
+
+from paiju import protocol  # noqa: F401 - first: paiju.build picks the compiled or the pure modules
+from paiju.games.base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
+from paiju.games.registry import add_record, create, get, names, records, register, shape
+from paiju.games.request import decision_request
+
+__all__ = [
+    "ActionSet",
+    "Game",
+    "GameAction",
+    "GameError",
+    "GameEvent",
+    "HandNotOver",
+    "Outcome",
+    "Rules",
+    "add_record",
+    "create",
+    "decision_request",
+    "get",
+    "names",
+    "records",
+    "register",
+    "shape",
+]

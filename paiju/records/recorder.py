@@ -1,0 +1,256 @@
+"""The recorder: what rooms hand over when a hand or a match ends, written in order by one task.
+
+A room never waits for the database: :meth:`Recorder.hand_ended` and
+:meth:`Recorder.match_ended` queue a job and return. The writer task gathers the jobs that
+arrive within :data:`LINGER` of the first and writes them in order (a match's hands before
+its end) in one transaction: what a transaction costs (the session, the round trips to the
+driver's thread, the commit) was most of a hand's record, and a busy server ends a hand every
+few milliseconds (docs/performance.md). A batch that failed for a transient reason (the
+database restarting) is retried with a growing pause, so nothing finished is dropped while
+the server lives; one that failed for another reason (a constraint, a bug) is written again
+job by job, so that only the bad job is lost. A server killed between a hand's end and its
+write (at most :data:`LINGER` and a write) loses that hand; with Redis the room's log still
+holds it.
+
+``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
+process: ``paiju.bots.pool.CallPool``, whose pipe the event loop watches: no thread) writes in a
+process of its own, started with the recorder: the SQL, SQLAlchemy's bookkeeping and the
+driver's thread then cost the event loop nothing but handing the batch over, where they took
+some tenth of a busy server's loop (docs/performance.md). The batches still go one at a time
+and in order, and that process ends with the server. A writer that dies (killed) is replaced
+and the batch in hand written again; one killed in the instant between its commit and its
+answer would have that batch written twice (its matches then stored twice): a window of a
+commit's length, the price of not holding the loop for the SQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from paiju.records.database import Database, redacted
+from paiju.records.matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, write_batch
+
+log = logging.getLogger("paiju.records")
+MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
+LINGER = 0.5  # seconds the writer gathers jobs after the first, to write them in one transaction
+MAX_BATCH = 1_000  # jobs in one transaction at most
+T = TypeVar("T")
+
+
+class Writer(Protocol):
+    """The pool of one process the batches are written in (``paiju.bots.pool.CallPool``)."""
+
+    @property
+    def Died(self) -> type[Exception]:
+        """What a call fails with when the process ended first (the next call starts another)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> asyncio.Future[T]: ...
+
+    def pids(self) -> list[int]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class _Hand:
+    info: MatchInfo
+    hand: HandRecord
+    seats: tuple[SeatHolder, ...]
+
+
+@dataclass(frozen=True)
+class _End:
+    info: MatchInfo
+    seats: tuple[SeatHolder, ...]
+    totals: tuple[int, ...]
+    complete: bool
+
+
+class Recorder:
+    """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop.
+    ``writer``: makes the pool (of one process) that writes the batches (module docstring);
+    None: they are written in this event loop."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        linger: float = LINGER,
+        writer: Callable[[], Writer] | None = None,
+    ) -> None:
+        self.db = db
+        self.linger = linger
+        self.queue: asyncio.Queue[_Hand | _End] = asyncio.Queue()
+        self.written = 0
+        self.dropped = 0
+        self.failures = 0
+        self._writer = writer
+        self._here = Batches(db)  # the writing, when no writer process does it
+        self._pool: Writer | None = None
+        self._writing: asyncio.Future[tuple[int, int]] | None = None  # the batch in the writer's hands
+        self._task: asyncio.Task[None] | None = None
+        self._in_hand = 0  # jobs taken from the queue, not yet written
+
+    def start(self) -> None:
+        if self._writer is not None:
+            self._pool = self._writer()  # its process starts at once (ready for the first batch)
+        self._task = asyncio.create_task(self._run(), name="records")
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Write what is queued (bounded by ``timeout``), then stop."""
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.queue.join(), timeout)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        if self._writing is not None and not self._writing.done():  # the batch in hand is written first
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writing), timeout)
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self.queue.qsize() + self._in_hand:
+            log.error("%d records not written to %s", self.queue.qsize() + self._in_hand, redacted(self.db.url))
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far is written."""
+        await self.queue.join()
+
+    def hand_ended(self, info: MatchInfo, hand: HandRecord, seats: Sequence[SeatHolder]) -> None:
+        self._put(_Hand(info, hand, tuple(seats)))
+
+    def match_ended(
+        self, info: MatchInfo, seats: Sequence[SeatHolder], totals: Sequence[int], *, complete: bool
+    ) -> None:
+        """The room's match is over (``complete``) or the room closed before its last hand."""
+        self._put(_End(info, tuple(seats), tuple(totals), complete))
+
+    def writer_pids(self) -> list[int]:
+        """The writer process's pid while it runs (a process pool's ``writer``), else nothing."""
+        return self._pool.pids() if self._pool is not None else []
+
+    def _put(self, job: _Hand | _End) -> None:
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.dropped += 1
+            log.error("records queue full (%d): %s of room %s dropped", MAX_QUEUE, type(job).__name__, job.info.room_id)
+            return
+        self.queue.put_nowait(job)
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            self._in_hand = 1
+            if self.linger > 0:
+                await asyncio.sleep(self.linger)
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            self._in_hand = len(batch)
+            written, failures = await self._write(batch)
+            self.written += written
+            self.failures += failures
+            self._in_hand = 0
+            for _ in batch:
+                self.queue.task_done()
+
+    async def _write(self, batch: list[_Hand | _End]) -> tuple[int, int]:
+        if self._pool is None:
+            return await self._here.write(batch)
+        pause, lost = 0.1, 0
+        while True:
+            self._writing = self._pool.submit(_write_in_writer, self.db.url, batch)
+            try:
+                # shielded: a recorder closing while a batch is in hand lets it finish (close)
+                written, failures = await asyncio.shield(self._writing)
+                return written, failures + lost
+            except self._pool.Died as e:  # the writer was killed: the pool starts another
+                lost += 1
+                log.warning("records: the writer process ended (%s); writing the batch again in %.1f s", e, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
+
+class Batches:
+    """Writes batches of jobs to ``db``, each in one transaction, and knows the matches it
+    opened: a :class:`Recorder`'s writing, in its event loop or in its writer process."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
+
+    async def write(self, batch: Sequence[_Hand | _End]) -> tuple[int, int]:
+        """Write ``batch`` in one transaction, retried while it fails for a transient reason;
+        when it fails for another, each of its jobs alone. ``(jobs written, failures)``."""
+        pause, failures = 0.1, 0
+        while True:
+            try:
+                await self._write(batch)
+                return len(batch), failures
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                failures += 1
+                if not _transient(e):
+                    if len(batch) == 1:
+                        log.exception("room %s: record not written", batch[0].info.room_id)
+                        return 0, failures
+                    log.warning("records: a batch of %d jobs failed (%s); writing them one by one", len(batch), e)
+                    break
+                log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+        written = 0
+        for job in batch:
+            w, f = await self.write([job])
+            written, failures = written + w, failures + f
+        return written, failures
+
+    async def _write(self, batch: Sequence[_Hand | _End]) -> None:
+        """One transaction, a few statements for the whole batch (paiju.records.matches.write_batch)."""
+        plans: dict[Key, MatchJobs] = {}
+        for i, job in enumerate(batch):
+            key = (job.info.room_id, job.info.started)
+            plan = plans.get(key)
+            if plan is None:
+                plan = plans[key] = MatchJobs(job.info)
+            if isinstance(job, _Hand):
+                if not plan.hands:
+                    plan.seats = job.seats
+                plan.hands.append(job.hand)
+            else:
+                plan.end, plan.end_at = (job.seats, job.totals, job.complete), i
+        async with self.db.session.begin() as s:
+            ids = await write_batch(s, list(plans.values()), self.match_ids)
+        for key, mid in ids.items():  # committed: the matches as the next transaction finds them
+            if mid is None:
+                self.match_ids.pop(key, None)
+            else:
+                self.match_ids[key] = mid
+
+
+# The writer process's own loop and writer, made by its first batch.
+_in_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
+
+
+def _write_in_writer(url: str, batch: list[_Hand | _End]) -> tuple[int, int]:
+    """Run in the writer process: write ``batch`` (``(jobs written, failures)``)."""
+    global _in_writer
+    if _in_writer is None or _in_writer[1].db.url != url:
+        _in_writer = (asyncio.new_event_loop(), Batches(Database(url)))
+    loop, batches = _in_writer
+    return loop.run_until_complete(batches.write(batch))
+
+
+def _transient(e: Exception) -> bool:
+    """A failure that may pass: the connection, not the data (a constraint, a bug)."""
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+    if isinstance(e, (OSError, TimeoutError, OperationalError, InterfaceError)):
+        return True
+    return isinstance(e, DBAPIError) and bool(e.connection_invalidated)

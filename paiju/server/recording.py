@@ -1,0 +1,153 @@
+"""What a room hands to the records (the server's side of :mod:`paiju.records.recorder`).
+
+A room's log entries (paiju/core/roomlog.py: the stream that ``--redis`` also writes to Redis) go
+through a :class:`Follower`, which turns them into records: the actions of each hand, and at
+its HAND_END (with its RESULT) one hand record; at MATCH_END the end of the match; a room that
+closes before its last hand ends its match as abandoned. Who holds each seat comes from the
+log's seat entries: an account (``player.extra["account"]`` of the seat's player), a guest
+(its name), or the room's robot under its account name ``NAME@VERSION``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from paiju.core import roomlog
+from paiju.core.lobby import Player
+from paiju.protocol import RoomEvent, SeatKind
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
+from paiju.records.models import GUEST, ROBOT, USER
+from paiju.records.recorder import Recorder
+from paiju.server.identity import account_of
+
+RobotLabel = Callable[[str, str], str]  # (game, robot name) -> "NAME@VERSION"
+
+
+# read for every entry of every room's log (an IntEnum member's read costs more than a global's)
+_EMITTED, _APPLIED = roomlog.Emitted, roomlog.Applied
+_HAND_END, _MATCH_END = RoomEvent.HAND_END, RoomEvent.MATCH_END
+
+
+def default_label(game: str, robot: str) -> str:
+    return f"{robot}@1"
+
+
+class Follower:
+    """One room's log entries -> the recorder."""
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        room_id: str,
+        head: roomlog.Head,
+        players: Mapping[str, Player],
+        label: RobotLabel = default_label,
+        *,
+        seats: Iterable[roomlog.SeatRecord] = (),
+        actions: Iterable[tuple[int, int, bytes]] = (),
+        totals: Iterable[int] = (),
+        hands: int = 0,
+    ) -> None:
+        self.recorder = recorder
+        self.info = MatchInfo(room_id, head.game, head.ruleset, dict(head.options), head.seed, head.hands, head.created)
+        self.players = players
+        self.robot = head.robot
+        self.label = label
+        self.seats = tuple(seats)
+        self.actions = list(actions)  # of the hand in play
+        self.totals = list(totals)
+        self.hands = hands  # hands ended
+        self.over = False
+        # A hand that ended before its extra (paiju/server/room.py: bridge's par...) was worked out:
+        # its record, and every record after it, wait for it (in order).
+        self.waiting: set[int] = set()
+        self.held: dict[int, dict[str, Any]] = {}  # by hand: the detail of its held record
+        self.queue: list[Callable[[], None]] = []
+
+    @classmethod
+    def restored(
+        cls, recorder: Recorder, r: roomlog.Replayed, players: Mapping[str, Player], label: RobotLabel
+    ) -> Follower:
+        """The follower of a room rebuilt from its log: its seats, the actions of its hand in
+        play so far, the hands already over (already recorded before the restart)."""
+        return cls(
+            recorder,
+            r.room_id,
+            r.head,
+            players,
+            label,
+            seats=r.seats,
+            # a finished hand's, when between hands: the next deal resets them
+            actions=[(s, a.code, a.cards) for s, a in r.game.log],
+            totals=r.totals,
+            hands=len(r.results),
+        )
+
+    def feed(self, e: roomlog.Entry) -> None:
+        if isinstance(e, _EMITTED):  # the most frequent first: events, then actions
+            r = e.result
+            code = e.event.code
+            if code == _HAND_END and r is not None:
+                self.hands += 1
+                self.totals = list(r.totals)
+                detail = dict(r.detail)
+                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, detail)
+                if r.hand in self.waiting:
+                    self.held[r.hand] = detail
+                holders = self.holders()
+                self._call(lambda: self.recorder.hand_ended(self.info, hand, holders))
+            elif code == _MATCH_END:
+                self.over = True
+                holders, totals = self.holders(), list(self.totals)
+                self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
+        elif isinstance(e, _APPLIED):
+            self.actions.append((e.seat, e.code, e.cards))  # plain: pickled to the records' writer
+        elif isinstance(e, roomlog.Seats):
+            self.seats = e.seats
+        elif isinstance(e, roomlog.Hand):
+            self.actions = []
+
+    def wait(self, hand: int) -> None:
+        """Hand ``hand`` ends before its extra is worked out: its record waits for it."""
+        self.waiting.add(hand)
+
+    def extra(self, hand: int, detail: dict[str, Any]) -> None:
+        """Hand ``hand``'s extra: added to its record if that waits, which then goes (with
+        those held behind it)."""
+        self.waiting.discard(hand)
+        held = self.held.pop(hand, None)
+        if held is not None:
+            held.update(detail)
+        if not self.held:
+            queue, self.queue = self.queue, []
+            for call in queue:
+                call()
+
+    def _call(self, call: Callable[[], None]) -> None:
+        if self.held:
+            self.queue.append(call)
+        else:
+            call()
+
+    def closed(self) -> None:
+        """The room closed: a match that did not reach its end is abandoned."""
+        if not self.over and self.hands:
+            self.over = True
+            holders, totals = self.holders(), list(self.totals)
+            self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=False))
+
+    def holders(self) -> list[SeatHolder]:
+        try:
+            robot = self.label(self.info.game, self.robot)
+        except KeyError:  # a robot this process's registry does not know (served by another worker)
+            robot = default_label(self.info.game, self.robot)
+        out = []
+        for s in self.seats:
+            p = self.players.get(s.player) if s.player is not None else None
+            if s.kind in (SeatKind.HUMAN, SeatKind.AWAY) and s.player is not None:
+                account = account_of(p) if p is not None else None
+                out.append(SeatHolder(USER, account) if account else SeatHolder(GUEST, s.name or "player"))
+            else:
+                out.append(SeatHolder(ROBOT, robot))
+        return out

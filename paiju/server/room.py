@@ -1,0 +1,325 @@
+"""A room: the asyncio shell of a :class:`~paiju.core.table.Table` (the match's sans-I/O core).
+
+The shell feeds the table its inputs as they come (the lobby's JOIN, LEAVE, ACTION, a
+drop or a resume, the robots' decisions) and a :class:`~paiju.core.table.Tick` when the
+table's next deadline comes, and carries out the outputs: frames to the connections,
+requests on the bus, the room's log, the lobby's record of who is where, the room's end.
+Everything runs on the event loop, so the table is never touched concurrently.
+
+With a :class:`~paiju.server.storage.Journal` (``paiju serve --redis``) the log entries of an
+input are appended at once and its frames go out, in order, only once those entries are
+written (:meth:`Journal.sync`, bounded): a room rebuilt from its log after a restart is never
+behind what its players saw. Requests to the robots do not wait for the log.
+
+With a :class:`~paiju.server.recording.Follower` (a server that keeps records) the same log entries
+also go to the records: finished hands and matches are written to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from paiju.bus.memory import RoomBus
+from paiju.core.lifecycle import Phase
+from paiju.core.lobby import Bound, Unbound
+from paiju.core.roomlog import Emitted, Entry
+from paiju.core.table import (
+    Append,
+    Archive,
+    Bind,
+    Close,
+    Dealt,
+    Extra,
+    Input,
+    Output,
+    Publish,
+    Refused,
+    Rematched,
+    Resume,
+    SealLog,
+    Send,
+    Table,
+    Tick,
+    Unbind,
+)
+from paiju.protocol import Ack, Error, Event, Frame, Result, encode
+from paiju.server.connection import Connection
+from paiju.server.replays import Replays, pack
+from paiju.server.storage import Journal
+
+log = logging.getLogger("paiju.room")
+# nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
+_MAY_WAIT = frozenset({Event, Result, Ack})
+
+
+class LogReader(Protocol):
+    """Reads the room's log entries as they come (paiju/server/recording.py's Follower: into the records)."""
+
+    def feed(self, entry: Entry) -> None: ...
+
+    def wait(self, hand: int) -> None:
+        """Hand ``hand`` ends (its HAND_END is fed next) before its extra is worked out."""
+
+    def extra(self, hand: int, detail: dict[str, Any]) -> None:
+        """Hand ``hand``'s extra is worked out (``detail``; empty when it failed)."""
+
+
+Extras = Callable[[Any, int], "asyncio.Future[dict[str, Any]] | None"]
+"""What the records want worked out from a deal, off the event loop: ``extras(game, hands)``
+starts it (in a process) for the ``game`` just dealt, of a match of ``hands`` hands, and
+returns its future (of this event loop), or None (nothing for this game). paiju/cli/serve.py
+passes the robots' (bridge's par, the trick game's solved value)."""
+
+
+class Room:
+    """``Room(table, bus=..., tell=..., on_close=...)``: runs ``table`` on the event loop.
+
+    ``tell`` hands the lobby (paiju/core/lobby.py) what the table says of its players
+    (:class:`~paiju.core.lobby.Bound`, :class:`~paiju.core.lobby.Unbound`); ``on_close(room)`` is
+    called once when the table closes.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        bus: RoomBus,
+        tell: Callable[[Bound | Unbound], None],
+        on_close: Callable[[Room], None],
+        journal: Journal | None = None,
+        follower: LogReader | None = None,
+        replays: Replays | None = None,
+        extras: Extras | None = None,
+        on_rematch: Callable[[Room, Rematched], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.on_rematch = on_rematch
+        self.follower = follower
+        self.replays = replays
+        self.id = table.id
+        self.bus = bus
+        self.tell = tell
+        self.on_close = on_close
+        self.journal = journal
+        self.extras = extras
+        self._extras: dict[int, asyncio.Future[dict[str, Any]]] = {}  # by hand, while being worked out
+        self.closed = False
+        self.loop = asyncio.get_running_loop()
+        self._timer: asyncio.TimerHandle | None = None
+        self._when: float | None = None
+        # what waits for the log to be written (with a journal), and the bus requests: a
+        # courier task, started by the first of them (a room of people alone never needs one)
+        self._later: asyncio.Queue[list[Send | Publish] | None] | None = None
+        self._held = 0  # batches given to the courier and not yet carried out
+        self._courier: asyncio.Task[None] | None = None
+        # the hand's events encoded as they were sent, by id (the frame kept: its id is not
+        # reused meanwhile), so that its replay (an Archive) encodes none of them again
+        self._events: dict[int, tuple[Event, bytes]] = {}
+
+    def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
+        """Hand one input to the table and carry out what it says, in order; a refusal of the
+        input is answered (ERROR, answering ``ref``) to its sender after the rest."""
+        if self.closed:
+            return
+        outs = self.table.handle(msg, self.loop.time() if now is None else now)
+        if isinstance(msg, Resume) and isinstance(msg.conn, Connection):
+            # the replay of what the player missed may be longer than the send queue
+            msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
+        later: list[Send | Publish] = []
+        refused: Refused | None = None
+        closing = False
+        encoded: dict[int, bytes] = {}
+        at_once = self.journal is None  # (with a journal, frames wait for the log to be written)
+        for o in outs:
+            if at_once and type(o) is Send:  # the most frequent first
+                self._send(o, encoded)
+            elif isinstance(o, (Send, Publish)):
+                later.append(o)
+            elif isinstance(o, Refused):
+                refused = o
+            elif isinstance(o, Close):
+                closing = True
+            else:
+                self._bookkeep(o)
+        if later:
+            self._hand_over(later)
+        if closing:  # after what it says last is on its way
+            self._close()
+        self._schedule()
+        conn = getattr(msg, "conn", None)
+        if refused is not None and isinstance(conn, Connection):
+            self.answer(conn, Error.refusing(refused.error, ref))
+
+    def answer(self, conn: Connection, frame: Error) -> None:
+        """Send ``frame`` (an ERROR answering ``conn``) after what this room still holds for
+        the log: a refusal must not arrive before the events that explain it (the ERROR to
+        an answer that crossed its prompt's withdrawal comes after that withdrawal)."""
+        if self._held and not self.closed:
+            self._hand_over([Send(conn, frame)])
+        else:
+            conn.send(frame)
+
+    def catch_up(self, player: str, conn: Connection, last_seq: int | None) -> None:
+        """A resume of ``player`` after this room's match ended and let it go: the events it
+        missed after ``last_seq``, the final RESULT and MATCH_END among them (its link may
+        have been dead, unnoticed, when they were sent). Kept for a later resume until the
+        player binds to another room or the lobby forgets it."""
+        sends = [o for o in self.table.missed(player, conn, last_seq) if isinstance(o, Send)]
+        conn.grant(len(sends))
+        encoded: dict[int, bytes] = {}
+        for o in sends:
+            self._send(o, encoded)
+
+    def stop(self) -> None:
+        """The server is stopping: the room stays in the store, to be rebuilt."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._courier is not None:
+            self._courier.cancel()
+
+    def _hand_over(self, batch: list[Send | Publish]) -> None:
+        """Give ``batch`` to the courier (started now if it is the first)."""
+        if self._later is None:
+            self._later = asyncio.Queue()
+            self._courier = asyncio.create_task(self._carry(self._later), name=f"room-{self.id}")
+        self._held += 1
+        self._later.put_nowait(batch)
+
+    def _bookkeep(self, o: Output) -> None:
+        if isinstance(o, Append):
+            if self.journal is not None:
+                self.journal.append(o.entry)
+            if self.follower is not None:
+                e = o.entry
+                if isinstance(e, Emitted) and e.result is not None and e.result.hand in self._extras:
+                    self.follower.wait(e.result.hand)  # ended before its extra was worked out
+                self.follower.feed(e)
+        elif isinstance(o, Bind):
+            self.tell(Bound(self.id, o.player, o.name, o.seat))
+        elif isinstance(o, Unbind):
+            self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
+        elif isinstance(o, Rematched):
+            if self.on_rematch is not None:
+                self.on_rematch(self, o)
+        elif isinstance(o, Archive):
+            if self.replays is not None:
+                t = self.table
+                frames = pack(
+                    self.id, t.game_name, t.ruleset, o.hand, o.seats, o.totals, o.events, o.result, self._encoded
+                )
+                self.replays.add(self.id, o.hand, frames)
+            self._events.clear()
+        elif isinstance(o, Dealt):
+            self._deal(o)
+        elif isinstance(o, SealLog) and self.journal is not None:
+            self.journal.close()  # the log is complete: the room is no longer one to rebuild
+
+    def _deal(self, o: Dealt) -> None:
+        """Hand ``o.hand`` is dealt: what the records want from the deal is worked out off the
+        event loop (``extras``: a process) and comes back to the table as :class:`Extra`, or,
+        when the hand ended first, goes to the records alone. Nothing here waits for it."""
+        if self.extras is None:
+            return
+        try:
+            work = self.extras(o.game, self.table.hands)
+        except Exception:
+            log.exception("room %s: the records of hand %d were not started", self.id, o.hand)
+            return
+        if work is None:
+            return
+        self._extras[o.hand] = work
+        work.add_done_callback(lambda f: self._extra(o.hand, f))
+
+    def _extra(self, hand: int, fut: asyncio.Future[dict[str, Any]]) -> None:
+        self._extras.pop(hand, None)
+        detail: dict[str, Any] = {}
+        if fut.cancelled():
+            pass
+        elif (e := fut.exception()) is not None:
+            log.error("room %s: the records of hand %d failed: %s: %s", self.id, hand, type(e).__name__, e)
+        else:
+            detail = fut.result()
+        if not self.closed and self.table.hand == hand:
+            self.feed(Extra(hand, detail))
+        if self.follower is not None:
+            self.follower.extra(hand, detail)
+
+    def _close(self) -> None:
+        self.closed = True
+        if self.journal is not None and not self.journal.closing:
+            self.journal.close()
+        if self._later is not None:
+            self._later.put_nowait(None)  # the courier ends after what is queued
+        self.on_close(self)
+
+    def _encoded(self, frame: Event) -> bytes:
+        """The bytes of an event of the hand (encoded when it was sent, else now)."""
+        got = self._events.get(id(frame))
+        if got is not None and got[0] is frame:
+            return got[1]
+        return encode(frame)
+
+    def _send(self, o: Send, encoded: dict[int, bytes]) -> None:
+        """Send ``o.frame``, encoded once per distinct frame of this input: the table hands
+        everyone who sees an event alike the same frame object (and a RESULT is one object
+        for all), so each costs one encode, whatever the number of receivers. Frames that
+        ask nothing of their reader may linger to share a write with the next ones."""
+        conn = o.conn
+        assert isinstance(conn, Connection)
+        frame = o.frame
+        kind = type(frame)
+        if kind is Error:
+            conn.send(frame)  # counted by code in the metrics
+            return
+        if isinstance(frame, Event) and self.replays is not None:
+            got = self._events.get(id(frame))
+            if got is None or got[0] is not frame:
+                got = self._events[id(frame)] = (frame, encode(frame))
+            conn.send_bytes(got[1], False)
+            return
+        # the frames in ``outs`` live until every one is sent: an id is not reused meanwhile
+        data = encoded.get(id(frame))
+        if data is None:
+            data = encoded[id(frame)] = encode(frame)
+        conn.send_bytes(data, kind not in _MAY_WAIT)
+
+    def _schedule(self) -> None:
+        """Have the timer ring by the table's next deadline. A timer already set to ring
+        earlier is kept (it rings, finds nothing due, and sets itself again): nearly every
+        move puts the deadline later, and a timer cancelled and made again each move cost
+        more than one ring a clock's length."""
+        when = None if self.closed else self.table.next_deadline()
+        if when == self._when or (when is not None and self._when is not None and when > self._when):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._when = when
+        if when is not None:
+            self._timer = self.loop.call_at(when, self._ring, when)
+
+    def _ring(self, when: float) -> None:
+        self._timer, self._when = None, None
+        self.feed(Tick(), max(self.loop.time(), when))
+
+    async def _carry(self, later: asyncio.Queue[list[Send | Publish] | None]) -> None:
+        while (batch := await later.get()) is not None:
+            sends: list[Send] = []
+            for o in batch:
+                if isinstance(o, Send):
+                    sends.append(o)
+                    continue
+                try:  # the robots need not wait for the log
+                    await self.bus.publish(o.request)
+                except Exception:  # the clock plays the seat when no robot answers
+                    log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
+            if sends and self.journal is not None:
+                await self.journal.sync()
+            encoded: dict[int, bytes] = {}
+            for o in sends:
+                self._send(o, encoded)
+            self._held -= 1
