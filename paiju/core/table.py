@@ -65,7 +65,7 @@ from paiju.core.config import Limits
 from paiju.core.lifecycle import Phase
 from paiju.core.roomlog import Emitted, Entry, Head, Replayed, SeatRecord, Seats, Watchers
 from paiju.core.social import Chat, Line, Rematch, RematchState
-from paiju.games import ActionSet, GameAction, GameError, GameEvent, Rules
+from paiju.games import ActionSet, GameAction, GameError, GameEvent, Rules, fairness
 from paiju.protocol import (
     Ack,
     ChatLine,
@@ -441,11 +441,16 @@ class Table:
         created: float = 0.0,
         logged: bool = False,
         observer: Observer = UNOBSERVED,
+        salt: bytes = b"",
     ) -> None:
         self.id = room_id
         self.observer = observer
         self.game_name = game
         self.seed = seed
+        # the commitment to the seed every seat and spectator gets before the first deal
+        # (ROOM_STATE); the final RESULT reveals seed and salt (paiju/games/fairness.py)
+        self.salt = salt or fairness.new_salt()
+        self.commitment = fairness.commitment(seed, self.salt)
         self.game = games.create(game, seed, rules, hand=0)
         self.rules: Rules = self.game.rules  # the whole value (a bridge room's PBN deals), not only its name
         self.ruleset = self.rules.name
@@ -526,6 +531,7 @@ class Table:
             created=h.created,
             logged=True,
             observer=observer,
+            salt=h.salt,
         )
         t.start_at = t.expires_at = None
         t.game = r.game
@@ -559,6 +565,7 @@ class Table:
             roomlog.rules_options(self.game_name, self.rules),
             self.seat_robots,
             self.bank_ms,
+            self.salt,
         )
 
     # ------------------------------------------------------------------ queries
@@ -1178,7 +1185,10 @@ class Table:
         self.totals = [t + s for t, s in zip(self.totals, out.scores, strict=True)]
         final = self.hand + 1 >= self.hands
         detail = {**out.detail, **games.records(self.game), **self.extras.pop(self.hand, {})}
-        result = Result(self.id, self.hand, list(out.scores), list(self.totals), list(out.hands), final, detail)
+        # the last hand's RESULT reveals the seed and salt that the commitment promised
+        seed, salt = (self.seed, self.salt.hex()) if final else (None, "")
+        scores, hands = list(out.scores), list(out.hands)
+        result = Result(self.id, self.hand, scores, list(self.totals), hands, final, detail, seed, salt)
         self._emit(GameEvent(RoomEvent.HAND_END, None, arg=self.hand), result)
         if self._hand_frames is not None:
             seats, totals = self._hand_head
@@ -1312,7 +1322,16 @@ class Table:
     def _state(self, seat: int | None) -> RoomState:
         view = self.game.view(seat) if self.phase is not Phase.WAITING else {}
         return RoomState(
-            self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, self.seat_names(), list(self.totals), view
+            self.id,
+            self.game_name,
+            self.ruleset,
+            seat,
+            self.seq,
+            self.hand,
+            self.seat_names(),
+            list(self.totals),
+            view,
+            self.commitment,
         )
 
 

@@ -3,13 +3,19 @@
 A room's log entries (paiju/core/roomlog.py: the stream that ``--redis`` also writes to Redis) go
 through a :class:`Follower`, which turns them into records: the actions of each hand, and at
 its HAND_END (with its RESULT) one hand record; at MATCH_END the end of the match; a room that
-closes before its last hand ends its match as abandoned. Who holds each seat comes from the
+closes before its last hand ends its match as abandoned. :meth:`Follower.feed` returns the
+future of the record a HAND_END or MATCH_END made, done once it is committed: the room sends
+the RESULT only then (paiju/server/room.py). A hand whose analysis (bridge's par, the trick
+game's solved values) is not worked out when it ends is recorded at once, marked pending; the
+analysis is added to it when it comes (:meth:`Follower.extra`), or by the server that
+restarts after a crash (paiju/server/analyses.py). Who holds each seat comes from the
 log's seat entries: an account (``player.extra["account"]`` of the seat's player), a guest
 (its name), or the room's robot under its account name ``NAME@VERSION``.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -50,7 +56,9 @@ class Follower:
         hands: int = 0,
     ) -> None:
         self.recorder = recorder
-        self.info = MatchInfo(room_id, head.game, head.ruleset, dict(head.options), head.seed, head.hands, head.created)
+        self.info = MatchInfo(
+            room_id, head.game, head.ruleset, dict(head.options), head.seed, head.hands, head.created, head.salt
+        )
         self.players = players
         self.robot = head.robot
         self.label = label
@@ -59,11 +67,9 @@ class Follower:
         self.totals = list(totals)
         self.hands = hands  # hands ended
         self.over = False
-        # A hand that ended before its extra (paiju/server/room.py: bridge's par...) was worked out:
-        # its record, and every record after it, wait for it (in order).
+        # the hands that end before their extra (paiju/server/room.py: bridge's par...) is
+        # worked out: recorded as pending, the extra added when it comes
         self.waiting: set[int] = set()
-        self.held: dict[int, dict[str, Any]] = {}  # by hand: the detail of its held record
-        self.queue: list[Callable[[], None]] = []
 
     @classmethod
     def restored(
@@ -84,58 +90,44 @@ class Follower:
             hands=len(r.results),
         )
 
-    def feed(self, e: roomlog.Entry) -> None:
+    def feed(self, e: roomlog.Entry) -> asyncio.Future[bool] | None:
+        """Follow one entry; a HAND_END's or MATCH_END's record: its future (done once committed)."""
         if isinstance(e, _EMITTED):  # the most frequent first: events, then actions
             r = e.result
             code = e.event.code
             if code == _HAND_END and r is not None:
                 self.hands += 1
                 self.totals = list(r.totals)
-                detail = dict(r.detail)
-                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, detail)
-                if r.hand in self.waiting:
-                    self.held[r.hand] = detail
-                holders = self.holders()
-                self._call(lambda: self.recorder.hand_ended(self.info, hand, holders))
-            elif code == _MATCH_END:
+                pending = r.hand in self.waiting
+                hand = HandRecord(r.hand, list(self.actions), r.scores, r.hands, dict(r.detail), pending)
+                return self.recorder.hand_ended(self.info, hand, self.holders())
+            if code == _MATCH_END:
                 self.over = True
-                holders, totals = self.holders(), list(self.totals)
-                self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=True))
+                return self.recorder.match_ended(self.info, self.holders(), list(self.totals), complete=True)
         elif isinstance(e, _APPLIED):
             self.actions.append((e.seat, e.code, e.cards))  # plain: pickled to the records' writer
         elif isinstance(e, roomlog.Seats):
             self.seats = e.seats
         elif isinstance(e, roomlog.Hand):
             self.actions = []
+        return None
 
     def wait(self, hand: int) -> None:
-        """Hand ``hand`` ends before its extra is worked out: its record waits for it."""
+        """Hand ``hand`` ends before its extra is worked out: it is recorded as pending."""
         self.waiting.add(hand)
 
     def extra(self, hand: int, detail: dict[str, Any]) -> None:
-        """Hand ``hand``'s extra: added to its record if that waits, which then goes (with
-        those held behind it)."""
-        self.waiting.discard(hand)
-        held = self.held.pop(hand, None)
-        if held is not None:
-            held.update(detail)
-        if not self.held:
-            queue, self.queue = self.queue, []
-            for call in queue:
-                call()
-
-    def _call(self, call: Callable[[], None]) -> None:
-        if self.held:
-            self.queue.append(call)
-        else:
-            call()
+        """Hand ``hand``'s extra is worked out: added to its record when that was written as
+        pending (else the hand's RESULT, and so its record, already has it)."""
+        if hand in self.waiting:
+            self.waiting.discard(hand)
+            self.recorder.analysed(self.info, hand, detail)
 
     def closed(self) -> None:
         """The room closed: a match that did not reach its end is abandoned."""
         if not self.over and self.hands:
             self.over = True
-            holders, totals = self.holders(), list(self.totals)
-            self._call(lambda: self.recorder.match_ended(self.info, holders, totals, complete=False))
+            self.recorder.match_ended(self.info, self.holders(), list(self.totals), complete=False)
 
     def holders(self) -> list[SeatHolder]:
         try:
