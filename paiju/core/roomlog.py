@@ -9,7 +9,8 @@ resumes with its ``last_seq`` gets exactly what it missed).
 
 The entries, as msgpack arrays (the first is always a :class:`Head`)::
 
-    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms, salt]
+    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms,
+     salt]
     ["seats", [[kind, player_id|nil, name|nil, robot_played], ...]]   after each SEAT/ROBOT event
     ["watchers", [[player_id, name], ...]]        after a spectator comes or goes for good
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)

@@ -87,7 +87,8 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
                 try:
                     text = matches.pbn(record)
                 except (games.GameError, ValueError) as e:  # a record altered since it was written
-                    raise BadRequest("does_not_replay", f"match {match_id}: a stored hand does not replay: {e}", 409)
+                    why = f"match {match_id}: a stored hand does not replay: {e}"
+                    raise BadRequest("does_not_replay", why, 409) from None
                 return ApiResponse(200, "text/plain; charset=utf-8", text.encode())
             return _ok(public(record))
         if m := LEADERBOARD.fullmatch(path):

@@ -164,6 +164,7 @@ async def test_no_secret_before_the_end_and_every_deal_checks(server: tuple[Serv
     # after MATCH_END the records reveal the seed: at once, since the final RESULT waited for
     # the match's end to be committed
     status, body = fetch(s, f"/api/players/{player.name}/matches")
+    assert status == 200, body
     record = json.loads(body)["matches"][0]
     assert record["status"] == "over" and record["seed"] == str(seed) and record["salt"] == salt
     assert record["commitment"] == state.commitment and record["room"] == room
