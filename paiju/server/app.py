@@ -85,7 +85,7 @@ from paiju.protocol import (
 from paiju.protocol.frames import CLIENT, FRAMES
 from paiju.records import Database, matches
 from paiju.records.recorder import Recorder
-from paiju.server import discovery, identity, metrics
+from paiju.server import analyses, discovery, identity, metrics
 from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.http import WEB_DIR, Site, respond
@@ -147,6 +147,7 @@ class Server:
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
         self._keepalive: asyncio.Task[None] | None = None
+        self._analyses: asyncio.Task[int] | None = None
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
@@ -186,6 +187,9 @@ class Server:
             # without room logs no room outlives its process: the matches a killed one left
             # playing are over (with logs, a room not rebuilt closes its own: rebuild())
             await self._abandon(None)
+        if self.database is not None and self.recorder is not None and self.extras is not None:
+            # the analyses a stopped server left pending, finished in the background
+            self._analyses = asyncio.create_task(analyses.finish(self.database, self.recorder, self.extras))
         self._ws = await serve(
             self.handler,
             self.config.host,
@@ -206,7 +210,7 @@ class Server:
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
 
     async def close(self) -> None:
-        for task in (self._router, self._keepalive):
+        for task in (self._router, self._keepalive, self._analyses):
             if task is not None:
                 task.cancel()
         if self._timer is not None:
