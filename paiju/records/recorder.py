@@ -115,6 +115,9 @@ class Recorder:
     def start(self) -> None:
         if self._writer is not None:
             self._pool = self._writer()  # its process starts at once (ready for the first batch)
+            # and connects: the first hand's RESULT, which waits for its record, waits for no import
+            warm = self._pool.submit(_write_in_writer, self.db.url, [])
+            warm.add_done_callback(lambda f: f.cancelled() or f.exception())  # (its failure: the first batch's)
         self._task = asyncio.create_task(self._run(), name="records")
 
     async def close(self, timeout: float = 10.0) -> None:

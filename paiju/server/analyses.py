@@ -41,7 +41,9 @@ async def finish(db: Database, recorder: Recorder, extras: Extras) -> int:
             try:
                 detail = await fut
             except Exception as e:  # as a room records a failed analysis: without it, no longer pending
-                log.error("match %d hand %d: analysis failed: %s: %s", row["match_id"], row["hand"], type(e).__name__, e)
+                log.error(
+                    "match %d hand %d: analysis failed: %s: %s", row["match_id"], row["hand"], type(e).__name__, e
+                )
         recorder.analysed(None, row["hand"], detail, match_id=row["match_id"])
         done += 1
     await recorder.flush()
