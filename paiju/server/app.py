@@ -301,8 +301,6 @@ class Server:
             epoch=time.time() - now,
             observer=metrics.TABLES,
         )
-        if t.quickplay and t.phase is Phase.WAITING:  # robots fill it after the wait, as before
-            t.start_at = t.now + self.limits.quickplay_wait
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
