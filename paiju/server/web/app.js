@@ -383,6 +383,8 @@ function onEvent(f) {
     state.room.hand = f.arg;
   } else if (f.code === ROOM.SEAT && f.seat !== null) {
     state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
+    // its text names the new holder (a server before it did not: the seat's kind tells then)
+    if (f.text || SEAT_KINDS[f.arg] === "EMPTY") state.room.seats[f.seat] = f.text || null;
   } else if (f.code === ROOM.ROBOT && f.seat !== null) {
     state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
   }
@@ -492,7 +494,7 @@ function seatLabel(s, short = false) {
 function playerName(s) {
   const name = state.room && state.room.seats[s];
   const you = state.room && s === state.room.seat ? tr(" (you)", "（你）") : "";
-  // a seat taken after this page's ROOM_STATE has no name here (SEAT events carry none)
+  // a seat taken after this page's ROOM_STATE is named by its SEAT event
   const kind = state.seatKinds[s];
   const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
   return `${holderName(name) ?? unnamed}${you}`;
