@@ -167,6 +167,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="rooms one client address may create in a minute, 0 = no limit (%(default)s)",
     )
     g.add_argument(
+        "--login-delay",
+        type=positive_float,
+        default=d.login_delay,
+        metavar="SECONDS",
+        help="after 3 failed logins of one name from one address, each further try waits this long, "
+        "doubled with each failure (never a lock of the account: other addresses and the owner's "
+        "sessions are not slowed) (%(default)s)",
+    )
+    g.add_argument(
+        "--login-delay-max",
+        type=positive_float,
+        default=d.login_delay_max,
+        metavar="SECONDS",
+        help="the longest wait of a failed login (%(default)s)",
+    )
+    g.add_argument(
         "--waiting-expiry",
         type=positive_float,
         default=d.waiting_expiry,
@@ -267,6 +283,8 @@ def config_from(args: argparse.Namespace) -> Config:
         address_rooms=args.address_rooms,
         address_rooms_per_minute=args.address_rooms_per_minute,
         waiting_expiry=args.waiting_expiry,
+        login_delay=args.login_delay,
+        login_delay_max=args.login_delay_max,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
         linger=args.linger_ms / 1000,

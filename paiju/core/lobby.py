@@ -43,7 +43,7 @@ from paiju import games
 from paiju.core import errors, table, tokens
 from paiju.core.config import FALLBACK_CLOCK_MS, Config, rank_robots
 from paiju.core.lifecycle import Phase
-from paiju.core.throttle import Throttle
+from paiju.core.throttle import Throttle, seconds
 from paiju.games import Rules
 from paiju.protocol import (
     VERSION,
@@ -310,6 +310,7 @@ class Lookup:
       (its room may be another node's: Failed(Moved)), then its account (Checked; ``account``
       is the one the resumed player plays as);
     - ACCOUNT: the database's answer (Identified); ``session`` is the player's to log out;
+      ``rank``: the password check's turn (lower first: the address's failed logins);
     - LIST_ROOMS: the other nodes' public rooms (Listed);
     - CREATE_ROOM, JOIN, QUICK_PLAY: whether this node serves it (Go; Failed(Moved)).
     """
@@ -319,6 +320,7 @@ class Lookup:
     player: str | None = None
     account: str | None = None
     session: str | None = None
+    rank: int = 0
 
 
 Output = Send | Refuse | Feed | Open | CatchUp | CloseConn | Lookup
@@ -361,7 +363,8 @@ class Lobby(Generic[R]):
         self.reply_to = reply_to
         self.logged = logged  # tables produce their log entries (a room store or the records)
         self.taken = taken
-        self.throttle = throttle if throttle is not None else Throttle()
+        lim = self.limits
+        self.throttle = throttle or Throttle(base=lim.login_delay, cap=lim.login_delay_max)
         self.players: dict[str, Player] = {}
         self.conns: dict[Conn, Player | None] = {}  # every open connection, and the player it speaks for
         self.rooms: dict[str, R] = {}
@@ -374,7 +377,9 @@ class Lobby(Generic[R]):
         self.room_address: dict[str, str] = {}
         self.created_at: dict[str, deque[float]] = {}
         self.expiring: dict[str, float] = {}  # player -> when it is forgotten (an ended room waits for it)
-        self.checking = 0  # ACCOUNT frames at the database now (password checks)
+        # connection -> (its address, whether it holds the account's session) while its ACCOUNT
+        # is checked (paiju/core/throttle.py)
+        self.checking: dict[Conn, tuple[str, bool]] = {}
         self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
         self.now = 0.0
         self._out: list[Output] = []
@@ -622,8 +627,13 @@ class Lobby(Generic[R]):
 
     def _looked(self, m: Looked) -> None:
         conn, f, a = m.conn, m.frame, m.answer
-        if isinstance(f, Account) and f.op != "logout":
-            self.checking -= 1
+        checked = self.checking.pop(conn, None) if isinstance(f, Account) and f.op != "logout" else None
+        if checked is not None and isinstance(f, Account):
+            addr, owner = checked
+            self.throttle.finish(addr)
+            if f.name is not None and not owner:  # the owner's own logins count for nothing
+                failed = isinstance(a, Failed) and a.error.code == ErrorCode.BAD_LOGIN
+                self.throttle.record(f.name, addr, self.now, ok=not failed)
         if conn not in self.conns:
             return  # the connection closed meanwhile
         if isinstance(f, Account):
@@ -735,20 +745,21 @@ class Lobby(Generic[R]):
             raise LobbyError(ErrorCode.BAD_ACCOUNT, f"op is 'register', 'login' or 'logout', not {f.op!r}")
         if f.name is None or f.password is None:
             raise LobbyError(ErrorCode.BAD_ACCOUNT, f"{f.op} needs a name and a password")
+        if conn in self.checking:
+            raise LobbyError(ErrorCode.RATE_LIMITED, "this connection's last ACCOUNT is still being checked")
         addr = self.address_of.get(conn, "")
-        wait = self.throttle.wait(f.name, addr, self.now)
+        # a connection that holds a session of the account (its owner) is never slowed
+        owner = isinstance(p.extra.get("account"), str) and p.extra["account"].casefold() == f.name.casefold()
+        wait = 0.0 if owner else self.throttle.wait(f.name, addr, self.now)
         if wait > 0:  # the same answer whether the name is an account's or not
-            raise LobbyError(ErrorCode.RATE_LIMITED, f"too many failed logins: try again in {wait:.0f} s")
-        if self.checking >= self.throttle.concurrent:  # each check holds a thread for a while
-            raise LobbyError(ErrorCode.RATE_LIMITED, "the server is checking many passwords: try again in 1 s")
-        self.checking += 1
-        self._out.append(Lookup(conn, f))
+            raise LobbyError(ErrorCode.RATE_LIMITED, f"too many failed logins: try again in {seconds(wait)} s")
+        if not self.throttle.start(addr, exempt=owner):  # each check holds a hashing thread for a while
+            raise LobbyError(ErrorCode.RATE_LIMITED, "a password check from this address is under way: try again soon")
+        self.checking[conn] = (addr, owner)
+        self._out.append(Lookup(conn, f, rank=0 if owner else self.throttle.failures(addr)))
 
     def _identified(self, conn: Conn, f: Account, a: Answer) -> None:
         p = self._player(conn)
-        if f.op in ("register", "login") and f.name is not None:
-            failed = isinstance(a, Failed) and a.error.code == ErrorCode.BAD_LOGIN
-            self.throttle.record(f.name, self.address_of.get(conn, ""), self.now, ok=not failed)
         if isinstance(a, Failed):
             raise a.error
         assert isinstance(a, Identified)

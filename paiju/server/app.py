@@ -451,7 +451,7 @@ class Server:
             return Checked(await identity.check_hello(db, f, lk.account) if db else lk.account or "")
         if isinstance(f, Account):
             assert db is not None
-            return await identity.account_op(db, f, lk.session)
+            return await identity.account_op(db, f, lk.session, lk.rank)
         assert d is not None
         if isinstance(f, ListRooms):
             return Listed(await d.lobby(f.game))
