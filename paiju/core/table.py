@@ -667,7 +667,7 @@ class Table:
             if self.creator is None:
                 self.creator = m.player
             self._out.append(Bind(m.player, m.name, seat))
-            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))  # to the others: the state includes it
+            self._seat_event(seat, SeatKind.HUMAN)  # to the others: the state includes it
             st.conn = m.conn
             self._send(m.conn, self._state(seat))
             self._chat_history(m.conn, m.player, spectator=False)
@@ -709,7 +709,7 @@ class Table:
         st.player, st.name, st.member, st.conn = None, None, False, None
         st.stand_in, st.timeouts, st.away_until = False, 0, None
         st.kind = to
-        self._emit(GameEvent(RoomEvent.SEAT, i, arg=to))
+        self._seat_event(i, to)
         if to == SeatKind.BOT:
             self._redispatch(i)
 
@@ -731,7 +731,7 @@ class Table:
             self._release_seat(seat, to=SeatKind.EMPTY)
         else:
             st.kind, st.away_until = SeatKind.AWAY, self.now + self.limits.grace
-            self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.AWAY))
+            self._seat_event(seat, SeatKind.AWAY)
             if self.limits.robot_on_drop and not st.stand_in:
                 self._set_robot(seat, True)
         self._maybe_close()
@@ -760,7 +760,7 @@ class Table:
         self._send_since(m.conn, seat, m.last_seq)
         self._chat_history(m.conn, m.player, spectator=False)
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
-        self._emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+        self._seat_event(seat, SeatKind.HUMAN)
         self._grant_bank(seat)
         if st.stand_in:
             self._set_robot(seat, False)
@@ -915,7 +915,7 @@ class Table:
         if st.kind == want:
             return
         st.kind = want
-        self._emit(GameEvent(RoomEvent.SEAT, m.seat, arg=want))
+        self._seat_event(m.seat, want)
         if not self.free_seats():
             self._start()  # the last free seat went to a robot
 
@@ -929,7 +929,7 @@ class Table:
                 st.away_until = self.now + self.limits.grace
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
-                    self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
+                    self._seat_event(i, SeatKind.AWAY)
                 if self.limits.robot_on_drop and not st.stand_in:
                     self._set_robot(i, True)
         for player, name in self.watchers.items():  # a watched robot match too
@@ -1053,7 +1053,7 @@ class Table:
             if self.phase is Phase.WAITING:
                 for i in self.free_seats():
                     self.seats[i].kind = SeatKind.BOT
-                    self._emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.BOT))
+                    self._seat_event(i, SeatKind.BOT)
                 self._start()
         for i, s in enumerate(self.seats):
             if s.away_until is not None and now >= s.away_until:
@@ -1304,6 +1304,11 @@ class Table:
     def _seat_record(s: SeatState) -> SeatRecord:
         held = s.player is not None and s.member
         return SeatRecord(int(s.kind), s.player if held else None, s.name if held else None, s.stand_in)
+
+    def _seat_event(self, seat: int, kind: int) -> None:
+        """SEAT: ``seat`` is now of ``kind``; its text the holder's name as ROOM_STATE's seats
+        name it (a person's, "NAME (robot)"), "" for an empty seat."""
+        self._emit(GameEvent(RoomEvent.SEAT, seat, arg=kind, text=self.seat_names()[seat] or ""))
 
     def _event_frame(self, seq: int, ev: GameEvent, seat: int | None) -> Event:
         e = ev if ev.visible_to is None else ev.seen_by(seat)  # (most events: all see them alike)
