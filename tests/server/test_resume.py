@@ -17,8 +17,9 @@ import pytest
 from paiju.cli import eventloop
 from paiju.client import Client, ServerError
 from paiju.protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
+from paiju.testing import launch
 
-from .conftest import TEST_OPTIONS, Served, start_server, stop_server
+from .conftest import TEST_OPTIONS, Served, stop_server
 
 
 def events(c: Client) -> list[Event]:
@@ -119,7 +120,7 @@ def loop(request: pytest.FixtureRequest) -> str:
 
 def on_loop(loop: str, *options: str) -> Iterator[Served]:
     """A server of this module on event loop ``loop`` (its /healthz says so)."""
-    s = start_server(*options, "--loop", loop)
+    s = launch.serve("--robot-pace", "0", *options, "--loop", loop, timeout=60)  # three at once on a busy machine
     try:
         assert health(s, timeout=60)["loop"] == loop  # the first /healthz imports the robots' menus
         yield s
