@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -332,7 +333,7 @@ class Room:
 
     async def _recorded(self, records: list[asyncio.Future[bool]]) -> None:
         """Wait (at most :data:`RECORD_WAIT`) until ``records`` are committed."""
-        t0 = self.loop.time()
+        t0 = time.perf_counter()
         try:
             async with asyncio.timeout(RECORD_WAIT):
                 await asyncio.gather(*(asyncio.shield(r) for r in records))
@@ -340,4 +341,4 @@ class Room:
             log.warning(
                 "room %s: a record was not written within %g s: its frames go all the same", self.id, RECORD_WAIT
             )
-        metrics.record_wait(self.table.game_name, self.loop.time() - t0)
+        metrics.record_wait(self.table.game_name, time.perf_counter() - t0)
