@@ -173,17 +173,26 @@ async def test_no_secret_before_the_end_and_every_deal_checks(server: tuple[Serv
     assert ok.returncode == 0 and "ok: every deal (2 hands)" in ok.stdout, ok.stdout + ok.stderr
     assert (await verify(mid, "--database", f"sqlite:///{path}")).returncode == 0
     assert (await verify(mid, "--url", s.http, "--commitment", "0" * 64)).returncode == 1
-    # a tampered record fails: another seat's hand recorded, or another seed
+    # a tampered record fails: another seat's cards recorded (or, when every seat's hand is
+    # the same at the end, another score), or another seed
     with sqlite3.connect(path) as db:
-        (revealed,) = db.execute("SELECT revealed FROM hands WHERE match_id = ? AND hand = 1", (mid,)).fetchone()
-        cards = json.loads(revealed)
-        db.execute(
-            "UPDATE hands SET revealed = ? WHERE match_id = ? AND hand = 1", (json.dumps(cards[1:] + cards[:1]), mid)
-        )
+        query = "SELECT revealed, scores FROM hands WHERE match_id = ? AND hand = 1"
+        revealed, scores = db.execute(query, (mid,)).fetchone()
+        cards, points = json.loads(revealed), json.loads(scores)
+        if cards[1:] + cards[:1] != cards:
+            db.execute(
+                "UPDATE hands SET revealed = ? WHERE match_id = ? AND hand = 1",
+                (json.dumps(cards[1:] + cards[:1]), mid),
+            )
+        else:
+            db.execute(
+                "UPDATE hands SET scores = ? WHERE match_id = ? AND hand = 1",
+                (json.dumps([points[0] + 1, *points[1:]]), mid),
+            )
     bad = await verify(mid, "--database", f"sqlite:///{path}")
     assert bad.returncode == 1 and "FAILED" in bad.stdout and "hand 1" in bad.stdout, bad.stdout
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE hands SET revealed = ? WHERE match_id = ? AND hand = 1", (revealed, mid))
+        db.execute("UPDATE hands SET revealed = ?, scores = ? WHERE match_id = ? AND hand = 1", (revealed, scores, mid))
         db.execute("UPDATE matches SET seed = seed + 1 WHERE id = ?", (mid,))
     bad = await verify(mid, "--url", s.http)
     assert bad.returncode == 1 and "not the one promised" in bad.stdout, bad.stdout
