@@ -10,9 +10,12 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import signal
 import sqlite3
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 from paiju.client import Client
 from paiju.protocol import Result
@@ -29,7 +32,17 @@ async def watch_robots(s: Served, game: str) -> Client:
     return c
 
 
-def rows(path: Path, query: str, *args: object) -> list[tuple[object, ...]]:
+def record_waits(s: Served) -> str:
+    """The mean and count of paiju_result_record_wait_seconds by game, from /metrics."""
+    with urllib.request.urlopen(s.http + "/metrics", timeout=10) as r:
+        text = r.read().decode()
+    got: dict[str, dict[str, float]] = {}
+    for m in re.finditer(r'paiju_result_record_wait_seconds_(sum|count)\{game="(\w+)"\} (\S+)', text):
+        got.setdefault(m.group(2), {})[m.group(1)] = float(m.group(3))
+    return ", ".join(f"{g} {1000 * v['sum'] / v['count']:.1f} ms x {v['count']:.0f}" for g, v in sorted(got.items()))
+
+
+def rows(path: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
     with contextlib.closing(sqlite3.connect(path)) as db:
         return db.execute(query, args).fetchall()
 
@@ -46,6 +59,7 @@ async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Pa
             while not any(isinstance(f, Result) for c in watchers for f in c.log):
                 await asyncio.sleep(0.05)
         await asyncio.sleep(rng.uniform(0.0, 2.0))  # ...and a random moment of play later
+        waits = record_waits(s)
         s.stop(signal.SIGKILL)
         for c in watchers:
             await c.abort()
@@ -85,3 +99,4 @@ async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Pa
         if game in analysed:
             assert analysed[game] in detail, (game, detail)
     print(f"{len(seen)} hands seen end over {KILLS} kills, all recorded; {pending} analyses pending finished")
+    print("RESULTs' wait for their records before the last kill (/metrics):", waits)

@@ -32,7 +32,8 @@ import pytest
 from paiju.cli import main
 from paiju.client import Client, ServerError
 from paiju.protocol import Event, Prompt, Result, RoomEvent
-from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+from tests.records.test_serve import serve
+from tests.server.conftest import Served
 
 SEATS = {"tricks": 2, "bridge": 4, "mahjong": 4, "niujiu": 3}
 
@@ -40,12 +41,8 @@ SEATS = {"tricks": 2, "bridge": 4, "mahjong": 4, "niujiu": 3}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, Path]]:
     path = tmp_path_factory.mktemp("fair") / "records.sqlite3"
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{path}")
-    try:
+    for s in serve(f"sqlite:///{path}"):
         yield s, path
-    finally:
-        out = stop_server(s)
-        assert "Traceback" not in out, out[-4000:]
 
 
 def fetch(s: Served, path: str) -> tuple[int, bytes]:
