@@ -245,6 +245,7 @@ class Replayed:
     prompt_id: int = 0  # the highest prompt id in the log
     actions: int = 0
     banks: dict[int, int] = field(default_factory=dict)  # seat -> ms of bank left this hand (absent: all of it)
+    logs: dict[int, list[tuple[int, int, bytes]]] = field(default_factory=dict)  # each hand's (seat, code, cards)
 
     @property
     def game_name(self) -> str:
@@ -293,12 +294,14 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.watchers = [(str(pid), str(name)) for pid, name in e[1]]
             elif kind == "hand":
                 r.hand = int(e[1])
+                r.logs[r.hand] = []
                 r.game = games.create(head.game, head.seed, rules, hand=r.hand)
                 r.phase = Phase.PLAYING
                 r.banks = {}
             elif kind == "act":
                 _, seat, code, cards, pid = e
                 r.game.apply(seat, GameAction(code, bytes(cards)))
+                r.logs.setdefault(r.hand, []).append((seat, code, bytes(cards)))
                 r.actions += 1
                 r.prompt_id = max(r.prompt_id, int(pid))
             elif kind == "ev":

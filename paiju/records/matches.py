@@ -167,6 +167,17 @@ async def add_analysis(
     return True
 
 
+async def recorded_hands(db: Database, room_id: str, started: float) -> set[int]:
+    """The numbers of the hands recorded of the match of room ``room_id`` started at ``started``."""
+    async with db.engine.connect() as conn:
+        got = await conn.execute(
+            select(Hand.hand)
+            .join(Match, Match.id == Hand.match_id)
+            .where(Match.room_id == room_id, Match.started == started)
+        )
+        return {int(h) for (h,) in got.all()}
+
+
 async def pending_analyses(db: Database, limit: int = 1_000) -> list[dict[str, Any]]:
     """The recorded hands whose analysis is still to come (a server stopped first), oldest
     first: ``{match_id, hand, game, ruleset, options, seed, hands}`` each, to deal it again."""

@@ -85,7 +85,7 @@ from paiju.protocol import (
 from paiju.protocol.frames import CLIENT, FRAMES
 from paiju.records import Database, matches
 from paiju.records.recorder import Recorder
-from paiju.server import analyses, discovery, identity, metrics
+from paiju.server import analyses, discovery, identity, metrics, recording
 from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.http import WEB_DIR, Site, respond
@@ -294,7 +294,7 @@ class Server:
         if why is not None:
             log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
             await self.store.forget(rid)
-            if r.phase is Phase.PLAYING:
+            if r.phase is not Phase.WAITING:  # (over: its end may not be in the records)
                 await self._abandon(rid)
             return None
         now = loop_time()
@@ -309,6 +309,8 @@ class Server:
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
+            if self.database is not None:
+                await recording.recover(follower, r, self.database, self.extras)
         room = self._open(t, self.store.open(rid, entries), follower)
         room.feed(table.Restored())
         log.info(

@@ -16,17 +16,23 @@ log's seat entries: an account (``player.extra["account"]`` of the seat's player
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from paiju import games
 from paiju.core import roomlog
 from paiju.core.lobby import Player
-from paiju.protocol import RoomEvent, SeatKind
+from paiju.protocol import Result, RoomEvent, SeatKind
+from paiju.records import Database, matches
 from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
 from paiju.records.models import GUEST, ROBOT, USER
 from paiju.records.recorder import Recorder
 from paiju.server.identity import account_of
+from paiju.server.room import Extras
 
+log = logging.getLogger("paiju.records")
 RobotLabel = Callable[[str, str], str]  # (game, robot name) -> "NAME@VERSION"
 
 
@@ -112,6 +118,12 @@ class Follower:
             self.actions = []
         return None
 
+    def recover(self, r: Result, actions: list[tuple[int, int, bytes]], *, pending: bool) -> None:
+        """Record hand ``r.hand`` (its RESULT ``r``, its ``actions``), found in the room's log
+        and not in the records after a restart."""
+        hand = HandRecord(r.hand, list(actions), r.scores, r.hands, dict(r.detail), pending)
+        self.recorder.hand_ended(self.info, hand, self.holders())
+
     def wait(self, hand: int) -> None:
         """Hand ``hand`` ends before its extra is worked out: it is recorded as pending."""
         self.waiting.add(hand)
@@ -143,3 +155,32 @@ class Follower:
             else:
                 out.append(SeatHolder(ROBOT, robot))
         return out
+
+
+async def recover(follower: Follower, r: roomlog.Replayed, db: Database, extras: Extras | None) -> None:
+    """Record the hands of rebuilt room ``r`` that its log holds and the records do not: a
+    server killed after a hand's log entries were written and before its record was committed
+    (its RESULT had not gone out; a resume now sends it). Their analyses are worked out again."""
+    if not r.results:
+        return
+    try:
+        have = await matches.recorded_hands(db, r.room_id, r.head.created)
+    except Exception as e:  # the records are not the game: the room goes on
+        log.error("room %s: its recorded hands not read: %s: %s", r.room_id, type(e).__name__, e)
+        return
+    for res in r.results:
+        if res.hand in have:
+            continue
+        work = None
+        if extras is not None:
+            work = extras(games.create(r.game_name, r.head.seed, r.rules, hand=res.hand), r.head.hands)
+        follower.recover(res, r.logs.get(res.hand, []), pending=work is not None)
+        if work is not None:
+            work.add_done_callback(functools.partial(_analysed, follower, res.hand))
+        log.warning("room %s: hand %d was in its log but not in the records: recorded now", r.room_id, res.hand)
+
+
+def _analysed(follower: Follower, hand: int, fut: asyncio.Future[dict[str, Any]]) -> None:
+    """A recovered hand's analysis is worked out: added to its record (empty when it failed)."""
+    ok = not fut.cancelled() and fut.exception() is None
+    follower.recorder.analysed(follower.info, hand, fut.result() if ok else {})
