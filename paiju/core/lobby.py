@@ -74,7 +74,11 @@ from paiju.protocol import (
     RoomInfo,
     RoomList,
     Say,
+    SessionInfo,
+    SessionList,
+    Sessions,
     SetSeat,
+    Token,
     Welcome,
 )
 
@@ -110,6 +114,10 @@ class Player:
     # The ended room that let this player go while its connection looked up: a resume catches
     # up from it (Room.catch_up), in case that link was already dead.
     ended: str | None = None
+    # the digest of its one valid resume token (tokens.digest): a new one at each WELCOME, ""
+    # after LEAVE or logout until TOKEN gives the next; None for a player this lobby learned
+    # from a room's log (a restart, a takeover), whose first validly signed token is taken
+    token: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -178,7 +186,16 @@ class Failed:
     error: PaijuError
 
 
-Answer = Checked | Identified | Listed | Go | Failed
+@dataclass(frozen=True)
+class SessionsListed:
+    """SESSIONS carried out: the account's sessions now, and the digests of the session
+    tokens it ended (the connections playing as them are logged out)."""
+
+    sessions: list[SessionInfo]
+    ended: tuple[str, ...] = ()
+
+
+Answer = Checked | Identified | Listed | Go | Failed | SessionsListed
 
 
 @dataclass(frozen=True)
@@ -310,6 +327,8 @@ class Lookup:
       (its room may be another node's: Failed(Moved)), then its account (Checked; ``account``
       is the one the resumed player plays as);
     - ACCOUNT: the database's answer (Identified); ``session`` is the player's to log out;
+    - SESSIONS: the account's sessions, after ending the one named (SessionsListed); ``session``
+      is the connection's;
       ``rank``: the password check's turn (lower first: the address's failed logins);
     - LIST_ROOMS: the other nodes' public rooms (Listed);
     - CREATE_ROOM, JOIN, QUICK_PLAY: whether this node serves it (Go; Failed(Moved)).
@@ -380,6 +399,7 @@ class Lobby(Generic[R]):
         # connection -> (its address, whether it holds the account's session) while its ACCOUNT
         # is checked (paiju/core/throttle.py)
         self.checking: dict[Conn, tuple[str, bool]] = {}
+        self.leaving: set[str] = set()  # players whose LEAVE their room is carrying out
         self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
         self.now = 0.0
         self._out: list[Output] = []
@@ -504,6 +524,7 @@ class Lobby(Generic[R]):
         if p.ended is None:
             del self.players[p.id]
             self.expiring.pop(p.id, None)
+            self.leaving.discard(p.id)
         else:
             self.expiring.setdefault(p.id, self.now + self.limits.grace)
 
@@ -528,11 +549,15 @@ class Lobby(Generic[R]):
         if p is None or p.room != m.room:
             return
         p.room, p.seat = None, None
-        if p.conn is None:  # gone for good: its token would start a new record
+        if p.conn is None:  # gone for good: its token ends with it
             del self.players[p.id]
             self.expiring.pop(p.id, None)
-        elif m.over:
-            p.ended = m.room
+        else:
+            if m.over:
+                p.ended = m.room
+            if p.id in self.leaving or not m.over:  # it left: the seat session is over, its token too
+                self._out.append(Send(p.conn, Token(self._new_token(p))))
+        self.leaving.discard(p.id)
 
     def _evict(self, m: Evict) -> None:
         self.rooms.pop(m.room, None)
@@ -564,6 +589,8 @@ class Lobby(Generic[R]):
             # (after its match a room offering a rematch still takes the LEAVE of its players)
             if (p.room is not None and p.room != f.room) or (p.room is None and not self._here(f.room)):
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            if p.room is not None:
+                self.leaving.add(p.id)  # its token ends when the room lets it go
             self._out.append(Feed(f.room, table.Exit(p.id, conn), f))
         elif isinstance(f, SetSeat):
             if p.room is None or p.room != f.room:
@@ -606,6 +633,13 @@ class Lobby(Generic[R]):
                 self._go(conn, p, f)
         elif isinstance(f, Account):
             self._account(conn, p, f)
+        elif isinstance(f, Sessions):
+            if not self.accounts:
+                raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
+            session = p.extra.get("session")
+            if not isinstance(session, str):
+                raise LobbyError(ErrorCode.WRONG_STATE, "not logged in: sessions are an account's")
+            self._out.append(Lookup(conn, f, session=session))
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
@@ -641,6 +675,14 @@ class Lobby(Generic[R]):
             return
         if isinstance(a, Failed):
             raise a.error
+        if isinstance(a, SessionsListed):
+            self._out.append(Send(conn, SessionList(a.sessions)))
+            ended = set(a.ended)
+            for q in list(self.conns.values()):
+                s = q.extra.get("session") if q is not None else None
+                if q is not None and q.conn is not None and isinstance(s, str) and tokens.digest(s) in ended:
+                    self._logged_out(q.conn, q)
+            return
         if isinstance(f, Hello):
             assert isinstance(a, Checked)
             self._welcome(conn, f, a.account)
@@ -678,8 +720,10 @@ class Lobby(Generic[R]):
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         pid = self._token(f)
         player = self.players.get(pid) if pid is not None else None
-        kept = player.extra.get("account") if player is not None else None
-        account = kept if isinstance(kept, str) else None  # a resumed player keeps its account
+        # a resume token is no session: a resumed player plays as its account only when the HELLO
+        # brings the account's session too (the database checks it)
+        kept = player.extra.get("account") if player is not None and f.session is not None else None
+        account = kept if isinstance(kept, str) else None
         # a token's player in no room here may be in another node's room: the directory knows
         ask = pid if self.directory and pid is not None and (player is None or player.room is None) else None
         # the database: a session's account, or whether a guest's name is an account's
@@ -695,6 +739,11 @@ class Lobby(Generic[R]):
         pid = tokens.verify(self.secret, f.token, now=self.epoch + self.now)
         if pid is None:
             raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
+        p = self.players.get(pid)
+        if p is not None and p.token is not None and p.token != tokens.digest(f.token):
+            raise LobbyError(
+                ErrorCode.BAD_TOKEN, "the resume token has ended (a newer one replaced it, or the player left)"
+            )
         return pid
 
     def _welcome(self, conn: Conn, f: Hello, account: str) -> None:
@@ -702,8 +751,10 @@ class Lobby(Generic[R]):
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         pid = self._token(f)
         player = self.players.get(pid) if pid is not None else None
+        if pid is not None and player is None:  # forgotten: it left, or its wait ran out
+            raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token has ended: its player is no longer here")
         if player is None:
-            pid = pid or secrets.token_hex(8)
+            pid = secrets.token_hex(8)
             player = self.players[pid] = Player(pid, f.name or "player")
         old = player.conn
         if old is not None and old != conn:
@@ -716,7 +767,11 @@ class Lobby(Generic[R]):
         self.expiring.pop(player.id, None)
         if account:
             become(player, account, f.session)
-        token = tokens.sign(self.secret, player.id, ttl=self.limits.token_ttl, now=self.epoch + self.now)
+        elif "account" in player.extra:  # a resume without the account's session: a guest
+            player.extra.pop("account", None)
+            player.extra.pop("session", None)
+            player.name = f.name or f"guest-{player.id[:4]}"
+        token = self._new_token(player)
         if f.features & Feature.REMATCH:
             self.rematching.add(conn)
         self._out.append(Send(conn, Welcome(player.id, token, VERSION, f.features & (Feature.BATCH | Feature.REMATCH))))
@@ -764,13 +819,24 @@ class Lobby(Generic[R]):
             raise a.error
         assert isinstance(a, Identified)
         if a.account is None:
-            p.extra.pop("account", None)
-            p.extra.pop("session", None)
-            p.name = f"guest-{p.id[:4]}"
-            self._out.append(Send(conn, Identity(p.name, False, None)))
+            self._logged_out(conn, p)
         else:
             become(p, a.account, a.session)
             self._out.append(Send(conn, Identity(a.account, True, a.session)))
+
+    def _logged_out(self, conn: Conn, p: Player) -> None:
+        """``p`` plays as a guest from now on; its resume token ends (TOKEN gives the next)."""
+        p.extra.pop("account", None)
+        p.extra.pop("session", None)
+        p.name = f"guest-{p.id[:4]}"
+        self._out.append(Send(conn, Identity(p.name, False, None)))
+        self._out.append(Send(conn, Token(self._new_token(p))))
+
+    def _new_token(self, p: Player) -> str:
+        """A new resume token for ``p``: the one it had ends."""
+        token = tokens.sign(self.secret, p.id, ttl=self.limits.token_ttl, now=self.epoch + self.now)
+        p.token = tokens.digest(token)
+        return token
 
     # ------------------------------------------------------------------ rooms
     def _create(self, conn: Conn, p: Player, f: CreateRoom, ref: Frame, *, quickplay: bool = False) -> None:

@@ -134,6 +134,15 @@ REQUESTS: tuple[Answer, ...] = (
         ),
     ),
     Answer(
+        "SESSIONS",
+        "SESSION_LIST; the connections of an ended session get IDENTITY (a guest) and TOKEN",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.WRONG_STATE, "a guest's (sessions are an account's)"),
+            (E.BAD_ACCOUNT, "`end` names no session of the account"),
+        ),
+    ),
+    Answer(
         "SAY",
         "CHAT_LINE, to the sender and to those who hear it (the table, or the spectators)",
         (
