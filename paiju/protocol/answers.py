@@ -134,15 +134,6 @@ REQUESTS: tuple[Answer, ...] = (
         ),
     ),
     Answer(
-        "SESSIONS",
-        "SESSION_LIST; the connections of an ended session get IDENTITY (a guest) and TOKEN",
-        (
-            (E.HELLO_FIRST, "before WELCOME"),
-            (E.WRONG_STATE, "a guest's (sessions are an account's)"),
-            (E.BAD_ACCOUNT, "`end` names no session of the account"),
-        ),
-    ),
-    Answer(
         "SAY",
         "CHAT_LINE, to the sender and to those who hear it (the table, or the spectators)",
         (
@@ -181,6 +172,15 @@ REQUESTS: tuple[Answer, ...] = (
             (E.WRONG_STATE, "not the room's creator, or the match has started"),
             (E.BAD_ROOM_OPTIONS, "a seat the game does not have"),
             (E.SEAT_TAKEN, "the seat is a player's"),
+        ),
+    ),
+    Answer(
+        "SESSIONS",
+        "SESSION_LIST; the connections of an ended session get IDENTITY (a guest) and TOKEN",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.WRONG_STATE, "a guest's (sessions are an account's)"),
+            (E.BAD_ACCOUNT, "`end` names no session of the account"),
         ),
     ),
 )
