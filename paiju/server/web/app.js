@@ -10,7 +10,8 @@
 import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
-import { h, handAct, makeModel, optionFace, positions } from "./games.js";
+import { h, handAct, makeModel, optionFace, picksCards, positions } from "./games.js";
+import { nextHint, pickState } from "./picks.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
@@ -41,6 +42,10 @@ const state = {
   prompt: null, // {prompt_id, seat, mask, options, deadline}
   promptState: "none",
   picks: new Set(),
+  picking: false, // the open prompt is answered by picking cards in the hand (picks.js)
+  sel: [], // the cards picked in the hand (bytes)
+  hintAt: -1, // the last legal play the hint showed
+  focusCard: null, // the hand's card that has the keyboard's focus (kept across redraws)
   rooms: [],
   robots: {}, // game -> [[name, description], ...], the strongest first (from /healthz)
   boards: [], // the bridge match so far: {board, contract, ns, par}
@@ -386,6 +391,8 @@ function onEvent(f) {
     state.room.hand = f.arg;
   } else if (f.code === ROOM.SEAT && f.seat !== null) {
     state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
+    // its text names the new holder (a server before it did not: the seat's kind tells then)
+    if (f.text || SEAT_KINDS[f.arg] === "EMPTY") state.room.seats[f.seat] = f.text || null;
   } else if (f.code === ROOM.ROBOT && f.seat !== null) {
     state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
   }
@@ -413,8 +420,12 @@ function onPrompt(f) {
   state.prompts = (state.prompts || 0) + 1;
   $("#prompt").dataset.promptN = String(state.prompts);
   state.picks = new Set();
+  state.sel = [];
+  state.hintAt = -1;
+  state.picking = picksCards(state.room.game) && f.seat === state.room.seat;
   setPromptState("open");
   renderPrompt();
+  autoPlaySingle(f);
   renderTable();
   tickClock();
 }
@@ -491,7 +502,7 @@ function seatLabel(s, short = false) {
 function playerName(s) {
   const name = state.room && state.room.seats[s];
   const you = state.room && s === state.room.seat ? tr(" (you)", "（你）") : "";
-  // a seat taken after this page's ROOM_STATE has no name here (SEAT events carry none)
+  // a seat taken after this page's ROOM_STATE is named by its SEAT event
   const kind = state.seatKinds[s];
   const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
   return `${holderName(name) ?? unnamed}${you}`;
@@ -525,17 +536,30 @@ function renderTable() {
       return known ? `${name}: ${robotLine(name, known[1])}` : null;
     },
     promptSeat: p ? p.seat : null,
-    // a hand card that answers the open prompt by itself (an option of pick 1 holding it)
-    direct: (seat, b) => {
-      if (!p || p.seat !== seat) return null;
-      const i = p.options.findIndex((o) => handAct(r.game, o.code) && o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
-      if (i < 0) return null;
-      const code = p.options[i].code;
-      return () => act(code, new Uint8Array([b]));
-    },
+    handCard: (seat, b) => handCardOf(p, seat, b),
   };
   $("#board").replaceChildren(state.model.render(ctx));
   if (p) keepHandInView();
+  if (state.focusCard !== null) {
+    const el = document.querySelector(`.board .seat.me [data-card="${hex([state.focusCard])}"]`);
+    if (el) el.focus();
+  }
+}
+
+// What a card of the hand does for the open prompt ``p``: picked into a play (a game of plays
+// of several cards), played at once (an option of pick 1 holding it, even the only legal card),
+// or nothing (a bridge bid's byte is a call, never a card: only a hand's act is answered).
+function handCardOf(p, seat, b) {
+  if (!p || p.seat !== seat) return null;
+  if (state.picking) {
+    const classes = ["pickable"];
+    if (state.sel.includes(b)) classes.push("selected");
+    else if (pickNow().lit.has(b)) classes.push("candidate");
+    return { classes, click: (keyboard) => toggleCard(b, keyboard) };
+  }
+  const o = p.options.find((x) => handAct(state.room.game, x.code) && x.pick === 1 && x.cards.includes(b));
+  if (!o) return null;
+  return { classes: ["playable"], enter: true, click: () => act(o.code, new Uint8Array([b])) };
 }
 
 // A room's invite link (/r/ROOM): whoever opens it takes the first free seat, else watches.
@@ -596,11 +620,16 @@ function setPromptState(s) {
   box.dataset.state = s;
   for (const b of box.querySelectorAll("button")) b.disabled = s !== "open" || b.classList.contains("confirm");
   if (s === "open") updateConfirm();
+  updatePickBar();
 }
 
 function clearPrompt() {
   state.prompt = null;
   state.picks = new Set();
+  state.picking = false;
+  state.sel = [];
+  state.focusCard = null;
+  renderPickBar();
   const box = $("#prompt");
   box.dataset.state = "none";
   box.removeAttribute("data-prompt-id");
@@ -701,6 +730,7 @@ function renderPrompt() {
   });
   $("#prompt-options").replaceChildren(...list);
   $("#prompt").dataset.game = g;
+  renderPickBar();
   setPromptState("open");
   keepHandInView();
 }
@@ -745,6 +775,144 @@ function confirmPick(i) {
   const idx = [...state.picks].filter((k) => k.startsWith(`${i}:`)).map((k) => Number(k.split(":")[1]));
   if (idx.length !== o.pick) return;
   act(o.code, new Uint8Array(idx.map((j) => o.cards[j])));
+}
+
+// ------------------------------------------------------------------ picking cards in the hand
+// (Niujiu): tap cards, then Play (a lead or an eat) or Cover (any k cards face down); Hint shows
+// the legal plays in turn. Keys: arrows move along the hand, Space picks, Enter plays, H hints,
+// Escape clears. The prompt's list of every play stays under "all plays".
+const isPlayCode = (code) => state.room && handAct(state.room.game, code);
+const pickNow = () => pickState(state.prompt ? state.prompt.options : [], isPlayCode, state.sel);
+
+function toggleCard(b, keyboard = false) {
+  if (state.promptState !== "open") return;
+  const i = state.sel.indexOf(b);
+  if (i >= 0) state.sel.splice(i, 1);
+  else state.sel.push(b);
+  state.focusCard = keyboard ? b : null;
+  updatePickBar();
+  renderTable();
+}
+
+function setSelection(cards) {
+  state.sel = [...cards];
+  updatePickBar();
+  renderTable();
+}
+
+function renderPickBar() {
+  const bar = $("#pick-bar");
+  const list = $("#prompt-options");
+  if (!state.picking || !state.prompt) {
+    bar.hidden = true;
+    bar.replaceChildren();
+    list.hidden = false;
+    return;
+  }
+  const ps = pickNow();
+  const k = ps.covers.length ? ps.covers[0].pick : 0;
+  const total = $("#prompt-options").querySelectorAll("button.choice").length;
+  const folded = PHONE.matches; // a phone's bottom sheet is for the bar: the list opens on demand
+  list.hidden = folded;
+  bar.replaceChildren(
+    h("div", { id: "pick-note", "aria-live": "polite" }),
+    h(
+      "div",
+      { class: "pick-buttons" },
+      h("button", { id: "pick-play", class: "primary", onclick: playSelection, title: tr("Enter", "回车键") }, tr("Play", "出牌")),
+      k ? h("button", { id: "pick-cover", onclick: coverSelection }, tr(`Cover ${k}`, `扣 ${k} 张`)) : null,
+      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "H 键") }, tr("Hint", "提示")),
+      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "Esc 键") }, tr("Clear", "重选")),
+      h(
+        "button",
+        { id: "pick-list", "aria-expanded": folded ? "false" : "true", onclick: toggleList },
+        tr(`All plays (${total})`, `全部出法（${total}）`),
+      ),
+    ),
+  );
+  bar.hidden = false;
+  updatePickBar();
+}
+
+function toggleList() {
+  const list = $("#prompt-options");
+  list.hidden = !list.hidden;
+  $("#pick-list").setAttribute("aria-expanded", list.hidden ? "false" : "true");
+  keepHandInView();
+}
+
+function updatePickBar() {
+  const bar = $("#pick-bar");
+  if (!state.picking || !state.prompt || bar.hidden) return;
+  const open = state.promptState === "open";
+  const ps = pickNow();
+  // the main button plays the selection: a play (lead, eat), else the cover it makes
+  const play = $("#pick-play");
+  const does = ps.match || ps.cover;
+  play.disabled = !open || !does;
+  play.dataset.code = does ? String(does.code) : "";
+  play.textContent = !ps.match && ps.cover ? tr(`Cover ${ps.cover.pick}`, `扣 ${ps.cover.pick} 张`) : tr("Play", "出牌");
+  const cover = $("#pick-cover");
+  if (cover) cover.disabled = !open || !ps.cover;
+  $("#pick-hint").disabled = !open || !(ps.plays.length || ps.covers.length);
+  $("#pick-clear").disabled = !open || !state.sel.length;
+  $("#pick-list").disabled = false;
+  const n = state.sel.length;
+  let note;
+  if (!n) note = ps.plays.length ? tr("Tap the cards of your play.", "点选要出的牌。") : tr(`No play beats it: cover ${ps.covers[0]?.pick ?? 0} cards.`, `管不上：扣 ${ps.covers[0]?.pick ?? 0} 张牌。`);
+  else if (ps.match) note = tr(`${actName(state.room.game, ps.match.code)}: ready to play.`, `${actName(state.room.game, ps.match.code)}：可以出。`);
+  else if (ps.cover) note = tr(`Cover these ${n} cards face down.`, `把这 ${n} 张牌扣下。`);
+  else if (ps.lit.size) note = tr("Add the highlighted cards to make a play.", "再选亮起的牌，凑成一手。");
+  else note = tr("These cards make no legal play.", "这几张牌不能这样出。");
+  $("#pick-note").textContent = note;
+}
+
+function playSelection() {
+  const ps = pickNow();
+  const does = ps.match || ps.cover;
+  if (does) act(does.code, new Uint8Array(state.sel));
+}
+
+function coverSelection() {
+  const ps = pickNow();
+  if (ps.cover) act(ps.cover.code, new Uint8Array(state.sel));
+}
+
+function hint() {
+  const next = nextHint(pickNow(), state.hintAt, (a) => handOrder(state.room.game, a));
+  if (!next) return;
+  state.hintAt = next.at;
+  setSelection(next.cards);
+}
+
+function onKey(e) {
+  if (!state.picking || state.promptState !== "open" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target instanceof HTMLElement && e.target.closest("input, select, textarea")) return;
+  const cards = [...document.querySelectorAll(".board .seat.me .hand [data-card]")];
+  const at = cards.indexOf(document.activeElement);
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    const next = cards[at < 0 ? 0 : (at + (e.key === "ArrowLeft" ? cards.length - 1 : 1)) % cards.length];
+    if (next) {
+      state.focusCard = parseInt(next.dataset.card, 16);
+      next.focus();
+    }
+  } else if (e.key === "Enter" && !(e.target instanceof HTMLButtonElement)) playSelection(); else if (e.key === "h" || e.key === "H") hint();
+  else if (e.key === "Escape") setSelection([]);
+  else return;
+  e.preventDefault();
+}
+
+// A prompt whose only answer is one card (bridge's single legal card) is played by itself when
+// the player chose so (a box under the prompt, kept in localStorage), after a short look.
+const AUTO_SINGLE = "paiju.autoSingle";
+function autoPlaySingle(p) {
+  if (localStorage.getItem(AUTO_SINGLE) !== "1" || state.picking || state.replay) return;
+  const plays = p.options.filter((o) => handAct(state.room.game, o.code));
+  const o = plays[0];
+  if (plays.length !== 1 || o.pick !== 1 || new Set(o.cards).size !== 1) return; // (a claim aside)
+  setTimeout(() => {
+    if (state.prompt && state.prompt.prompt_id === p.prompt_id && state.promptState === "open") act(o.code, o.cards.slice(0, 1));
+  }, 400);
 }
 
 function tickClock() {
@@ -1096,6 +1264,9 @@ async function init() {
   $("#chat-form").addEventListener("submit", sendChat);
   $("#rooms-game").addEventListener("change", renderRooms);
   $("#leave").addEventListener("click", leaveRoom);
+  document.addEventListener("keydown", onKey);
+  $("#auto-single").checked = localStorage.getItem(AUTO_SINGLE) === "1";
+  $("#auto-single").addEventListener("change", (e) => localStorage.setItem(AUTO_SINGLE, e.target.checked ? "1" : "0"));
   // a phone's header is one line: the name, account and records' buttons behind a menu button
   $("#menu").addEventListener("click", () => {
     const head = document.querySelector("header");
