@@ -239,6 +239,7 @@ class Server:
             "connections": len(self.lobby.conns),
             "players": len(self.lobby.players),
             "uptime_s": round(time.time() - self.started, 1),
+            "loop": loop_kind(),
             "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
             "games": games.names(),
             "robots": self.robot_menus(),
@@ -543,6 +544,12 @@ class Server:
 
     def _limited(self) -> LobbyError:
         return LobbyError(ErrorCode.RATE_LIMITED, f"over {self.limits.rate:g} frames/s: dropped")
+
+
+def loop_kind() -> str:
+    """The running event loop's kind, from the package that defines it: ``uvloop`` or
+    ``asyncio`` (paiju/cli/eventloop.py chooses it at start)."""
+    return type(asyncio.get_running_loop()).__module__.partition(".")[0]
 
 
 def _not_rebuilt(r: Replayed) -> str | None:
