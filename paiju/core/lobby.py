@@ -493,6 +493,9 @@ class Lobby(Generic[R]):
             p.conn = None
             if p.room is not None:
                 self._out.append(Feed(p.room, table.Drop(p.id, conn)))
+            elif p.ended is not None and p.ended in self.rooms:
+                # the match ended but its room may still offer a rematch: the others hear at once
+                self._out.append(Feed(p.ended, table.Drop(p.id, conn)))
             self._release(p)
 
     def _release(self, p: Player) -> None:
@@ -674,6 +677,9 @@ class Lobby(Generic[R]):
             raise ProtocolError(
                 ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
             )
+        if f.name.endswith(table.ROBOT_SUFFIX):  # a person is never taken for a robot (ROOM_STATE's seats)
+            ends = table.ROBOT_SUFFIX
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"name: {f.name!r} ends as a robot seat's name does ({ends!r})")
         if f.session is not None and not self.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         pid = self._token(f)
@@ -704,7 +710,7 @@ class Lobby(Generic[R]):
         player = self.players.get(pid) if pid is not None else None
         if player is None:
             pid = pid or secrets.token_hex(8)
-            player = self.players[pid] = Player(pid, f.name or "player")
+            player = self.players[pid] = Player(pid, f.name or f"guest-{pid[:4]}")  # never nameless
         old = player.conn
         if old is not None and old != conn:
             if old in self.conns:

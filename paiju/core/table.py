@@ -87,6 +87,8 @@ from paiju.protocol import (
 
 log = logging.getLogger("paiju.room")
 
+ROBOT_SUFFIX = " (robot)"  # a robot seat's name in ROOM_STATE: "NAME (robot)"; no person's name ends so
+
 
 class Observer(Protocol):
     """What a table tells whoever counts (paiju/server/metrics.py's, passed in by the shell)."""
@@ -582,7 +584,7 @@ class Table:
         out: list[str | None] = []
         for s in self.seats:
             if s.kind == SeatKind.BOT:
-                out.append(f"{self.robot_of(len(out))} (robot)")
+                out.append(f"{self.robot_of(len(out))}{ROBOT_SUFFIX}")
             else:
                 out.append(s.name if s.player is not None else None)
         return out
@@ -871,7 +873,7 @@ class Table:
             return
         left = max(0, round((r.deadline - self.now) * 1000)) if r.state is RematchState.OFFER else 0
         if r.state is not RematchState.ACCEPTED:  # (an acceptance is told by the caller, with the new room)
-            frame = RematchOffer(self.id, int(r.state), left, sorted(r.accepted))
+            frame = RematchOffer(self.id, int(r.state), left, sorted(r.accepted), None, sorted(r.left))
             for conn in self._rematch_conns.values():
                 self._send(conn, frame)
         if r.state is not RematchState.OFFER:
@@ -1316,9 +1318,9 @@ class Table:
 
     def _state(self, seat: int | None) -> RoomState:
         view = self.game.view(seat) if self.phase is not Phase.WAITING else {}
-        return RoomState(
-            self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, self.seat_names(), list(self.totals), view
-        )
+        robots = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT]
+        names, totals = self.seat_names(), list(self.totals)
+        return RoomState(self.id, self.game_name, self.ruleset, seat, self.seq, self.hand, names, totals, view, robots)
 
 
 # the handler of each input (a module-level table: mypyc compiles no class attribute that
