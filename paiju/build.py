@@ -39,7 +39,16 @@ COMPILED = (
     "paiju.games.bridge.scoring",
     "paiju.games.bridge.pbn",
     # the table core
-    "paiju.core.table",
+    "paiju.core.table.common",
+    "paiju.core.table.messages",
+    "paiju.core.table.stream",
+    "paiju.core.table.prompts",
+    "paiju.core.table.standins",
+    "paiju.core.table.talk",
+    "paiju.core.table.match",
+    "paiju.core.table.seating",
+    "paiju.core.table.clocks",
+    "paiju.core.table.table",
     "paiju.core.lifecycle",
     "paiju.core.roomlog",
     # the lobby core
