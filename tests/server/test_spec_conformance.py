@@ -525,7 +525,7 @@ def test_every_request_frame_has_its_answers_declared() -> None:
 
 
 async def test_names_and_robot_seats(main: Served) -> None:
-    """§3 (issue 47, point 3): ROOM_STATE marks the robots' seats in its ``robots`` field; a person's
+    """§3: ROOM_STATE marks the robots' seats in its ``robots`` field; a person's
     name is never a robot seat's ("NAME (robot)": refused) nor empty (a guest name is given); a SEAT
     event names the seat's new holder in its text."""
     bad = await Conn.open(main.url)
