@@ -51,10 +51,11 @@ from paiju.core.lobby import (
     Go,
     Listed,
     Lobby,
+    LobbyIn,
+    LobbyOut,
     Looked,
     Lookup,
     Open,
-    Output,
     Player,
     Received,
     Refuse,
@@ -63,8 +64,6 @@ from paiju.core.lobby import (
     Tick,
     Unbound,
 )
-from paiju.core.lobby import Input as LobbyInput
-from paiju.core.lobby import Rematch as LobbyRematch
 from paiju.core.roomlog import LogError, Replayed, replay
 from paiju.protocol import (
     Account,
@@ -153,7 +152,7 @@ class Server:
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
         # feeds the lobby, carries out its outputs and rings it at its next deadline
-        self.runner: Runner[LobbyInput, Output, list[Lookup]] = Runner(self.lobby, Tick(), self._do)
+        self.runner: Runner[LobbyIn, LobbyOut, list[Lookup]] = Runner(self.lobby, Tick(), self._do)
         self.port = config.port
         self._cluster: Directory | None = None
         metrics.watch(self)
@@ -367,7 +366,7 @@ class Server:
 
     def _rematch(self, room: Room, o: table.Rematched) -> None:
         """Every human at the room's table accepted a rematch: the lobby opens the new match."""
-        self.runner.feed(LobbyRematch(room.id, o.humans, o.left))
+        self.runner.feed(o)
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
@@ -393,7 +392,7 @@ class Server:
         self.runner.feed(Evict(rid, why))
 
     # ------------------------------------------------------------------ the lobby's outputs
-    def _do(self, _msg: LobbyInput, outs: list[Output]) -> list[Lookup]:
+    def _do(self, _msg: LobbyIn, outs: list[LobbyOut]) -> list[Lookup]:
         """Carry out the lobby's outputs (for input ``_msg``), in order; the lookups it asks for
         are returned."""
         lookups = []
@@ -441,7 +440,7 @@ class Server:
                 lookups.append(o)
         return lookups
 
-    async def _carry(self, msg: LobbyInput) -> None:
+    async def _carry(self, msg: LobbyIn) -> None:
         """Feed the lobby ``msg`` and carry out its outputs, the lookups too (their answers go
         back to it)."""
         await self._resolve(self.runner.feed(msg))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from paiju.core.config import Limits
-from paiju.core.lobby import Answer, Checked, Failed, Go, Identified, Listed, Looked, Lookup, Output
+from paiju.core.lobby import Answer, Checked, Failed, Go, Identified, Listed, LobbyOut, Looked, Lookup
 from paiju.core.throttle import Throttle
 from paiju.protocol import (
     VERSION,
@@ -296,11 +296,11 @@ def test_password_checks_are_bounded_per_address() -> None:
     assert [lk.conn for lk in held] == [1, 3, 2]
 
 
-def _holding(k: Kit, held: list[Lookup]) -> Callable[[list[Output]], None]:
+def _holding(k: Kit, held: list[Lookup]) -> Callable[[list[LobbyOut]], None]:
     """``k.carry`` that keeps the ACCOUNT lookups unanswered (checks under way)."""
     carry = Kit.carry.__get__(k)
 
-    def hold(outs: list[Output]) -> None:
+    def hold(outs: list[LobbyOut]) -> None:
         held.extend(o for o in outs if isinstance(o, Lookup) and isinstance(o.frame, Account))
         carry([o for o in outs if not (isinstance(o, Lookup) and isinstance(o.frame, Account))])
 
