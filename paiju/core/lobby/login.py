@@ -34,7 +34,7 @@ from paiju.core.lobby.messages import (
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Send
-from paiju.core.table import Resume
+from paiju.core.table import ROBOT_SUFFIX, Resume
 from paiju.core.throttle import seconds
 from paiju.protocol import (
     VERSION,
@@ -67,6 +67,10 @@ class Login(Generic[R]):
         if f.version != VERSION:
             raise ProtocolError(
                 ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
+            )
+        if f.name.endswith(ROBOT_SUFFIX):  # a person is never taken for a robot (ROOM_STATE's seats)
+            raise ProtocolError(
+                ErrorCode.BAD_FIELD, f"name: {f.name!r} ends as a robot seat's name does ({ROBOT_SUFFIX!r})"
             )
         if f.session is not None and not c.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
@@ -109,7 +113,7 @@ class Login(Generic[R]):
             raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token has ended: its player is no longer here")
         if player is None:
             pid = secrets.token_hex(8)
-            player = c.players[pid] = Player(pid, f.name or "player")
+            player = c.players[pid] = Player(pid, f.name or f"guest-{pid[:4]}")  # never nameless
         old = player.conn
         if old is not None and old != conn:
             if old in c.conns:

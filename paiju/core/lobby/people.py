@@ -56,6 +56,9 @@ class People(Generic[R]):
             p.conn = None
             if p.room is not None:
                 c.out.append(Feed(p.room, Drop(p.id, conn)))
+            elif p.ended is not None and p.ended in c.rooms:
+                # the match ended but its room may still offer a rematch: the others hear at once
+                c.out.append(Feed(p.ended, Drop(p.id, conn)))
             self.release(p)
 
     def release(self, p: Player) -> None:
