@@ -39,6 +39,7 @@ COMPILED = (
     "paiju.games.bridge.scoring",
     "paiju.games.bridge.pbn",
     # the table core
+    "paiju.core.messages",
     "paiju.core.table.common",
     "paiju.core.table.messages",
     "paiju.core.table.stream",
@@ -52,7 +53,12 @@ COMPILED = (
     "paiju.core.lifecycle",
     "paiju.core.roomlog",
     # the lobby core
-    "paiju.core.lobby",
+    "paiju.core.lobby.messages",
+    "paiju.core.lobby.common",
+    "paiju.core.lobby.people",
+    "paiju.core.lobby.login",
+    "paiju.core.lobby.hosting",
+    "paiju.core.lobby.lobby",
     # the room's and the connection's shells (every move passes through them)
     "paiju.server.room",
     "paiju.server.connection",

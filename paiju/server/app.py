@@ -51,10 +51,11 @@ from paiju.core.lobby import (
     Go,
     Listed,
     Lobby,
+    LobbyIn,
+    LobbyOut,
     Looked,
     Lookup,
     Open,
-    Output,
     Player,
     Received,
     Refuse,
@@ -63,8 +64,6 @@ from paiju.core.lobby import (
     Tick,
     Unbound,
 )
-from paiju.core.lobby import Input as LobbyInput
-from paiju.core.lobby import Rematch as LobbyRematch
 from paiju.core.roomlog import LogError, Replayed, replay
 from paiju.protocol import (
     Account,
@@ -80,6 +79,7 @@ from paiju.protocol import (
     ProtocolError,
     QuickPlay,
     SeatKind,
+    Sessions,
     Welcome,
     decode,
 )
@@ -153,7 +153,7 @@ class Server:
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
         # feeds the lobby, carries out its outputs and rings it at its next deadline
-        self.runner: Runner[LobbyInput, Output, list[Lookup]] = Runner(self.lobby, Tick(), self._do)
+        self.runner: Runner[LobbyIn, LobbyOut, list[Lookup]] = Runner(self.lobby, Tick(), self._do)
         self.port = config.port
         self._cluster: Directory | None = None
         metrics.watch(self)
@@ -242,6 +242,7 @@ class Server:
             "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
             "games": games.names(),
             "robots": self.robot_menus(),
+            "robot_labels": self.robot_labels(),
         }
 
     def _games(self, connection: ServerConnection, path: str, query: str) -> Response:
@@ -251,6 +252,18 @@ class Server:
         return respond(
             connection, HTTPStatus.OK, json.dumps(catalogue, ensure_ascii=False).encode(), "application/json"
         )
+
+    def robot_labels(self) -> dict[str, dict[str, str]]:
+        """Each game's robots' names and versions, ``NAME@VERSION``, as the records name them."""
+        out: dict[str, dict[str, str]] = {}
+        for game, menu in self.robot_menus().items():
+            labels = out[game] = {}
+            for name, _ in menu:
+                try:
+                    labels[name] = self.robot_label(game, name)
+                except KeyError:  # a robot another worker serves
+                    labels[name] = default_label(game, name)
+        return out
 
     def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
         """Each game's robots with their descriptions, strongest (the default) first."""
@@ -354,7 +367,7 @@ class Server:
 
     def _rematch(self, room: Room, o: table.Rematched) -> None:
         """Every human at the room's table accepted a rematch: the lobby opens the new match."""
-        self.runner.feed(LobbyRematch(room.id, o.humans, o.left))
+        self.runner.feed(o)
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
@@ -380,7 +393,7 @@ class Server:
         self.runner.feed(Evict(rid, why))
 
     # ------------------------------------------------------------------ the lobby's outputs
-    def _do(self, _msg: LobbyInput, outs: list[Output]) -> list[Lookup]:
+    def _do(self, _msg: LobbyIn, outs: list[LobbyOut]) -> list[Lookup]:
         """Carry out the lobby's outputs (for input ``_msg``), in order; the lookups it asks for
         are returned."""
         lookups = []
@@ -428,7 +441,7 @@ class Server:
                 lookups.append(o)
         return lookups
 
-    async def _carry(self, msg: LobbyInput) -> None:
+    async def _carry(self, msg: LobbyIn) -> None:
         """Feed the lobby ``msg`` and carry out its outputs, the lookups too (their answers go
         back to it)."""
         await self._resolve(self.runner.feed(msg))
@@ -452,6 +465,9 @@ class Server:
         if isinstance(f, Account):
             assert db is not None
             return await identity.account_op(db, f, lk.session, lk.rank)
+        if isinstance(f, Sessions):
+            assert db is not None and lk.session is not None
+            return await identity.sessions_op(db, f, lk.session)
         assert d is not None
         if isinstance(f, ListRooms):
             return Listed(await d.lobby(f.game))

@@ -23,18 +23,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from paiju.bus.memory import RoomBus
-from paiju.core.lifecycle import Phase
-from paiju.core.lobby import Bound, Unbound
 from paiju.core.roomlog import Emitted, Entry
 from paiju.core.table import (
     Append,
     Archive,
-    Bind,
+    Bound,
     Close,
     Dealt,
     Extra,
-    Input,
-    Output,
     Publish,
     Refused,
     Rematched,
@@ -42,8 +38,10 @@ from paiju.core.table import (
     SealLog,
     Send,
     Table,
+    TableIn,
+    TableOut,
     Tick,
-    Unbind,
+    Unbound,
 )
 from paiju.protocol import Ack, Error, Event, Frame, Result, encode
 from paiju.server.connection import Connection
@@ -79,7 +77,7 @@ class Room:
     """``Room(table, bus=..., tell=..., on_close=...)``: runs ``table`` on the event loop.
 
     ``tell`` hands the lobby (paiju/core/lobby.py) what the table says of its players
-    (:class:`~paiju.core.lobby.Bound`, :class:`~paiju.core.lobby.Unbound`); ``on_close(room)`` is
+    (:class:`~paiju.core.table.Bound`, :class:`~paiju.core.table.Unbound`, as they are); ``on_close(room)`` is
     called once when the table closes.
     """
 
@@ -109,7 +107,7 @@ class Room:
         self._extras: dict[int, asyncio.Future[dict[str, Any]]] = {}  # by hand, while being worked out
         self.closed = False
         # feeds the table, carries out its outputs and rings it at its next deadline
-        self.runner: Runner[Input, Output, Refused | None] = Runner(
+        self.runner: Runner[TableIn, TableOut, Refused | None] = Runner(
             table, Tick(), self._carry_out, stopped=lambda: self.closed
         )
         # what waits for the log to be written (with a journal), and the bus requests: a
@@ -121,7 +119,7 @@ class Room:
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
         self._events: dict[int, tuple[Event, bytes]] = {}
 
-    def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
+    def feed(self, msg: TableIn, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
         input is answered (ERROR, answering ``ref``) to its sender after the rest."""
         if self.closed:
@@ -131,7 +129,7 @@ class Room:
         if refused is not None and isinstance(conn, Connection):
             self.answer(conn, Error.refusing(refused.error, ref))
 
-    def _carry_out(self, msg: Input, outs: list[Output]) -> Refused | None:
+    def _carry_out(self, msg: TableIn, outs: list[TableOut]) -> Refused | None:
         """Carry out the table's outputs for ``msg``, in order; its refusal, if any, is returned."""
         if isinstance(msg, Resume) and isinstance(msg.conn, Connection):
             # the replay of what the player missed may be longer than the send queue
@@ -193,7 +191,7 @@ class Room:
         self._held += 1
         self._later.put_nowait(batch)
 
-    def _bookkeep(self, o: Output) -> None:
+    def _bookkeep(self, o: TableOut) -> None:
         if isinstance(o, Append):
             if self.journal is not None:
                 self.journal.append(o.entry)
@@ -202,10 +200,8 @@ class Room:
                 if isinstance(e, Emitted) and e.result is not None and e.result.hand in self._extras:
                     self.follower.wait(e.result.hand)  # ended before its extra was worked out
                 self.follower.feed(e)
-        elif isinstance(o, Bind):
-            self.tell(Bound(self.id, o.player, o.name, o.seat))
-        elif isinstance(o, Unbind):
-            self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
+        elif isinstance(o, (Bound, Unbound)):
+            self.tell(o)
         elif isinstance(o, Rematched):
             if self.on_rematch is not None:
                 self.on_rematch(self, o)

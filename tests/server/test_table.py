@@ -12,7 +12,7 @@ from paiju import games
 from paiju.core import roomlog
 from paiju.core.config import Limits
 from paiju.core.lifecycle import Phase
-from paiju.core.table import Append, Bind, Close, Dealt, Enter, Extra, Publish, Restored, SealLog, Send, Table, Tick
+from paiju.core.table import Append, Bound, Close, Dealt, Enter, Extra, Publish, Restored, SealLog, Send, Table, Tick
 from paiju.games import GameAction
 from paiju.protocol import Ack, Error, ErrorCode, Event, Prompt, Result, RoomEvent, RoomState, SeatKind
 
@@ -375,11 +375,11 @@ def test_a_table_rebuilt_from_its_log_carries_on() -> None:
     t = Table.restore(r, limits=Limits(hand_pause=0), now=100.0)
     assert t.game.view(0) == d.table.game.view(0) and t.seat_names()[0] == "ann"
     out = t.handle(Restored(), 100.0)
-    binds = [o for o in out if isinstance(o, Bind)]
+    binds = [o for o in out if isinstance(o, Bound)]
     assert [(b.player, b.seat) for b in binds] == [("ann", 0)]
     assert t.seats[0].kind == SeatKind.AWAY and t.seats[0].stand_in
     assert set(t.pending) == set(t.game.to_act())
-    assert all(isinstance(o, (Append, Publish, Bind, Dealt)) for o in out)
+    assert all(isinstance(o, (Append, Publish, Bound, Dealt)) for o in out)
     assert [o.hand for o in out if isinstance(o, Dealt)] == [t.hand]  # its slow records start again
 
 

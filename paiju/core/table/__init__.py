@@ -1,7 +1,7 @@
 """The room's core, sans-I/O: one match of one game at one table, driven by typed inputs.
 
-A :class:`Table` takes one input (:data:`Input`, paiju/core/table/messages.py) with the time
-``now`` and returns what must happen outside (:data:`Output`). It reads no clock and does no
+A :class:`Table` takes one input (:data:`TableIn`, paiju/core/table/messages.py) with the time
+``now`` and returns what must happen outside (:data:`TableOut`). It reads no clock and does no
 I/O: the asyncio shell (paiju/server/room.py) feeds it and carries out its outputs, and the
 tests drive it directly. A connection is whatever handle the caller passes (the shell's
 Connection, a test's int): the table only compares it and hands it back.
@@ -24,26 +24,24 @@ before the refusal (a robot handing the seat back) stands and its outputs come b
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Dealt', 'Send'])
+('playing', ['Bound', 'Send', 'Dealt', 'Send'])
 """
 
-from paiju.core.table.common import UNOBSERVED, Observer, SeatState, Unobserved
+from paiju.core.messages import Conn, Send, Tick
+from paiju.core.table.common import ROBOT_SUFFIX, UNOBSERVED, Observer, SeatState, Unobserved
 from paiju.core.table.messages import (
     AnswerRematch,
     Append,
     Archive,
-    Bind,
+    Bound,
     Close,
-    Conn,
     Dealt,
     Decide,
     Drop,
     Enter,
     Exit,
     Extra,
-    Input,
     MuteName,
-    Output,
     Publish,
     Refused,
     Rematched,
@@ -52,20 +50,21 @@ from paiju.core.table.messages import (
     Resume,
     SayLine,
     SealLog,
-    Send,
     SwapSeat,
-    Tick,
-    Unbind,
+    TableIn,
+    TableOut,
+    Unbound,
 )
 from paiju.core.table.prompts import Pending
 from paiju.core.table.table import Table
 
 __all__ = [
+    "ROBOT_SUFFIX",
     "UNOBSERVED",
     "AnswerRematch",
     "Append",
     "Archive",
-    "Bind",
+    "Bound",
     "Close",
     "Conn",
     "Dealt",
@@ -74,10 +73,8 @@ __all__ = [
     "Enter",
     "Exit",
     "Extra",
-    "Input",
     "MuteName",
     "Observer",
-    "Output",
     "Pending",
     "Publish",
     "Refused",
@@ -91,7 +88,9 @@ __all__ = [
     "Send",
     "SwapSeat",
     "Table",
+    "TableIn",
+    "TableOut",
     "Tick",
-    "Unbind",
+    "Unbound",
     "Unobserved",
 ]

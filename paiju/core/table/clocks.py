@@ -13,9 +13,9 @@ True
 from __future__ import annotations
 
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Tick
 from paiju.core.table.common import Common
 from paiju.core.table.match import Match
-from paiju.core.table.messages import Tick
 from paiju.core.table.prompts import Prompts
 from paiju.core.table.seating import Seating
 from paiju.core.table.standins import StandIns

@@ -15,10 +15,13 @@ from typing import Protocol
 from paiju import games
 from paiju.core.config import Limits
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Conn, Send
 from paiju.core.roomlog import Watchers
-from paiju.core.table.messages import Append, Conn, Output, Send, Unbind
+from paiju.core.table.messages import Append, TableOut, Unbound
 from paiju.games import Rules
 from paiju.protocol import Frame, RoomInfo, SeatKind
+
+ROBOT_SUFFIX = " (robot)"  # a robot seat's name in ROOM_STATE: "NAME (robot)"; no person's name ends so
 
 
 class Observer(Protocol):
@@ -138,7 +141,7 @@ class Common:
         self.totals = [0] * self.n
         self.closed = False
         self.now = now
-        self.out: list[Output] = []  # what the input in hand has made so far
+        self.out: list[TableOut] = []  # what the input in hand has made so far
 
     # ------------------------------------------------------------------ queries
     def info(self) -> RoomInfo:
@@ -161,7 +164,7 @@ class Common:
         out: list[str | None] = []
         for s in self.seats:
             if s.kind == SeatKind.BOT:
-                out.append(f"{self.robot_of(len(out))} (robot)")
+                out.append(f"{self.robot_of(len(out))}{ROBOT_SUFFIX}")
             else:
                 out.append(s.name if s.player is not None else None)
         return out
@@ -191,7 +194,7 @@ class Common:
         self.watchers_away.pop(player, None)
         del self.watchers[player]
         self.log_watchers()
-        self.out.append(Unbind(player))
+        self.out.append(Unbound(self.id, player))
 
     def log_watchers(self) -> None:
         if self.logged:
@@ -200,5 +203,5 @@ class Common:
     def let_go(self, st: SeatState) -> None:
         """The seat's player is no longer in this (ended) room; no event is emitted."""
         if st.player is not None and st.member:
-            self.out.append(Unbind(st.player))
+            self.out.append(Unbound(self.id, st.player))
         st.member, st.conn, st.away_until = False, None, None

@@ -25,9 +25,10 @@ from typing import Any
 
 from paiju import games
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Conn
 from paiju.core.roomlog import Applied, Bank, Hand
 from paiju.core.table.common import Common
-from paiju.core.table.messages import Append, Conn, Dealt, Decide, Extra, Reply, SealLog
+from paiju.core.table.messages import Append, Dealt, Decide, Extra, Reply, SealLog
 from paiju.core.table.prompts import Pending, Prompts
 from paiju.core.table.standins import StandIns
 from paiju.core.table.stream import Stream

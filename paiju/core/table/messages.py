@@ -1,14 +1,14 @@
 """What goes into a :class:`~paiju.core.table.Table` and what comes out of it.
 
-Inputs (:data:`Input`): people coming and going (:class:`Enter`, :class:`Exit`, :class:`Drop`,
+Inputs (:data:`TableIn`): people coming and going (:class:`Enter`, :class:`Exit`, :class:`Drop`,
 :class:`Resume`, :class:`SwapSeat`), answers to prompts (:class:`Reply` from a player,
 :class:`Decide` from a robot), the clock (:class:`Tick`), a table rebuilt from its log
 (:class:`Restored`), what was worked out from a deal outside (:class:`Extra`) and table talk
 (:class:`SayLine`, :class:`MuteName`, :class:`AnswerRematch`).
 
-Outputs (:data:`Output`): frames for connections (:class:`Send`), requests for the robots
-(:class:`Publish`), the room's log (:class:`Append`, :class:`SealLog`), the lobby's bookkeeping
-(:class:`Bind`, :class:`Unbind`, :class:`Rematched`), a deal to work on (:class:`Dealt`), a hand
+Outputs (:data:`TableOut`): frames for connections (:class:`Send`), requests for the robots
+(:class:`Publish`), the room's log (:class:`Append`, :class:`SealLog`), what the lobby is handed
+as it is (:class:`Bound`, :class:`Unbound`, :class:`Rematched`), a deal to work on (:class:`Dealt`), a hand
 for the replays (:class:`Archive`), a refusal for the sender (:class:`Refused`) and the end of the
 room (:class:`Close`).
 
@@ -18,18 +18,14 @@ Enter(player='p1', name='ann', conn=7, seat='any', quick=False, rematch=False)
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from paiju import games
+from paiju.core.messages import Conn, Send, Tick
 from paiju.core.roomlog import Entry
 from paiju.games import GameAction
-from paiju.protocol import DecisionRequest, Event, Frame, PaijuError, Result
-
-Conn = Hashable
-"""A connection as the caller knows it: the table only compares it and hands it back."""
-ANSWERED_KEPT = 256  # answered (and withdrawn) prompts remembered: a retried or crossed ACTION is told so
+from paiju.protocol import DecisionRequest, Event, PaijuError, Result
 
 
 # ------------------------------------------------------------------ inputs
@@ -91,11 +87,6 @@ class Decide:
 
 
 @dataclass(frozen=True)
-class Tick:
-    """Time has passed: run the clocks whose deadline is reached."""
-
-
-@dataclass(frozen=True)
 class Restored:
     """First input of a table rebuilt from its log (:meth:`Table.restore`)."""
 
@@ -148,7 +139,7 @@ class SwapSeat:
     robot: bool
 
 
-Input = (
+TableIn = (
     Enter
     | Exit
     | Drop
@@ -166,14 +157,7 @@ Input = (
 
 
 # ------------------------------------------------------------------ outputs
-# Not frozen, with slots: a busy room makes several of these a move, and a frozen
-# dataclass's __init__ (object.__setattr__ per field) costs four times as much. Read only.
-@dataclass(slots=True)
-class Send:
-    conn: Conn
-    frame: Frame
-
-
+# Not frozen, with slots, as Send: a busy room makes several of these a move. Read only.
 @dataclass(slots=True)
 class Publish:
     """A robot plays the seat: this request goes on the bus."""
@@ -194,18 +178,22 @@ class SealLog:
 
 
 @dataclass(frozen=True)
-class Bind:
-    """The player is now in this room, at ``seat`` (None: watching)."""
+class Bound:
+    """The player is now in room ``room``, at ``seat`` (None: watching); an input of the lobby
+    as it is."""
 
+    room: str
     player: str
     name: str
     seat: int | None
 
 
 @dataclass(frozen=True)
-class Unbind:
-    """The player is no longer in this room (free to join another)."""
+class Unbound:
+    """The player is no longer in room ``room`` (free to join another); an input of the lobby
+    as it is."""
 
+    room: str
     player: str
 
 
@@ -244,12 +232,13 @@ class Dealt:
 
 @dataclass(frozen=True)
 class Rematched:
-    """Every human still at the table accepted the rematch: the caller opens the new match with
-    them (``humans``: seat -> (player, name, connection)); the seats of those who left
-    (``left``) go to robots."""
+    """Every human still at room ``room``'s table accepted the rematch: the lobby (an input of
+    it as it is) opens the new match with them (``humans``: seat -> (player, name,
+    connection)); the seats of those who left (``left``) go to robots."""
 
+    room: str
     humans: dict[int, tuple[str, str, Conn]]
     left: frozenset[int]
 
 
-Output = Send | Publish | Append | SealLog | Bind | Unbind | Close | Refused | Archive | Dealt | Rematched
+TableOut = Send | Publish | Append | SealLog | Bound | Unbound | Close | Refused | Archive | Dealt | Rematched

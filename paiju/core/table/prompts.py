@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from paiju import games
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Conn
 from paiju.core.table.common import Common
-from paiju.core.table.messages import Conn, Publish
+from paiju.core.table.messages import Publish
 from paiju.games import ActionSet, GameAction, GameError
 from paiju.protocol import Ack, ErrorCode, Prompt, SeatKind
 

@@ -21,13 +21,12 @@ from __future__ import annotations
 from paiju.core.lifecycle import Phase
 from paiju.core.table.common import Common
 from paiju.core.table.match import Match
-from paiju.core.table.messages import Bind, Drop, Enter, Exit, Restored, Resume, SwapSeat, Unbind
+from paiju.core.table.messages import Bound, Drop, Enter, Exit, Restored, Resume, SwapSeat, Unbound
 from paiju.core.table.prompts import Prompts
 from paiju.core.table.standins import StandIns
 from paiju.core.table.stream import Stream
 from paiju.core.table.talk import Talk
-from paiju.games import GameEvent
-from paiju.protocol import ErrorCode, LobbyError, RoomEvent, SeatKind
+from paiju.protocol import ErrorCode, LobbyError, SeatKind
 
 
 class Seating:
@@ -59,7 +58,7 @@ class Seating:
             c.spectators[m.player] = m.conn
             c.watchers[m.player] = m.name
             c.log_watchers()
-            c.out.append(Bind(m.player, m.name, None))
+            c.out.append(Bound(c.id, m.player, m.name, None))
             c.send(m.conn, self.stream.state(None))
             self.talk.history(m.conn, m.player, spectator=True)
         else:
@@ -71,10 +70,8 @@ class Seating:
             st.stand_in, st.timeouts, st.rematch = False, 0, m.rematch
             if c.creator is None:
                 c.creator = m.player
-            c.out.append(Bind(m.player, m.name, seat))
-            self.stream.emit(
-                GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN)
-            )  # to the others: the state includes it
+            c.out.append(Bound(c.id, m.player, m.name, seat))
+            self.stream.seat_event(seat, SeatKind.HUMAN)  # to the others: the state includes it
             st.conn = m.conn
             c.send(m.conn, self.stream.state(seat))
             self.talk.history(m.conn, m.player, spectator=False)
@@ -107,11 +104,11 @@ class Seating:
         """Seat ``i``'s player is gone: the seat is free (``EMPTY``) or a robot's (``BOT``)."""
         st = self.c.seats[i]
         if st.player is not None and st.member:
-            self.c.out.append(Unbind(st.player))
+            self.c.out.append(Unbound(self.c.id, st.player))
         st.player, st.name, st.member, st.conn = None, None, False, None
         st.stand_in, st.timeouts, st.away_until = False, 0, None
         st.kind = to
-        self.stream.emit(GameEvent(RoomEvent.SEAT, i, arg=to))
+        self.stream.seat_event(i, to)
         if to == SeatKind.BOT:
             self.prompts.redispatch(i)
 
@@ -134,7 +131,7 @@ class Seating:
             self.release_seat(seat, to=SeatKind.EMPTY)
         else:
             st.kind, st.away_until = SeatKind.AWAY, c.now + c.limits.grace
-            self.stream.emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.AWAY))
+            self.stream.seat_event(seat, SeatKind.AWAY)
             if c.limits.robot_on_drop and not st.stand_in:
                 self.standins.set_robot(seat, True)
         self.match.maybe_close()
@@ -164,7 +161,7 @@ class Seating:
         self.stream.send_since(m.conn, seat, m.last_seq)
         self.talk.history(m.conn, m.player, spectator=False)
         st.kind, st.away_until, st.timeouts = SeatKind.HUMAN, None, 0
-        self.stream.emit(GameEvent(RoomEvent.SEAT, seat, arg=SeatKind.HUMAN))
+        self.stream.seat_event(seat, SeatKind.HUMAN)
         self.prompts.grant_bank(seat)
         if st.stand_in:
             self.standins.set_robot(seat, False)
@@ -184,7 +181,7 @@ class Seating:
         if st.kind == want:
             return
         st.kind = want
-        self.stream.emit(GameEvent(RoomEvent.SEAT, m.seat, arg=want))
+        self.stream.seat_event(m.seat, want)
         if not c.free_seats():
             self.match.start()  # the last free seat went to a robot
 
@@ -194,7 +191,7 @@ class Seating:
         if c.phase is Phase.WAITING:
             for i in c.free_seats():
                 c.seats[i].kind = SeatKind.BOT
-                self.stream.emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.BOT))
+                self.stream.seat_event(i, SeatKind.BOT)
             self.match.start()
 
     def restored(self, m: Restored) -> None:
@@ -204,15 +201,15 @@ class Seating:
         c = self.c
         for i, st in enumerate(c.seats):
             if st.player is not None and st.member:
-                c.out.append(Bind(st.player, st.name or "player", i))
+                c.out.append(Bound(c.id, st.player, st.name or "player", i))
                 st.away_until = c.now + c.limits.grace
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
-                    self.stream.emit(GameEvent(RoomEvent.SEAT, i, arg=SeatKind.AWAY))
+                    self.stream.seat_event(i, SeatKind.AWAY)
                 if c.limits.robot_on_drop and not st.stand_in:
                     self.standins.set_robot(i, True)
         for player, name in c.watchers.items():  # a watched robot match too
-            c.out.append(Bind(player, name, None))
+            c.out.append(Bound(c.id, player, name, None))
             c.watchers_away[player] = c.now + c.limits.grace
         self.match.maybe_close()  # nobody seated or watching: nobody is left to play for
         if not c.closed and c.phase is Phase.PLAYING:

@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections import deque
 
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Conn
 from paiju.core.roomlog import Emitted, SeatRecord, Seats
 from paiju.core.table.common import Common, SeatState
-from paiju.core.table.messages import Append, Archive, Conn, Output
+from paiju.core.table.messages import Append, Archive, TableOut
 from paiju.games import GameEvent
-from paiju.protocol import Event, Result, RoomEvent, RoomState
+from paiju.protocol import Event, Result, RoomEvent, RoomState, SeatKind
 
 
 class Stream:
@@ -71,6 +72,11 @@ class Stream:
                 if result is not None:
                     c.send(conn, result)
 
+    def seat_event(self, seat: int, kind: int) -> None:
+        """SEAT: ``seat`` is now of ``kind``; its text the holder's name as ROOM_STATE's seats
+        name it (a person's, "NAME (robot)"), "" for an empty seat."""
+        self.emit(GameEvent(RoomEvent.SEAT, seat, arg=kind, text=self.c.seat_names()[seat] or ""))
+
     def log_seats(self) -> None:
         """The seats as they are now, into the log (a table made with ``logged=True``)."""
         self.c.out.append(Append(Seats(tuple(_seat_record(s) for s in self.c.seats))))
@@ -102,7 +108,7 @@ class Stream:
                 if e.result is not None:
                     c.send(conn, e.result)
 
-    def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[Output]:
+    def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[TableOut]:
         """The frames an ended match sent ``player`` after ``last_seq`` (as the seat it held
         sees them, or a spectator), for a resume after the table let it go; nothing when
         ``last_seq`` is None or past the end. The table does not change."""
@@ -122,7 +128,9 @@ class Stream:
     def state(self, seat: int | None) -> RoomState:
         c = self.c
         view = c.game.view(seat) if c.phase is not Phase.WAITING else {}
-        return RoomState(c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, c.seat_names(), list(c.totals), view)
+        robots = [i for i, s in enumerate(c.seats) if s.kind == SeatKind.BOT]
+        names, totals = c.seat_names(), list(c.totals)
+        return RoomState(c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots)
 
 
 def _seat_record(s: SeatState) -> SeatRecord:

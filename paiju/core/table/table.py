@@ -4,7 +4,7 @@ routes each input (see the package's docstring).
 >>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
 >>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
 >>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bind', 'Send', 'Dealt', 'Send'])
+('playing', ['Bound', 'Send', 'Dealt', 'Send'])
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from paiju.core import errors, roomlog
 from paiju.core.config import Limits
 from paiju.core.lifecycle import Phase
+from paiju.core.messages import Conn, Tick
 from paiju.core.roomlog import Emitted, Head, Replayed
 from paiju.core.social import Rematch
 from paiju.core.table.clocks import Clocks
@@ -26,22 +27,20 @@ from paiju.core.table.match import Match
 from paiju.core.table.messages import (
     AnswerRematch,
     Close,
-    Conn,
     Decide,
     Drop,
     Enter,
     Exit,
     Extra,
-    Input,
     MuteName,
-    Output,
     Refused,
     Reply,
     Restored,
     Resume,
     SayLine,
     SwapSeat,
-    Tick,
+    TableIn,
+    TableOut,
 )
 from paiju.core.table.prompts import Pending, Prompts
 from paiju.core.table.seating import Seating
@@ -205,10 +204,10 @@ class Table(Common):
         )
 
     # ------------------------------------------------------------------ the one way in
-    def handle(self, msg: Input, now: float) -> list[Output]:
+    def handle(self, msg: TableIn, now: float) -> list[TableOut]:
         """Apply one input at time ``now``; what must happen outside, in order."""
         self.now = now
-        out: list[Output] = []
+        out: list[TableOut] = []
         self.out = out
         if self.closed:
             return out
@@ -231,7 +230,7 @@ class Table(Common):
         """When the next :class:`Tick` is due (None: no clock runs)."""
         return self.clocks.next_deadline()
 
-    def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[Output]:
+    def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[TableOut]:
         """The frames an ended match sent ``player`` after ``last_seq`` (see
         :meth:`Stream.missed <paiju.core.table.stream.Stream.missed>`)."""
         return self.stream.missed(player, conn, last_seq)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from paiju.core.messages import Conn
 from paiju.core.social import Chat, Line, Rematch, RematchState
 from paiju.core.table.common import Common
-from paiju.core.table.messages import AnswerRematch, Conn, MuteName, Rematched, SayLine
+from paiju.core.table.messages import AnswerRematch, MuteName, Rematched, SayLine
 from paiju.protocol import ChatLine, ErrorCode, LobbyError, RematchOffer
 
 
@@ -106,7 +107,7 @@ class Talk:
             return
         left = max(0, round((r.deadline - self.c.now) * 1000)) if r.state is RematchState.OFFER else 0
         if r.state is not RematchState.ACCEPTED:  # (an acceptance is told by the caller, with the new room)
-            frame = RematchOffer(self.c.id, int(r.state), left, sorted(r.accepted))
+            frame = RematchOffer(self.c.id, int(r.state), left, sorted(r.accepted), None, sorted(r.left))
             for conn in self.conns.values():
                 self.c.send(conn, frame)
         if r.state is not RematchState.OFFER:
@@ -118,7 +119,7 @@ class Talk:
         assert r is not None
         if r.state is RematchState.ACCEPTED:
             humans = {s: (p, self.names[p], self.conns[p]) for s, p in r.humans.items()}
-            self.c.out.append(Rematched(humans, frozenset(r.left)))
+            self.c.out.append(Rematched(self.c.id, humans, frozenset(r.left)))
         self.conns = {}
         self.settled()
 

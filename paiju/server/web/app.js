@@ -15,7 +15,7 @@ import { nextHint, pickState } from "./picks.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLine, robotOf, rulesUrl, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -184,6 +184,14 @@ function handle(f) {
     case "ERROR":
       onError(f);
       break;
+    case "TOKEN":
+      // the resume token from WELCOME ended (LEAVE, logout): this one resumes from now on
+      state.token = f.token;
+      sessionStorage.setItem("paiju.token", f.token);
+      break;
+    case "SESSION_LIST":
+      records.onSessions(f);
+      break;
     case "IDENTITY":
       records.onIdentity(f);
       break;
@@ -304,7 +312,19 @@ function onRematch(f) {
     const n = f.accepted.length;
     const until = performance.now() + f.ms_left;
     state.rematchUntil = until;
-    $("#rematch-note").textContent = n ? tr(`${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    // a player who left or dropped during the offer is named at once: the others choose a
+    // robot in its place (the rematch button) or the lobby
+    const gone = (f.left || []).filter((s) => s !== state.room.seat);
+    const names = gone.map((s) => holderName(state.room.seats[s], state.room.game) || seatLabel(s, true)).join(tr(", ", "、"));
+    if (gone.length) {
+      box.dataset.left = gone.join(",");
+      $("#rematch-yes").textContent = tr("Play on with a robot", "让机器人代替，继续");
+      $("#rematch-no").textContent = tr("Back to the lobby", "返回大厅");
+    }
+    const accepted = n ? tr(` ${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    $("#rematch-note").textContent = gone.length
+      ? tr(`${names} left: a robot takes the seat if you play on.${accepted}`, `${names} 已离开：继续的话由机器人代替。${accepted}`)
+      : accepted.trim();
   } else if (f.state === 1) {
     $("#rematch-note").textContent = tr("Rematch! The new match starts…", "再来一局！新比赛即将开始…");
     for (const b of box.querySelectorAll("button")) b.disabled = true;
@@ -350,6 +370,7 @@ function enterRoom(f) {
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
   state.seatKinds = {};
+  for (const s of f.robots || []) state.seatKinds[s] = "BOT"; // the robots' seats (ROOM_STATE's robots)
   state.boards = [];
   clearPrompt();
   $("#result").hidden = true;
@@ -497,7 +518,7 @@ function playerName(s) {
   // a seat taken after this page's ROOM_STATE is named by its SEAT event
   const kind = state.seatKinds[s];
   const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
-  return `${holderName(name) ?? unnamed}${you}`;
+  return `${holderName(name, state.room.game) ?? unnamed}${you}`;
 }
 
 function isBot(s) {
@@ -525,7 +546,7 @@ function renderTable() {
       const name = robotOf(r.seats[s]);
       if (!name) return null;
       const known = (state.robots[r.game] || []).find(([n]) => n === name);
-      return known ? `${name}: ${robotLine(name, known[1])}` : null;
+      return known ? `${robotLabel(r.game, name)}: ${robotLine(name, known[1])}` : null;
     },
     promptSeat: p ? p.seat : null,
     handCard: (seat, b) => handCardOf(p, seat, b),
@@ -1194,7 +1215,7 @@ function renderRooms() {
       const seats = r.seats.map((name, s) => {
         const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s + 1;
         if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: ${tr("robot", "机器人")}`);
-        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name)}`);
+        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name, r.game)}`);
         return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, tr(`sit ${label}`, `坐 ${label}`));
       });
       return h(
@@ -1219,6 +1240,7 @@ async function serverGames() {
     const r = await fetch("healthz", { cache: "no-store" });
     const body = await r.json();
     if (body.robots && typeof body.robots === "object") state.robots = body.robots;
+    setRobotLabels(body.robot_labels);
     if (typeof body.connections === "number") state.online = body.connections;
     if (Array.isArray(body.games) && body.games.length) return body.games;
   } catch (e) {
@@ -1266,7 +1288,8 @@ async function init() {
   });
   $("#player-name").value = state.name;
   $("#player-name").addEventListener("change", (e) => {
-    state.name = e.target.value.trim().slice(0, 64) || state.name;
+    // (no person's name ends as a robot seat's does: the server refuses it)
+    state.name = e.target.value.trim().replace(/\s*\(robot\)$/i, "").slice(0, 64) || state.name;
     localStorage.setItem("paiju.name", state.name);
     reconnect(); // a new name takes effect on a new session
   });
