@@ -9,9 +9,10 @@
   answer every PROMPT with a random legal option, every frame sent encoded: the sans-I/O part
   of the server's CPU an action, µs an action.
 
-The builds: ``pure`` (this tree with PAIJU_PURE=1), ``compiled`` (this tree as installed) and
-any ``--tree NAME=DIR`` (a directory put first on sys.path, e.g. a copy of paiju/protocol/ whose
-frames.py Cython compiled). ``python -m paiju.bench.compiled transcript GAME:SEED[:HANDS]...``
+The builds: ``pure`` (a copy of this tree's package without its extensions, made by
+:func:`pure_tree`), ``compiled`` (this tree as installed) and any ``--tree NAME=DIR`` (a
+directory put first on sys.path, e.g. one holding a copy of the package whose frames.py Cython
+compiled). ``python -m paiju.bench.compiled transcript GAME:SEED[:HANDS]...``
 prints the build, then the sha256 of every frame each seeded match sends (the conformance
 test, tests/test_build.py, compares the builds on it).
 """
@@ -19,19 +20,22 @@ test, tests/test_build.py, compares the builds on it).
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[2]
-TREE_ENV = "PAIJU_BENCH_TREE"  # a --tree build: the directory its child puts first on sys.path
+TREE_ENV = "PAIJU_BENCH_TREE"  # a tree build: the directory its child runs in (first on sys.path)
 
 
 def play(game: str, seed: int, hands: int = 1) -> list[tuple[int, bytes]]:
@@ -87,6 +91,17 @@ def transcript(game: str, seed: int, hands: int = 1) -> str:
     return f"{h.hexdigest()} {len(sent)}"
 
 
+def pure_tree(to: Path) -> Path:
+    """The pure-Python build of this tree: a copy of the package in ``to`` without its
+    extensions (nor the file that names their compiler); ``to`` put first on sys.path runs it."""
+    import paiju
+
+    shutil.copytree(
+        Path(paiju.__file__).parent, to / "paiju", ignore=shutil.ignore_patterns("*.so", "build.txt", "__pycache__")
+    )
+    return to
+
+
 def _codec(n: int) -> float:
     """µs for the codec's share of one tricks move, over ``n`` moves."""
     from paiju.protocol import Ack, Action, Event, Option, Prompt, decode, encode
@@ -118,8 +133,6 @@ def _table(n: int) -> float:
 
 
 def _child(what: str, n: int) -> None:
-    if TREE_ENV in os.environ:  # before this tree (python -m puts it first on sys.path)
-        sys.path.insert(0, os.environ[TREE_ENV])
     from paiju import build
 
     f = {"codec": _codec, "table": _table}[what]
@@ -128,8 +141,13 @@ def _child(what: str, n: int) -> None:
 
 
 def _run(env: dict[str, str], *args: str) -> str:
+    """The child's output; a tree's child runs in it (``python -m`` puts it first on sys.path)."""
     out = subprocess.run(
-        [sys.executable, "-m", "paiju.bench.compiled", *args], env=env, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "paiju.bench.compiled", *args],
+        env=env,
+        cwd=env.get(TREE_ENV, ROOT),
+        capture_output=True,
+        text=True,
     )
     if out.returncode:
         raise SystemExit(f"paiju.bench.compiled: the child failed:\n{out.stderr}")
@@ -158,9 +176,11 @@ def main(argv: list[str] | None = None) -> None:
     if a.what == "child":
         _child(a.args[0], int(a.args[1]))
         return
-    base = {k: v for k, v in os.environ.items() if k != "PAIJU_PURE"}
+    base = dict(os.environ)
     builds: dict[str, dict[str, str]] = {}
-    builds["pure"] = {**base, "PAIJU_PURE": "1"}
+    pure = pure_tree(Path(tempfile.mkdtemp(prefix="paiju-pure-")))
+    atexit.register(shutil.rmtree, pure, True)
+    builds["pure"] = {**base, TREE_ENV: str(pure)}
     builds["compiled"] = base
     for spec in a.tree:
         name, _, d = spec.partition("=")
