@@ -23,31 +23,26 @@ import importlib.machinery
 from pathlib import Path
 
 COMPILED = (
-    # the codec's card tables (paiju.protocol.frames stays Python: its checks are built from the
-    # frames' Annotated type hints, which mypyc does not keep in a compiled class)
-    "paiju.protocol.cards",
-    # the games' analysis (the Game classes stay Python: games and tests subclass them, and
-    # a compiled class refuses a Python subclass's instance as self)
+    # what `python -m paiju.bench.compiled` shows faster compiled (docs/performance.md): the
+    # table and lobby cores, the room's and the connection's shells (every move passes through
+    # them), and niujiu's patterns (every niujiu prompt and robot lists them); the card texts,
+    # mahjong's analysis and tables and bridge's deals, scores and PBN ran as fast or faster
+    # as Python, and stay Python
     "paiju.games.niujiu.patterns",
-    "paiju.games.mahjong.analysis",
-    "paiju.games.mahjong.tables",
-    "paiju.games.bridge.deal",
-    "paiju.games.bridge.scoring",
-    "paiju.games.bridge.pbn",
-    # the table core
     "paiju.core.table",
     "paiju.core.lifecycle",
     "paiju.core.roomlog",
-    # the lobby core
     "paiju.core.lobby",
-    # the room's and the connection's shells (every move passes through them)
     "paiju.server.room",
     "paiju.server.connection",
 )
 """The modules compiled to C extensions (their packages' ``__init__`` modules stay Python).
-Left out besides: the modules that define IntEnums (paiju.protocol.errors, paiju.protocol.actions,
+Never compiled: paiju.protocol.frames (its checks are built from the frames' Annotated type
+hints, which mypyc does not keep in a compiled class), the Game classes (games and tests
+subclass them, and a compiled class refuses a Python subclass's instance as self) and the
+modules that define IntEnums (paiju.protocol.errors, paiju.protocol.actions,
 protocol.<game>), which mypyc compiles wrongly when another compiled module reads their
-members, and what is not on the move path."""
+members."""
 
 PACKAGE = Path(__file__).resolve().parent
 BUILT_BY = "build.txt"

@@ -91,12 +91,12 @@ def test_the_extension_beside_a_module_is_what_runs(pure: Path) -> None:
 def test_a_stale_extension_is_named(tmp_path: Path) -> None:
     """In a source tree, an extension older than its ``.py`` (edited, not rebuilt) is named by
     ``build.stale()`` and ``paiju --version``'s description (conftest.py refuses to test it)."""
+    name = build.COMPILED[0]
     (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "paiju" / "protocol").mkdir(parents=True)
-    (tmp_path / "paiju" / "__init__.py").write_text("")
+    src = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
+    src.parent.mkdir(parents=True)
     shutil.copy(ROOT / "paiju" / "build.py", tmp_path / "paiju" / "build.py")
-    so = tmp_path / "paiju" / "protocol" / f"cards{build.importlib.machinery.EXTENSION_SUFFIXES[0]}"
-    src = tmp_path / "paiju" / "protocol" / "cards.py"
+    so = src.with_suffix(build.importlib.machinery.EXTENSION_SUFFIXES[0])
     so.write_bytes(b"")
     src.write_text("")
     os.utime(so, (1_000_000, 1_000_000))
@@ -104,7 +104,7 @@ def test_a_stale_extension_is_named(tmp_path: Path) -> None:
     script = "from paiju import build; print(build.stale()); print(build.describe())"
     p = _run(tmp_path, "-c", script)
     assert p.stdout == (
-        "['paiju.protocol.cards']\ncompiled: mypyc, 1 modules, 1 older than their sources (rebuild: pip install -e .)\n"
+        f"['{name}']\ncompiled: mypyc, 1 modules, 1 older than their sources (rebuild: pip install -e .)\n"
     )
     os.utime(so, (3_000_000, 3_000_000))
     assert _run(tmp_path, "-c", script).stdout == "[]\ncompiled: mypyc, 1 modules\n"

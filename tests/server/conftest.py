@@ -25,14 +25,14 @@ def robots_at_full_speed(extra: tuple[str, ...]) -> tuple[str, ...]:
 
 def start_server(*extra: str) -> Served:
     """`paiju serve --port 0 ...` in this process (a thread of its own), once it listens."""
-    return inprocess.start(*robots_at_full_speed(extra), timeout=30)
+    return inprocess.start(*robots_at_full_speed(extra), timeout=60)
 
 
 def start_process(*extra: str, new_session: bool = False) -> Launched:
     """`paiju serve --port 0 ...` as a subprocess, once it listens. With ``new_session`` the
     server leads a process group of its own (as in a terminal, where a Ctrl-C reaches the
     whole group)."""
-    return launch.serve(*robots_at_full_speed(extra), timeout=30, new_session=new_session)
+    return launch.serve(*robots_at_full_speed(extra), timeout=60, new_session=new_session)
 
 
 def stop_server(s: Served | Launched) -> str:
