@@ -71,15 +71,12 @@ def test_doctests_of_the_compiled_modules_pass_on_the_pure_build(pure: Path) -> 
     assert " passed" in p.stdout.splitlines()[-1]
 
 
-WHICH = (
-    "import paiju.games.bridge.deal, paiju.core.lifecycle; "
-    "print(paiju.games.bridge.deal.__file__); print(paiju.core.lifecycle.__file__)"
-)
+WHICH = "import paiju.games.niujiu.patterns as p, paiju.core.lifecycle as l; print(p.__file__); print(l.__file__)"
 
 
 def test_the_extension_beside_a_module_is_what_runs(pure: Path) -> None:
     of_pure = _run(pure, "-c", WHICH).stdout.split()
-    assert [Path(f).name for f in of_pure] == ["deal.py", "lifecycle.py"]
+    assert [Path(f).name for f in of_pure] == ["patterns.py", "lifecycle.py"]
     assert all(Path(f).is_relative_to(pure) for f in of_pure)
     of_tree = _run(ROOT, "-c", WHICH).stdout.split()
     if build.extensions():

@@ -35,12 +35,6 @@ def _load() -> None:
             importlib.import_module(m)
 
 
-def load() -> None:
-    """Import every robot's module now (the first look-up does it otherwise): a server does it
-    before it listens, not in its event loop at the first request."""
-    _load()
-
-
 def names(game: str) -> list[str]:
     """The robots that play ``game``."""
     _load()

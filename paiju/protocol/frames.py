@@ -391,6 +391,9 @@ class RoomState(Frame):
     seats: list[Name | None]
     scores: list[I64]  # running totals of the match
     view: View
+    robots: list[Seat] = field(default_factory=list)  # the seats a robot plays now, in order
+
+    LATER = 1  # robots
 
 
 @frame(0x44, SERVER)
@@ -534,6 +537,9 @@ class RematchOffer(Frame):
     ms_left: U32
     accepted: list[Seat] = field(default_factory=list)  # the seats that accepted so far
     next_room: Name | None = None  # ACCEPTED: the room of the new match
+    left: list[Seat] = field(default_factory=list)  # the seats whose player left or dropped during the offer
+
+    LATER = 1  # left
 
 
 # ------------------------------------------------------------------ bus
@@ -646,7 +652,10 @@ def _encoder_source(cls: type[Frame], names: dict[str, Any] | None = None) -> st
     if cls.LATER:  # the trailing fields left out while they hold their defaults (Frame.LATER)
         n, k = 1 + len(hints), cls.LATER
         if names is not None:
-            names["_later"] = tuple(x.default for x in dataclasses.fields(typing.cast(Any, cls))[-k:])
+            later = dataclasses.fields(typing.cast(Any, cls))[-k:]
+            names["_later"] = tuple(
+                x.default if x.default_factory is dataclasses.MISSING else x.default_factory() for x in later
+            )
         for i in range(k):  # an if a field, from the last
             lines.append(f"{' ' * (i + 1)}if v[{n - 1 - i}] == _later[{k - 1 - i}]:")
         lines.append(f"{' ' * (k + 1)}return _pack(v[:{n - k}])")

@@ -62,8 +62,9 @@ async def check_hello(db: Database, f: Hello, resumed: str | None) -> str:
     return ""
 
 
-async def account_op(db: Database, f: Account, session: str | None) -> Identified:
-    """Register, log in (the lobby checked the frame's fields) or log out (of ``session``)."""
+async def account_op(db: Database, f: Account, session: str | None, rank: int = 0) -> Identified:
+    """Register, log in (the lobby checked the frame's fields) or log out (of ``session``);
+    ``rank``: the password check's turn (lower first: paiju.records.accounts)."""
     if f.op == "logout":
         if session is not None:
             await accounts.logout(db, session)
@@ -71,9 +72,9 @@ async def account_op(db: Database, f: Account, session: str | None) -> Identifie
     assert f.name is not None and f.password is not None
     try:
         if f.op == "register":
-            acc, token = await accounts.register(db, f.name, f.password)
+            acc, token = await accounts.register(db, f.name, f.password, rank=rank)
         else:
-            acc, token = await accounts.login(db, f.name, f.password)
+            acc, token = await accounts.login(db, f.name, f.password, rank=rank)
     except AccountError as e:
         raise _refused(e) from None
     return Identified(acc.name, token)

@@ -51,7 +51,8 @@ from paiju.protocol import (
     encode,
     views,
 )
-from paiju.protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
+from paiju.protocol.actions import RoomEvent, SeatKind
+from paiju.protocol.frames import MAX_FRAME, Ack, Error, Event, Frame, Pong, Prompt, Result, Welcome
 from tests.cluster import test_drain_refusals as drain_refusals
 
 from .conftest import TEST_OPTIONS, Served, serving
@@ -521,3 +522,30 @@ def test_every_request_frame_has_its_answers_declared() -> None:
 
     client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
     assert [a.frame for a in answers.REQUESTS] == client
+
+
+async def test_names_and_robot_seats(main: Served) -> None:
+    """§3: ROOM_STATE marks the robots' seats in its ``robots`` field; a person's
+    name is never a robot seat's ("NAME (robot)": refused) nor empty (a guest name is given); a SEAT
+    event names the seat's new holder in its text."""
+    bad = await Conn.open(main.url)
+    try:
+        assert await bad.error_of(Hello(1, "random (robot)")) == ErrorCode.BAD_FIELD
+    finally:
+        await bad.close()
+    ann = await Conn.open(main.url)
+    bob = await Conn.open(main.url, "bob")
+    try:
+        welcome = await ann.ask(Hello(1, ""))
+        assert isinstance(welcome, Welcome)
+        st = await ann.ask(CreateRoom("niujiu", bots=[2]), lambda f: isinstance(f, RoomState))
+        assert isinstance(st, RoomState) and st.robots == [2]
+        assert st.seats[0] == f"guest-{welcome.player_id[:4]}" and st.seats[2] == f"{st.seats[2][:-8]} (robot)"
+        start = len(ann.got)
+        joined = await bob.ask(Join(st.room, 1), lambda f: isinstance(f, RoomState))
+        assert isinstance(joined, RoomState) and joined.robots == [2] and joined.seats[1] == "bob"
+        seat = await ann.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 1, start)
+        assert isinstance(seat, Event) and seat.text == "bob" and seat.arg == SeatKind.HUMAN
+    finally:
+        await ann.close()
+        await bob.close()

@@ -28,7 +28,7 @@ export const C = {
 export const S = {
   0x41: ["WELCOME", ["player_id", "token", "version", "features"], { version: 1, features: 0 }],
   0x42: ["ROOM_LIST", ["rooms"], {}],
-  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view"], {}],
+  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view", "robots"], { robots: [] }],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg", "text"], { seat: null, cards: new Uint8Array(0), arg: 0, text: "" }],
   0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options", "bank_ms"], { bank_ms: 0 }],
   0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],
@@ -38,7 +38,7 @@ export const S = {
   0x4a: ["IDENTITY", ["player", "registered", "session"], { session: null }],
   0x4b: ["REDIRECT", ["url", "room", "ref_type"], { room: null, ref_type: null }],
   0x4c: ["CHAT_LINE", ["room", "id", "channel", "seat", "speaker", "text"], {}],
-  0x4d: ["REMATCH_OFFER", ["room", "state", "ms_left", "accepted", "next_room"], { accepted: [], next_room: null }],
+  0x4d: ["REMATCH_OFFER", ["room", "state", "ms_left", "accepted", "next_room", "left"], { accepted: [], next_room: null, left: [] }],
 };
 
 export const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
