@@ -148,7 +148,7 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     version = run_paiju("--version")
     assert version.returncode == 0, version.stderr
     # a pure wheel runs the Python modules, and says so
-    assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S* \(pure Python\)\n", version.stdout), version.stdout
+    assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S* \(pure Python; event loop [^)]*\)\n", version.stdout), version.stdout
 
     # paiju itself asks for matplotlib only in its `plot` extra ...
     wanted = subprocess.run([py, "-c", REQUIRES, "paiju"], capture_output=True, text=True, check=True)
