@@ -30,6 +30,7 @@ from pathlib import Path
 
 from paiju.cli import serve as cli
 from paiju.server.app import Server
+from paiju.testing.launch import Addresses
 
 FORMAT = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -62,7 +63,7 @@ class Log(logging.Handler):
                 self.changed.notify_all()
 
 
-class InProcess:
+class InProcess(Addresses):
     """A running embedded server: its port, addresses and log."""
 
     def __init__(self, server: Server, log: Log) -> None:
@@ -74,15 +75,6 @@ class InProcess:
 
     def __repr__(self) -> str:
         return f"<InProcess paiju serve on {self.http}>"
-
-    @property
-    def url(self) -> str:
-        """The WebSocket address."""
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def output(self) -> str:
         """Everything the server has logged so far."""
