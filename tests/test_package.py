@@ -94,6 +94,7 @@ print(*sorted({d.metadata["Name"] for d in m.distributions() for r in d.requires
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a wheel built and installed with its dependencies: minutes on a busy machine
 def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     start = time.monotonic()
     # what `pip install .` does: pip builds the wheel with the project's build backend in an
