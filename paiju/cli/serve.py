@@ -49,7 +49,7 @@ from paiju.cli.db import add_database_argument
 from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
 
 ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
-LINGER_MS = 20.0  # events, results and ACKs wait this long for company: a write, not one per move (docs/performance.md)
+LINGER_MS = 50.0  # events, results and ACKs wait this long for company: a write, not one per move (docs/performance.md)
 
 
 def clock_setting(text: str) -> tuple[str, int]:

@@ -174,6 +174,15 @@ REQUESTS: tuple[Answer, ...] = (
             (E.SEAT_TAKEN, "the seat is a player's"),
         ),
     ),
+    Answer(
+        "SESSIONS",
+        "SESSION_LIST; the connections of an ended session get IDENTITY (a guest) and TOKEN",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.WRONG_STATE, "a guest's (sessions are an account's)"),
+            (E.BAD_ACCOUNT, "`end` names no session of the account"),
+        ),
+    ),
 )
 """Every request frame a client sends, in the order of SPEC.md §3.1."""
 

@@ -213,6 +213,17 @@ class RoomInfo(Record):
     status: Name  # "waiting", "playing", "over"
 
 
+@quick_init
+@dataclass(frozen=True)
+class SessionInfo(Record):
+    """One of an account's sessions (logins), in SESSION_LIST."""
+
+    id: Name  # what SESSIONS ``end`` names
+    created: U64  # unix seconds
+    expires: U64  # unix seconds
+    current: bool  # the session of the connection that asked
+
+
 # ------------------------------------------------------------------ client -> server
 @frame(0x01, CLIENT)
 @dataclass(frozen=True)
@@ -353,6 +364,16 @@ class SetSeat(Frame):
     room: Name
     seat: Seat
     robot: bool
+
+
+@frame(0x0E, CLIENT)
+@dataclass(frozen=True)
+class Sessions(Frame):
+    """List the sessions (logins) of the account the connection plays as; with ``end``, end
+    that one first (an id from SESSION_LIST, or "others": every one but this connection's).
+    The connections that played as an ended session are logged out. Answered by SESSION_LIST."""
+
+    end: Name | None = None
 
 
 # ------------------------------------------------------------------ server -> client
@@ -540,6 +561,23 @@ class RematchOffer(Frame):
     left: list[Seat] = field(default_factory=list)  # the seats whose player left or dropped during the offer
 
     LATER = 1  # left
+
+
+@frame(0x4E, SERVER)
+@dataclass(frozen=True)
+class Token(Frame):
+    """A new resume token for this connection's player, replacing the one it holds, which has
+    ended: after LEAVE (the seat session is over) and after an ACCOUNT logout."""
+
+    token: Text
+
+
+@frame(0x4F, SERVER)
+@dataclass(frozen=True)
+class SessionList(Frame):
+    """The answer to SESSIONS: the account's sessions, the newest first."""
+
+    sessions: list[SessionInfo]
 
 
 # ------------------------------------------------------------------ bus

@@ -79,6 +79,7 @@ from paiju.protocol import (
     ProtocolError,
     QuickPlay,
     SeatKind,
+    Sessions,
     Welcome,
     decode,
 )
@@ -464,6 +465,9 @@ class Server:
         if isinstance(f, Account):
             assert db is not None
             return await identity.account_op(db, f, lk.session, lk.rank)
+        if isinstance(f, Sessions):
+            assert db is not None and lk.session is not None
+            return await identity.sessions_op(db, f, lk.session)
         assert d is not None
         if isinstance(f, ListRooms):
             return Listed(await d.lobby(f.game))

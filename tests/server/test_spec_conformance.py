@@ -45,6 +45,7 @@ from paiju.protocol import (
     RematchAnswer,
     RoomState,
     Say,
+    Sessions,
     SetSeat,
     answers,
     decode,
@@ -168,6 +169,7 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
             ("MUTE", Mute("nowhere", "bob")),
             ("REMATCH_ANSWER", RematchAnswer("nowhere", True)),
             ("SET_SEAT", SetSeat("nowhere", 0, True)),
+            ("SESSIONS", Sessions()),
         ]:
             seen[name, ErrorCode.HELLO_FIRST] = await ann.error_of(frame)
         seen["HELLO", ErrorCode.BAD_VERSION] = await ann.error_of(Hello(2, "ann"))
@@ -194,6 +196,8 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await ann.ask(Account("register", "specann", password))
         bob = await Conn.open(url, "bob")
         seen["ACCOUNT", ErrorCode.NAME_TAKEN] = await bob.error_of(Account("register", "SpecAnn", password))
+        seen["SESSIONS", ErrorCode.WRONG_STATE] = await bob.error_of(Sessions())
+        seen["SESSIONS", ErrorCode.BAD_ACCOUNT] = await ann.error_of(Sessions("999999"))
         seen["ACCOUNT", ErrorCode.BAD_LOGIN] = await bob.error_of(Account("login", "specann", "wrong password"))
         for _ in range(2):  # three failures are free; the fourth attempt waits
             await bob.error_of(Account("login", "specann", "wrong password"))

@@ -59,6 +59,7 @@ from paiju.core.lobby.messages import (
     Lookup,
     Received,
     RoomClosed,
+    SessionsListed,
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Tick
@@ -83,6 +84,7 @@ from paiju.protocol import (
     QuickPlay,
     RematchAnswer,
     Say,
+    Sessions,
     SetSeat,
 )
 
@@ -210,6 +212,8 @@ class Lobby(Common[R]):
             # (after its match a room offering a rematch still takes the LEAVE of its players)
             if (p.room is not None and p.room != f.room) or (p.room is None and not self.here(f.room)):
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            if p.room is not None:
+                self.leaving.add(p.id)  # its token ends when the room lets it go
             self.out.append(Feed(f.room, Exit(p.id, conn), f))
         elif isinstance(f, SetSeat):
             if p.room is None or p.room != f.room:
@@ -252,6 +256,8 @@ class Lobby(Common[R]):
                 self.hosting.go(conn, p, f)
         elif isinstance(f, Account):
             self.login.account(conn, p, f)
+        elif isinstance(f, Sessions):
+            self.login.sessions(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
@@ -265,7 +271,9 @@ class Lobby(Common[R]):
             return
         if isinstance(a, Failed):
             raise a.error
-        if isinstance(f, Hello):
+        if isinstance(a, SessionsListed):
+            self.login.listed(conn, a)
+        elif isinstance(f, Hello):
             assert isinstance(a, Checked)
             self.login.welcome(conn, f, a.account)
         elif isinstance(f, ListRooms):

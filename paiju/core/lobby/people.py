@@ -23,6 +23,7 @@ from paiju.core.lobby.messages import CloseConn, Connect, Evict, Feed, RoomClose
 from paiju.core.messages import Conn
 from paiju.core.table import Drop
 from paiju.core.table.messages import Bound, Unbound
+from paiju.protocol import Token
 
 
 class People(Generic[R]):
@@ -70,6 +71,7 @@ class People(Generic[R]):
         if p.ended is None:
             del c.players[p.id]
             c.expiring.pop(p.id, None)
+            c.leaving.discard(p.id)
         else:
             c.expiring.setdefault(p.id, c.now + c.limits.grace)
 
@@ -112,11 +114,16 @@ class People(Generic[R]):
             return
         p.room, p.seat = None, None
         room = c.rooms.get(m.room)
-        if p.conn is None:  # gone for good: its token would start a new record
+        over = room is not None and room.table.phase is Phase.OVER  # its match is over
+        if p.conn is None:  # gone for good: its token ends with it
             del c.players[p.id]
             c.expiring.pop(p.id, None)
-        elif room is not None and room.table.phase is Phase.OVER:  # its match is over
-            p.ended = m.room
+        else:
+            if over:
+                p.ended = m.room
+            if p.id in c.leaving or not over:  # it left: the seat session is over, its token too
+                c.send(p.conn, Token(c.new_token(p)))
+        c.leaving.discard(p.id)
 
     def room_closed(self, m: RoomClosed) -> None:
         c = self.c

@@ -186,6 +186,14 @@ function handle(f) {
     case "ERROR":
       onError(f);
       break;
+    case "TOKEN":
+      // the resume token from WELCOME ended (LEAVE, logout): this one resumes from now on
+      state.token = f.token;
+      sessionStorage.setItem("paiju.token", f.token);
+      break;
+    case "SESSION_LIST":
+      records.onSessions(f);
+      break;
     case "IDENTITY":
       records.onIdentity(f);
       break;
