@@ -237,15 +237,15 @@ function onError(f) {
     deadInvite();
     return;
   }
-  if (records.onError(f)) return;
-  showError(said.text, { code: f.code, lobby: said.lobby && Boolean(state.room) });
   if (f.code === ERROR.BAD_TOKEN) {
-    // an expired or foreign resume token: start a new session instead
+    // an expired or foreign resume token: a new session instead, nothing to tell the player
     state.token = null;
     sessionStorage.removeItem("paiju.token");
     send(frames.hello(state.name, null, null, records.session()));
     return;
   }
+  if (records.onError(f)) return;
+  showError(said.text, { code: f.code, lobby: said.lobby && Boolean(state.room) });
   if (f.ref_type === C.ACTION && state.prompt && f.ref_id === state.prompt.prompt_id) {
     // a prompt that is gone (answered by the clock, closed window) is dropped; otherwise
     // the prompt stays open and the player may choose again
