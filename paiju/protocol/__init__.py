@@ -7,7 +7,6 @@ Depends on nothing but msgpack.
 Action(prompt_id=3, code=0, cards=b'%')
 """
 
-from paiju import build  # noqa: F401 - first: it decides between the compiled and the pure-Python modules
 from paiju.protocol.actions import ECHO, RoomEvent, SeatKind, codes_in, echo, mask_of
 from paiju.protocol.cards import (
     HIDDEN,
@@ -58,7 +57,11 @@ from paiju.protocol.frames import (
     RoomList,
     RoomState,
     Say,
+    SessionInfo,
+    SessionList,
+    Sessions,
     SetSeat,
+    Token,
     Welcome,
     batch,
     decode,
@@ -113,7 +116,11 @@ __all__ = [
     "RoomState",
     "Say",
     "SeatKind",
+    "SessionInfo",
+    "SessionList",
+    "Sessions",
     "SetSeat",
+    "Token",
     "Welcome",
     "batch",
     "codes_in",

@@ -118,7 +118,7 @@ async def _hashed(fn: Callable[..., T], *args: Any, rank: int = 0) -> T:
 
 class AccountError(ValueError):
     """A refused account operation; ``code`` names why (bad_name, name_taken, bad_password,
-    wrong_password, bad_session)."""
+    wrong_password, bad_session, no_session)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -203,6 +203,34 @@ async def logout(db: Database, token: str) -> None:
     async with db.session.begin() as s:
         await s.execute(delete(Session).where(Session.token_hash == token_hash(token)))
         await s.execute(delete(Session).where(Session.expires < time.time()))
+
+
+async def sessions(
+    db: Database, token: str, end: str | None = None
+) -> tuple[list[tuple[str, float, float, bool]], list[str]]:
+    """The sessions of the account whose session ``token`` is, the newest first, as (id,
+    created, expires, current), after ending session ``end`` (an id, or "others": all but
+    ``token``'s); and the token hashes of those ended (AccountError bad_session: ``token`` is
+    not valid; no_session: ``end`` names no session of the account)."""
+    mine = token_hash(token)
+    async with db.session.begin() as s:
+        me = await s.scalar(select(Session).where(Session.token_hash == mine, Session.expires >= time.time()))
+        if me is None:
+            raise AccountError("bad_session", "the session is not valid (logged out or expired): log in again")
+        rows = list(await s.scalars(select(Session).where(Session.account_id == me.account_id)))
+        if end is None:
+            gone = []
+        elif end == "others":
+            gone = [r for r in rows if r.id != me.id]
+        else:
+            gone = [r for r in rows if str(r.id) == end]
+            if not gone:
+                raise AccountError("no_session", f"the account has no session {end!r}")
+        if gone:
+            await s.execute(delete(Session).where(Session.id.in_([r.id for r in gone])))
+        left = sorted((r for r in rows if r not in gone), key=lambda r: -r.created)
+        listing = [(str(r.id), r.created, r.expires, r.id == me.id) for r in left]
+    return listing, [r.token_hash for r in gone]
 
 
 async def find(db: Database, name: str) -> Account | None:

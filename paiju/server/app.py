@@ -79,6 +79,7 @@ from paiju.protocol import (
     ProtocolError,
     QuickPlay,
     SeatKind,
+    Sessions,
     Welcome,
     decode,
 )
@@ -245,6 +246,7 @@ class Server:
             "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
             "games": games.names(),
             "robots": self.robot_menus(),
+            "robot_labels": self.robot_labels(),
         }
 
     def _games(self, connection: ServerConnection, path: str, query: str) -> Response:
@@ -254,6 +256,18 @@ class Server:
         return respond(
             connection, HTTPStatus.OK, json.dumps(catalogue, ensure_ascii=False).encode(), "application/json"
         )
+
+    def robot_labels(self) -> dict[str, dict[str, str]]:
+        """Each game's robots' names and versions, ``NAME@VERSION``, as the records name them."""
+        out: dict[str, dict[str, str]] = {}
+        for game, menu in self.robot_menus().items():
+            labels = out[game] = {}
+            for name, _ in menu:
+                try:
+                    labels[name] = self.robot_label(game, name)
+                except KeyError:  # a robot another worker serves
+                    labels[name] = default_label(game, name)
+        return out
 
     def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
         """Each game's robots with their descriptions, strongest (the default) first."""
@@ -457,6 +471,9 @@ class Server:
         if isinstance(f, Account):
             assert db is not None
             return await identity.account_op(db, f, lk.session, lk.rank)
+        if isinstance(f, Sessions):
+            assert db is not None and lk.session is not None
+            return await identity.sessions_op(db, f, lk.session)
         assert d is not None
         if isinstance(f, ListRooms):
             return Listed(await d.lobby(f.game))

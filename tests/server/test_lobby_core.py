@@ -5,6 +5,7 @@ limits, quick play, the redirect decisions with a fake directory, login throttli
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from paiju.core.config import Limits
 from paiju.core.lobby import Answer, Checked, Failed, Go, Identified, Listed, LobbyOut, Looked, Lookup
@@ -16,6 +17,7 @@ from paiju.protocol import (
     Error,
     ErrorCode,
     Event,
+    Frame,
     Hello,
     Identity,
     Join,
@@ -27,6 +29,8 @@ from paiju.protocol import (
     QuickPlay,
     RoomList,
     RoomState,
+    Sessions,
+    Token,
     Welcome,
 )
 
@@ -70,14 +74,14 @@ def test_resume_without_a_gap_gets_the_missed_events_and_with_a_gap_a_state() ->
     assert isinstance(got[0], Welcome) and got[0].player_id == w.player_id
     events = [f for f in got if isinstance(f, Event)]
     assert events and events[0].seq == seen + 1 and not any(isinstance(f, RoomState) for f in got)
-    # a gap (no last_seq): the room's state instead
+    # a gap (no last_seq): the room's state instead (each resume has a new token)
     k.drop(2)
     k.connect(3)
-    got = k.send(3, Hello(VERSION, "ann", token=w.token))
+    got = k.send(3, Hello(VERSION, "ann", token=got[0].token))  # type: ignore[attr-defined]
     assert any(isinstance(f, RoomState) and f.room == rid for f in got)
     # a newer connection of the same player replaces the older one
     k.connect(4)
-    k.send(4, Hello(VERSION, "ann", token=w.token))
+    k.send(4, Hello(VERSION, "ann", token=got[0].token))  # type: ignore[attr-defined]
     assert k.closed[3][0] == 1008 and k.lobby.players[w.player_id].conn == 4
 
 
@@ -228,6 +232,8 @@ class FakeAccounts:
             self.checks += 1
             if f.name == "ann" and f.password == "right":
                 return Identified("ann", "session-1")
+            if f.op == "logout":
+                return Identified(None)
             return Failed(LobbyError(ErrorCode.BAD_LOGIN, "wrong name or password"))
         if isinstance(f, Hello) and f.session == "session-1":
             return Checked("ann")
@@ -305,3 +311,63 @@ def _holding(k: Kit, held: list[Lookup]) -> Callable[[list[LobbyOut]], None]:
         carry([o for o in outs if not (isinstance(o, Lookup) and isinstance(o.frame, Account))])
 
     return hold
+
+
+def _logged_in(k: Kit, conn: int, address: str = "10.0.0.1") -> Welcome:
+    """Ann on ``conn``, logged in (FakeAccounts: session "session-1"), in a tricks room."""
+    w = k.hello(conn, "x", address=address)
+    k.send(conn, Account("login", "ann", "right"))
+    assert k.frames[conn][-1] == Identity("ann", True, "session-1")
+    k.send(conn, CreateRoom("tricks", hands=3, clock_ms=60_000, bots=[1]))
+    return w
+
+
+def _resume(k: Kit, conn: int, token: str, **kw: Any) -> Frame:
+    """HELLO with ``token`` on a new connection ``conn``: its first answer."""
+    k.connect(conn)
+    return k.send(conn, Hello(VERSION, "ann", token=token, **kw))[0]
+
+
+def test_a_resume_token_ends_at_the_next_resume_at_leave_and_at_logout() -> None:
+    k = Kit(Limits(grace=10.0, address_connections=0, robot_on_drop=False), accounts=True, look=FakeAccounts())
+    t1 = _logged_in(k, 1).token
+    rid = k.lobby.conns[1].room  # type: ignore[union-attr]
+    k.drop(1)
+    w2 = _resume(k, 2, t1, session="session-1")
+    assert isinstance(w2, Welcome) and w2.token != t1
+    k.drop(2)
+    assert isinstance(_resume(k, 3, t1), Error) and k.errors(3) == [ErrorCode.BAD_TOKEN]  # replaced
+    w4 = _resume(k, 4, w2.token, session="session-1")
+    assert isinstance(w4, Welcome) and w4.player_id == w2.player_id
+    # LEAVE: the seat session is over, its token too; TOKEN gives the connection the next one
+    got = k.send(4, Leave(rid))  # type: ignore[arg-type]
+    t5 = next(f for f in got if isinstance(f, Token)).token
+    assert isinstance(_resume(k, 5, w4.token), Error) and k.errors(5) == [ErrorCode.BAD_TOKEN]
+    # logout: the same
+    got = k.send(4, Account("logout"))
+    assert Identity(f"guest-{w4.player_id[:4]}", False, None) in got
+    t6 = next(f for f in got if isinstance(f, Token)).token
+    assert isinstance(_resume(k, 6, t5), Error) and k.errors(6) == [ErrorCode.BAD_TOKEN]
+    assert isinstance(_resume(k, 7, t6), Welcome)  # the last one given works
+    # a player forgotten (gone with no room) takes its token with it
+    k.drop(7)
+    k.drop(4)
+    assert isinstance(_resume(k, 8, t6), Error) and k.errors(8) == [ErrorCode.BAD_TOKEN]
+
+
+def test_a_resume_token_is_no_session() -> None:
+    """A logged-in player's resume token without the account's session: the seat comes back,
+    the account does not (no IDENTITY; logout refused)."""
+    k = Kit(Limits(grace=10.0, address_connections=0, robot_on_drop=False), accounts=True, look=FakeAccounts())
+    w = _logged_in(k, 1)
+    k.drop(1)
+    k.connect(2)
+    got = k.send(2, Hello(VERSION, "eve", token=w.token))
+    assert isinstance(got[0], Welcome) and not any(isinstance(f, Identity) for f in got)
+    assert any(isinstance(f, RoomState) for f in got)  # the seat, as a bearer token gives it
+    p = k.lobby.conns[2]
+    assert p is not None and "account" not in p.extra and "session" not in p.extra and p.name == "eve"
+    k.send(2, Account("logout"))
+    assert k.errors(2) == [ErrorCode.WRONG_STATE]
+    k.send(2, Sessions())
+    assert k.errors(2) == [ErrorCode.WRONG_STATE] * 2

@@ -27,6 +27,7 @@ import websockets
 
 from paiju import games
 from paiju.bots import registry as robots
+from paiju.client import Client, ServerError
 from paiju.core.config import rank_robots
 from paiju.games import GameAction
 from paiju.games.testing import random_action
@@ -35,6 +36,7 @@ from paiju.protocol import (
     Action,
     CreateRoom,
     ErrorCode,
+    Feature,
     Hello,
     Join,
     Leave,
@@ -43,15 +45,18 @@ from paiju.protocol import (
     Ping,
     QuickPlay,
     RematchAnswer,
+    RematchOffer,
     RoomState,
     Say,
+    Sessions,
     SetSeat,
     answers,
     decode,
     encode,
     views,
 )
-from paiju.protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
+from paiju.protocol.actions import RoomEvent, SeatKind
+from paiju.protocol.frames import MAX_FRAME, Ack, Error, Event, Frame, Pong, Prompt, Result, Welcome
 from tests.cluster import test_drain_refusals as drain_refusals
 
 from .conftest import TEST_OPTIONS, Served, serving
@@ -167,6 +172,7 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
             ("MUTE", Mute("nowhere", "bob")),
             ("REMATCH_ANSWER", RematchAnswer("nowhere", True)),
             ("SET_SEAT", SetSeat("nowhere", 0, True)),
+            ("SESSIONS", Sessions()),
         ]:
             seen[name, ErrorCode.HELLO_FIRST] = await ann.error_of(frame)
         seen["HELLO", ErrorCode.BAD_VERSION] = await ann.error_of(Hello(2, "ann"))
@@ -193,6 +199,8 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await ann.ask(Account("register", "specann", password))
         bob = await Conn.open(url, "bob")
         seen["ACCOUNT", ErrorCode.NAME_TAKEN] = await bob.error_of(Account("register", "SpecAnn", password))
+        seen["SESSIONS", ErrorCode.WRONG_STATE] = await bob.error_of(Sessions())
+        seen["SESSIONS", ErrorCode.BAD_ACCOUNT] = await ann.error_of(Sessions("999999"))
         seen["ACCOUNT", ErrorCode.BAD_LOGIN] = await bob.error_of(Account("login", "specann", "wrong password"))
         for _ in range(2):  # three failures are free; the fourth attempt waits
             await bob.error_of(Account("login", "specann", "wrong password"))
@@ -235,6 +243,29 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await bob.close()
     finally:
         await ann.close()
+
+
+async def rematch_elsewhere(url: str, seen: Provoked) -> None:
+    """A rematch answer from a player who opened another room meanwhile (the other player's
+    offer keeps the old room open)."""
+    two = [await Client.connect(url, name, hello=False) for name in ("rem", "rem2")]
+    try:
+        for c in two:
+            await c.request(
+                Hello(1, c.name, features=Feature.BATCH | Feature.REMATCH), lambda f: isinstance(f, Welcome)
+            )
+        st = await two[0].create("tricks", hands=1, clock_ms=60_000)
+        await two[1].join(st.room, 1)
+        await asyncio.gather(*(c.play(random.Random(3)) for c in two))
+        while not isinstance(await two[0].recv(30), RematchOffer):
+            pass
+        await two[0].create("tricks", bots=[1], robot="random", clock_ms=60_000)
+        with pytest.raises(ServerError) as e:
+            await two[0].request(RematchAnswer(st.room, True), lambda f: False)
+        seen["REMATCH_ANSWER", ErrorCode.ALREADY_IN_ROOM] = e.value.code
+    finally:
+        for c in two:
+            await c.close()
 
 
 async def limit_errors(url: str, seen: Provoked) -> None:
@@ -474,6 +505,7 @@ HANDS = {"tricks": 2, "niujiu": 8, "mahjong": 8, "bridge": 6}
 async def test_every_listed_error_is_the_code_the_server_answers(main: Served, tight: Served) -> None:
     seen: Provoked = {}
     await lobby_errors(main.url, seen)
+    await rematch_elsewhere(main.url, seen)
     await limit_errors(tight.url, seen)
     results: list[Result] = []
     for game in games.names():
@@ -521,3 +553,30 @@ def test_every_request_frame_has_its_answers_declared() -> None:
 
     client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
     assert [a.frame for a in answers.REQUESTS] == client
+
+
+async def test_names_and_robot_seats(main: Served) -> None:
+    """§3: ROOM_STATE marks the robots' seats in its ``robots`` field; a person's
+    name is never a robot seat's ("NAME (robot)": refused) nor empty (a guest name is given); a SEAT
+    event names the seat's new holder in its text."""
+    bad = await Conn.open(main.url)
+    try:
+        assert await bad.error_of(Hello(1, "random (robot)")) == ErrorCode.BAD_FIELD
+    finally:
+        await bad.close()
+    ann = await Conn.open(main.url)
+    bob = await Conn.open(main.url, "bob")
+    try:
+        welcome = await ann.ask(Hello(1, ""))
+        assert isinstance(welcome, Welcome)
+        st = await ann.ask(CreateRoom("niujiu", bots=[2]), lambda f: isinstance(f, RoomState))
+        assert isinstance(st, RoomState) and st.robots == [2]
+        assert st.seats[0] == f"guest-{welcome.player_id[:4]}" and st.seats[2] == f"{st.seats[2][:-8]} (robot)"
+        start = len(ann.got)
+        joined = await bob.ask(Join(st.room, 1), lambda f: isinstance(f, RoomState))
+        assert isinstance(joined, RoomState) and joined.robots == [2] and joined.seats[1] == "bob"
+        seat = await ann.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 1, start)
+        assert isinstance(seat, Event) and seat.text == "bob" and seat.arg == SeatKind.HUMAN
+    finally:
+        await ann.close()
+        await bob.close()

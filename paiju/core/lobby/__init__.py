@@ -45,6 +45,7 @@ from paiju.core.lobby.messages import (
     Refuse,
     RoomClosed,
     RoomHandle,
+    SessionsListed,
 )
 from paiju.core.messages import Conn, Send, Tick
 from paiju.core.table.messages import Bound, Rematched, Unbound
@@ -79,6 +80,7 @@ __all__ = [
     "RoomClosed",
     "RoomHandle",
     "Send",
+    "SessionsListed",
     "Tick",
     "Unbound",
     "become",

@@ -18,10 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from paiju.core import tokens
 from paiju.core.config import Config
 from paiju.core.lifecycle import Phase
 from paiju.core.lobby.messages import CloseConn, LobbyOut, Refuse, RoomHandle
 from paiju.core.messages import Conn, Send
+from paiju.core.social import Chat, Rate
 from paiju.core.table import UNOBSERVED, Observer
 from paiju.core.throttle import Throttle
 from paiju.protocol import Error, ErrorCode, Frame, LobbyError, Moved, PaijuError, Redirect, RoomInfo
@@ -41,6 +43,10 @@ class Player:
     # The ended room that let this player go while its connection looked up: a resume catches
     # up from it (Room.catch_up), in case that link was already dead.
     ended: str | None = None
+    # the digest of its one valid resume token (tokens.digest): a new one at each WELCOME and
+    # after LEAVE or logout (TOKEN); None for a player this lobby learned from a room's log (a
+    # restart, a takeover), whose first validly signed token is taken
+    token: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -92,6 +98,9 @@ class Common(Generic[R]):
         # is checked (paiju/core/throttle.py)
         self.checking: dict[Conn, tuple[str, bool]] = {}
         self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
+        self.leaving: set[str] = set()  # players whose LEAVE their room is carrying out
+        # chat lines per client address: twice a player's rate (paiju/core/social.py)
+        self.chat_rate = Rate(2 * Chat.BURST, Chat.REFILL_S / 2)
         self.now = 0.0
         self.out: list[LobbyOut] = []  # what the input in hand has made so far
 
@@ -128,6 +137,12 @@ class Common(Generic[R]):
         """A player joins or opens a room only when it is in none."""
         if p.room is not None:
             raise LobbyError(ErrorCode.ALREADY_IN_ROOM, f"already in room {p.room}; leave it first")
+
+    def new_token(self, p: Player) -> str:
+        """A new resume token for ``p``: the one it had ends."""
+        token = tokens.sign(self.secret, p.id, ttl=self.limits.token_ttl, now=self.epoch + self.now)
+        p.token = tokens.digest(token)
+        return token
 
     # ------------------------------------------------------------------ answers
     def send(self, conn: Conn, frame: Frame) -> None:

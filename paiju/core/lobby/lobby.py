@@ -59,6 +59,7 @@ from paiju.core.lobby.messages import (
     Lookup,
     Received,
     RoomClosed,
+    SessionsListed,
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Tick
@@ -83,6 +84,7 @@ from paiju.protocol import (
     QuickPlay,
     RematchAnswer,
     Say,
+    Sessions,
     SetSeat,
 )
 
@@ -210,6 +212,8 @@ class Lobby(Common[R]):
             # (after its match a room offering a rematch still takes the LEAVE of its players)
             if (p.room is not None and p.room != f.room) or (p.room is None and not self.here(f.room)):
                 raise LobbyError(ErrorCode.NOT_IN_ROOM, f"not in room {f.room!r}")
+            if p.room is not None:
+                self.leaving.add(p.id)  # its token ends when the room lets it go
             self.out.append(Feed(f.room, Exit(p.id, conn), f))
         elif isinstance(f, SetSeat):
             if p.room is None or p.room != f.room:
@@ -219,7 +223,17 @@ class Lobby(Common[R]):
             # the room's chat and, after its match, its rematch offer (the table checks who may)
             if not self.here(f.room):
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
+            if isinstance(f, RematchAnswer) and p.room is not None and p.room != f.room:
+                raise LobbyError(
+                    ErrorCode.ALREADY_IN_ROOM, f"in room {p.room}: the rematch of {f.room} goes on without you"
+                )
             if isinstance(f, Say):
+                # per address too: fresh connections from one address do not add up their lines
+                wait = self.chat_rate.take(self.address_of.get(conn, ""), self.now)
+                if wait > 0:
+                    raise LobbyError(
+                        ErrorCode.RATE_LIMITED, f"too many chat lines from this address: wait {wait:.1f} s"
+                    )
                 msg: TableIn = SayLine(p.id, conn, f.text)
             elif isinstance(f, Mute):
                 msg = MuteName(p.id, conn, f.name, f.on)
@@ -252,6 +266,8 @@ class Lobby(Common[R]):
                 self.hosting.go(conn, p, f)
         elif isinstance(f, Account):
             self.login.account(conn, p, f)
+        elif isinstance(f, Sessions):
+            self.login.sessions(conn, p, f)
         else:  # pragma: no cover - every client frame is handled above
             raise ProtocolError(ErrorCode.UNKNOWN_FRAME, f"{type(f).__name__} is not handled")
 
@@ -265,7 +281,9 @@ class Lobby(Common[R]):
             return
         if isinstance(a, Failed):
             raise a.error
-        if isinstance(f, Hello):
+        if isinstance(a, SessionsListed):
+            self.login.listed(conn, a)
+        elif isinstance(f, Hello):
             assert isinstance(a, Checked)
             self.login.welcome(conn, f, a.account)
         elif isinstance(f, ListRooms):

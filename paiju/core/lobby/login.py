@@ -21,10 +21,20 @@ from typing import Generic
 
 from paiju.core import tokens
 from paiju.core.lobby.common import Common, Player, R
-from paiju.core.lobby.messages import Answer, CatchUp, CloseConn, Failed, Feed, Identified, Looked, Lookup
+from paiju.core.lobby.messages import (
+    Answer,
+    CatchUp,
+    CloseConn,
+    Failed,
+    Feed,
+    Identified,
+    Looked,
+    Lookup,
+    SessionsListed,
+)
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Send
-from paiju.core.table import Resume
+from paiju.core.table import ROBOT_SUFFIX, Resume
 from paiju.core.throttle import seconds
 from paiju.protocol import (
     VERSION,
@@ -35,6 +45,9 @@ from paiju.protocol import (
     Identity,
     LobbyError,
     ProtocolError,
+    SessionList,
+    Sessions,
+    Token,
     Welcome,
 )
 
@@ -55,12 +68,18 @@ class Login(Generic[R]):
             raise ProtocolError(
                 ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
             )
+        if f.name.endswith(ROBOT_SUFFIX):  # a person is never taken for a robot (ROOM_STATE's seats)
+            raise ProtocolError(
+                ErrorCode.BAD_FIELD, f"name: {f.name!r} ends as a robot seat's name does ({ROBOT_SUFFIX!r})"
+            )
         if f.session is not None and not c.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         pid = self._token(f)
         player = c.players.get(pid) if pid is not None else None
-        kept = player.extra.get("account") if player is not None else None
-        account = kept if isinstance(kept, str) else None  # a resumed player keeps its account
+        # a resume token is no session: a resumed player plays as its account only when the HELLO
+        # brings the account's session too (the database checks it)
+        kept = player.extra.get("account") if player is not None and f.session is not None else None
+        account = kept if isinstance(kept, str) else None
         # a token's player in no room here may be in another node's room: the directory knows
         ask = pid if c.directory and pid is not None and (player is None or player.room is None) else None
         # the database: a session's account, or whether a guest's name is an account's
@@ -77,6 +96,11 @@ class Login(Generic[R]):
         pid = tokens.verify(c.secret, f.token, now=c.epoch + c.now)
         if pid is None:
             raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token is not valid (signature or expiry)")
+        p = c.players.get(pid)
+        if p is not None and p.token is not None and p.token != tokens.digest(f.token):
+            raise LobbyError(
+                ErrorCode.BAD_TOKEN, "the resume token has ended (a newer one replaced it, or the player left)"
+            )
         return pid
 
     def welcome(self, conn: Conn, f: Hello, account: str) -> None:
@@ -85,9 +109,11 @@ class Login(Generic[R]):
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         pid = self._token(f)
         player = c.players.get(pid) if pid is not None else None
+        if pid is not None and player is None:  # forgotten: it left, or its wait ran out
+            raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token has ended: its player is no longer here")
         if player is None:
-            pid = pid or secrets.token_hex(8)
-            player = c.players[pid] = Player(pid, f.name or "player")
+            pid = secrets.token_hex(8)
+            player = c.players[pid] = Player(pid, f.name or f"guest-{pid[:4]}")  # never nameless
         old = player.conn
         if old is not None and old != conn:
             if old in c.conns:
@@ -99,7 +125,11 @@ class Login(Generic[R]):
         c.expiring.pop(player.id, None)
         if account:
             become(player, account, f.session)
-        token = tokens.sign(c.secret, player.id, ttl=c.limits.token_ttl, now=c.epoch + c.now)
+        elif "account" in player.extra:  # a resume without the account's session: a guest
+            player.extra.pop("account", None)
+            player.extra.pop("session", None)
+            player.name = f.name or f"guest-{player.id[:4]}"
+        token = c.new_token(player)
         if f.features & Feature.REMATCH:
             c.rematching.add(conn)
         c.out.append(Send(conn, Welcome(player.id, token, VERSION, f.features & (Feature.BATCH | Feature.REMATCH))))
@@ -160,13 +190,38 @@ class Login(Generic[R]):
             raise a.error
         assert isinstance(a, Identified)
         if a.account is None:
-            p.extra.pop("account", None)
-            p.extra.pop("session", None)
-            p.name = f"guest-{p.id[:4]}"
-            c.out.append(Send(conn, Identity(p.name, False, None)))
+            self.logged_out(conn, p)
         else:
             become(p, a.account, a.session)
             c.out.append(Send(conn, Identity(a.account, True, a.session)))
+
+    def logged_out(self, conn: Conn, p: Player) -> None:
+        """``p`` plays as a guest from now on; its resume token ends (TOKEN gives the next)."""
+        p.extra.pop("account", None)
+        p.extra.pop("session", None)
+        p.name = f"guest-{p.id[:4]}"
+        self.c.send(conn, Identity(p.name, False, None))
+        self.c.send(conn, Token(self.c.new_token(p)))
+
+    # ------------------------------------------------------------------ SESSIONS
+    def sessions(self, conn: Conn, p: Player, f: Sessions) -> None:
+        """List (and end) the sessions of the account ``p`` plays as: the database's."""
+        if not self.c.accounts:
+            raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
+        session = p.extra.get("session")
+        if not isinstance(session, str):
+            raise LobbyError(ErrorCode.WRONG_STATE, "not logged in: sessions are an account's")
+        self.c.out.append(Lookup(conn, f, session=session))
+
+    def listed(self, conn: Conn, a: SessionsListed) -> None:
+        """SESSIONS carried out: its list, and the connections of the sessions it ended logged out."""
+        c = self.c
+        c.send(conn, SessionList(a.sessions))
+        ended = set(a.ended)
+        for q in list(c.conns.values()):
+            s = q.extra.get("session") if q is not None else None
+            if q is not None and q.conn is not None and isinstance(s, str) and tokens.digest(s) in ended:
+                self.logged_out(q.conn, q)
 
 
 def become(player: Player, account: str, session: str | None) -> None:

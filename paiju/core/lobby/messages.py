@@ -24,7 +24,7 @@ from typing import Protocol
 from paiju.core.messages import Conn, Send, Tick
 from paiju.core.table import Table
 from paiju.core.table.messages import Bound, Rematched, TableIn, Unbound
-from paiju.protocol import Error, Frame, PaijuError, RoomInfo
+from paiju.protocol import Error, Frame, PaijuError, RoomInfo, SessionInfo
 
 
 class RoomHandle(Protocol):
@@ -103,7 +103,16 @@ class Failed:
     error: PaijuError
 
 
-Answer = Checked | Identified | Listed | Go | Failed
+@dataclass(frozen=True)
+class SessionsListed:
+    """SESSIONS carried out: the account's sessions now, and the digests of the session
+    tokens it ended (the connections playing as them are logged out)."""
+
+    sessions: list[SessionInfo]
+    ended: tuple[str, ...] = ()
+
+
+Answer = Checked | Identified | Listed | Go | Failed | SessionsListed
 
 
 @dataclass(frozen=True)
@@ -195,6 +204,8 @@ class Lookup:
       is the one the resumed player plays as);
     - ACCOUNT: the database's answer (Identified); ``session`` is the player's to log out;
       ``rank``: the password check's turn (lower first: the address's failed logins);
+    - SESSIONS: the account's sessions, after ending the one named (SessionsListed); ``session``
+      is the connection's;
     - LIST_ROOMS: the other nodes' public rooms (Listed);
     - CREATE_ROOM, JOIN, QUICK_PLAY: whether this node serves it (Go; Failed(Moved)).
     """

@@ -21,8 +21,9 @@ from paiju.core.lifecycle import Phase
 from paiju.core.lobby.common import Common, Player, R
 from paiju.core.lobby.messages import CloseConn, Connect, Evict, Feed, RoomClosed
 from paiju.core.messages import Conn
-from paiju.core.table import Drop
+from paiju.core.table import Drop, Exit
 from paiju.core.table.messages import Bound, Unbound
+from paiju.protocol import Token
 
 
 class People(Generic[R]):
@@ -55,6 +56,9 @@ class People(Generic[R]):
             p.conn = None
             if p.room is not None:
                 c.out.append(Feed(p.room, Drop(p.id, conn)))
+            elif p.ended is not None and p.ended in c.rooms:
+                # the match ended but its room may still offer a rematch: the others hear at once
+                c.out.append(Feed(p.ended, Drop(p.id, conn)))
             self.release(p)
 
     def release(self, p: Player) -> None:
@@ -67,6 +71,7 @@ class People(Generic[R]):
         if p.ended is None:
             del c.players[p.id]
             c.expiring.pop(p.id, None)
+            c.leaving.discard(p.id)
         else:
             c.expiring.setdefault(p.id, c.now + c.limits.grace)
 
@@ -99,6 +104,9 @@ class People(Generic[R]):
         p = c.players.get(m.player)
         if p is None:  # a player of a room rebuilt from its log
             p = c.players[m.player] = Player(m.player, m.name)
+        if p.ended is not None and p.ended != m.room and p.conn is not None and c.here(p.ended):
+            # gone to another room while its ended match offers a rematch: that goes on without it
+            c.out.append(Feed(p.ended, Exit(p.id, p.conn)))
         p.room, p.seat, p.ended = m.room, m.seat, None
         c.expiring.pop(p.id, None)
 
@@ -109,11 +117,16 @@ class People(Generic[R]):
             return
         p.room, p.seat = None, None
         room = c.rooms.get(m.room)
-        if p.conn is None:  # gone for good: its token would start a new record
+        over = room is not None and room.table.phase is Phase.OVER  # its match is over
+        if p.conn is None:  # gone for good: its token ends with it
             del c.players[p.id]
             c.expiring.pop(p.id, None)
-        elif room is not None and room.table.phase is Phase.OVER:  # its match is over
-            p.ended = m.room
+        else:
+            if over:
+                p.ended = m.room
+            if p.id in c.leaving or not over:  # it left: the seat session is over, its token too
+                c.send(p.conn, Token(c.new_token(p)))
+        c.leaving.discard(p.id)
 
     def room_closed(self, m: RoomClosed) -> None:
         c = self.c

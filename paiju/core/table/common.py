@@ -21,6 +21,8 @@ from paiju.core.table.messages import Append, TableOut, Unbound
 from paiju.games import Rules, fairness
 from paiju.protocol import Frame, RoomInfo, SeatKind
 
+ROBOT_SUFFIX = " (robot)"  # a robot seat's name in ROOM_STATE: "NAME (robot)"; no person's name ends so
+
 
 class Observer(Protocol):
     """What a table tells whoever counts (paiju/server/metrics.py's, passed in by the shell)."""
@@ -167,7 +169,7 @@ class Common:
         out: list[str | None] = []
         for s in self.seats:
             if s.kind == SeatKind.BOT:
-                out.append(f"{self.robot_of(len(out))} (robot)")
+                out.append(f"{self.robot_of(len(out))}{ROBOT_SUFFIX}")
             else:
                 out.append(s.name if s.player is not None else None)
         return out

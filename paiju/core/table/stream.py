@@ -23,7 +23,7 @@ from paiju.core.roomlog import Emitted, SeatRecord, Seats
 from paiju.core.table.common import Common, SeatState
 from paiju.core.table.messages import Append, Archive, TableOut
 from paiju.games import GameEvent
-from paiju.protocol import Event, Result, RoomEvent, RoomState
+from paiju.protocol import Event, Result, RoomEvent, RoomState, SeatKind
 
 
 class Stream:
@@ -128,8 +128,9 @@ class Stream:
     def state(self, seat: int | None) -> RoomState:
         c = self.c
         view = c.game.view(seat) if c.phase is not Phase.WAITING else {}
-        totals, names = list(c.totals), c.seat_names()
-        return RoomState(c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, c.commitment)
+        robots = [i for i, s in enumerate(c.seats) if s.kind == SeatKind.BOT]
+        names, totals = c.seat_names(), list(c.totals)
+        return RoomState(c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots, c.commitment)
 
 
 def _seat_record(s: SeatState) -> SeatRecord:

@@ -107,7 +107,7 @@ class Talk:
             return
         left = max(0, round((r.deadline - self.c.now) * 1000)) if r.state is RematchState.OFFER else 0
         if r.state is not RematchState.ACCEPTED:  # (an acceptance is told by the caller, with the new room)
-            frame = RematchOffer(self.c.id, int(r.state), left, sorted(r.accepted))
+            frame = RematchOffer(self.c.id, int(r.state), left, sorted(r.accepted), None, sorted(r.left))
             for conn in self.conns.values():
                 self.c.send(conn, frame)
         if r.state is not RematchState.OFFER:

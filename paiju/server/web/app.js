@@ -12,10 +12,11 @@ import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from ".
 import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, handAct, makeModel, optionFace, picksCards, positions } from "./games.js";
 import { nextHint, pickState } from "./picks.js";
+import { sorry } from "./sorry.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLine, robotOf, rulesUrl, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -156,6 +157,7 @@ function handle(f) {
       if (state.invite && !state.room) {
         // an invite link (/r/ROOM): the first free seat of the room, else a spectator's place
         send(frames.join(state.invite, null, true));
+        state.joiningInvite = true;
         state.invite = null;
       }
       break;
@@ -183,6 +185,14 @@ function handle(f) {
       break;
     case "ERROR":
       onError(f);
+      break;
+    case "TOKEN":
+      // the resume token from WELCOME ended (LEAVE, logout): this one resumes from now on
+      state.token = f.token;
+      sessionStorage.setItem("paiju.token", f.token);
+      break;
+    case "SESSION_LIST":
+      records.onSessions(f);
       break;
     case "IDENTITY":
       records.onIdentity(f);
@@ -220,16 +230,22 @@ function watchResume(room) {
 function onError(f) {
   // leaving a room that has just let this page go (its rematch offer ran out): nothing to say
   if (f.ref_type === C.LEAVE && f.code === ERROR.NOT_IN_ROOM) return;
-  const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
-  showError(`${f.code} ${name}: ${f.message}`);
-  if (records.onError(f)) return;
+  const said = sorry(f.code);
+  if (f.ref_type === C.JOIN && state.joiningInvite && [ERROR.NO_SUCH_ROOM, ERROR.ROOM_EXPIRED].includes(f.code)) {
+    // a dead invite link: said where the table would have been, with the way to the lobby
+    state.joiningInvite = false;
+    deadInvite();
+    return;
+  }
   if (f.code === ERROR.BAD_TOKEN) {
-    // an expired or foreign resume token: start a new session instead
+    // an expired or foreign resume token: a new session instead, nothing to tell the player
     state.token = null;
     sessionStorage.removeItem("paiju.token");
     send(frames.hello(state.name, null, null, records.session()));
     return;
   }
+  if (records.onError(f)) return;
+  showError(said.text, { code: f.code, lobby: said.lobby && Boolean(state.room) });
   if (f.ref_type === C.ACTION && state.prompt && f.ref_id === state.prompt.prompt_id) {
     // a prompt that is gone (answered by the clock, closed window) is dropped; otherwise
     // the prompt stays open and the player may choose again
@@ -238,12 +254,27 @@ function onError(f) {
   }
 }
 
-function showError(text) {
+// A refusal or failure in words (sorry.js), with its way on: the lobby when there is no other.
+function showError(text, { code = null, lobby = false } = {}) {
   const box = $("#errors");
-  const el = h("div", { class: "error" }, text);
+  const el = h("div", { class: "error", "data-code": code, role: "alert" }, h("span", {}, text));
+  if (lobby) el.appendChild(h("button", { class: "to-lobby", onclick: () => (el.remove(), leaveRoom()) }, tr("Back to the lobby", "返回大厅")));
+  el.appendChild(h("button", { class: "dismiss", "aria-label": tr("close", "关闭"), title: tr("close", "关闭"), onclick: () => el.remove() }, "×"));
   box.prepend(el);
   while (box.children.length > 4) box.lastChild.remove();
-  setTimeout(() => el.remove(), 8000);
+  setTimeout(() => el.remove(), lobby ? 20000 : 8000);
+}
+
+// An invite link whose table is gone: the lobby, with a sentence saying so at its top.
+function deadInvite() {
+  if (location.pathname !== "/") history.replaceState({}, "", "/");
+  showScreen("lobby");
+  $("#notice").replaceChildren(
+    h("p", {}, h("b", {}, tr("This table has ended.", "这张牌桌已经结束了。")), " ", tr("The link you opened leads to a table that is over or no longer exists. Start a new one below, or join a public table.", "你打开的链接指向一张已结束或不存在的牌桌。可以在下面开一张新牌桌，或加入公开牌桌。")),
+    h("button", { id: "notice-close", onclick: () => ($("#notice").hidden = true) }, tr("To the lobby", "去大厅")),
+  );
+  $("#notice").dataset.kind = "dead-invite";
+  $("#notice").hidden = false;
 }
 
 // ------------------------------------------------------------------ chat and rematch
@@ -304,7 +335,19 @@ function onRematch(f) {
     const n = f.accepted.length;
     const until = performance.now() + f.ms_left;
     state.rematchUntil = until;
-    $("#rematch-note").textContent = n ? tr(`${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    // a player who left or dropped during the offer is named at once: the others choose a
+    // robot in its place (the rematch button) or the lobby
+    const gone = (f.left || []).filter((s) => s !== state.room.seat);
+    const names = gone.map((s) => holderName(state.room.seats[s], state.room.game) || seatLabel(s, true)).join(tr(", ", "、"));
+    if (gone.length) {
+      box.dataset.left = gone.join(",");
+      $("#rematch-yes").textContent = tr("Play on with a robot", "让机器人代替，继续");
+      $("#rematch-no").textContent = tr("Back to the lobby", "返回大厅");
+    }
+    const accepted = n ? tr(` ${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    $("#rematch-note").textContent = gone.length
+      ? tr(`${names} left: a robot takes the seat if you play on.${accepted}`, `${names} 已离开：继续的话由机器人代替。${accepted}`)
+      : accepted.trim();
   } else if (f.state === 1) {
     $("#rematch-note").textContent = tr("Rematch! The new match starts…", "再来一局！新比赛即将开始…");
     for (const b of box.querySelectorAll("button")) b.disabled = true;
@@ -342,6 +385,8 @@ function enterRoom(f) {
     state.chatIds = new Set();
     $("#chat-log").replaceChildren();
   }
+  state.joiningInvite = false;
+  $("#notice").hidden = true;
   const created = state.creating || (state.room && state.room.room === f.room && state.room.created);
   state.creating = false;
   state.room = { room: f.room, game: f.game, ruleset: f.ruleset, seat: f.seat, seats: f.seats, scores: f.scores, hand: f.hand, created };
@@ -350,6 +395,7 @@ function enterRoom(f) {
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
   state.seatKinds = {};
+  for (const s of f.robots || []) state.seatKinds[s] = "BOT"; // the robots' seats (ROOM_STATE's robots)
   state.boards = [];
   clearPrompt();
   $("#result").hidden = true;
@@ -497,7 +543,7 @@ function playerName(s) {
   // a seat taken after this page's ROOM_STATE is named by its SEAT event
   const kind = state.seatKinds[s];
   const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
-  return `${holderName(name) ?? unnamed}${you}`;
+  return `${holderName(name, state.room.game) ?? unnamed}${you}`;
 }
 
 function isBot(s) {
@@ -525,7 +571,7 @@ function renderTable() {
       const name = robotOf(r.seats[s]);
       if (!name) return null;
       const known = (state.robots[r.game] || []).find(([n]) => n === name);
-      return known ? `${name}: ${robotLine(name, known[1])}` : null;
+      return known ? `${robotLabel(r.game, name)}: ${robotLine(name, known[1])}` : null;
     },
     promptSeat: p ? p.seat : null,
     handCard: (seat, b) => handCardOf(p, seat, b),
@@ -580,7 +626,8 @@ function renderInvite() {
       void e; // no clipboard (an insecure page): the link is selected for the user to copy
     }
   });
-  box.replaceChildren(h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy, seatSwaps());
+  // (replaceChildren writes a null as the text "null": no seat to swap is left out)
+  box.replaceChildren(...[h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy, seatSwaps()].filter(Boolean));
   box.hidden = false;
 }
 
@@ -1194,7 +1241,7 @@ function renderRooms() {
       const seats = r.seats.map((name, s) => {
         const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s + 1;
         if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: ${tr("robot", "机器人")}`);
-        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name)}`);
+        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name, r.game)}`);
         return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, tr(`sit ${label}`, `坐 ${label}`));
       });
       return h(
@@ -1219,6 +1266,7 @@ async function serverGames() {
     const r = await fetch("healthz", { cache: "no-store" });
     const body = await r.json();
     if (body.robots && typeof body.robots === "object") state.robots = body.robots;
+    setRobotLabels(body.robot_labels);
     if (typeof body.connections === "number") state.online = body.connections;
     if (Array.isArray(body.games) && body.games.length) return body.games;
   } catch (e) {
@@ -1266,7 +1314,8 @@ async function init() {
   });
   $("#player-name").value = state.name;
   $("#player-name").addEventListener("change", (e) => {
-    state.name = e.target.value.trim().slice(0, 64) || state.name;
+    // (no person's name ends as a robot seat's does: the server refuses it)
+    state.name = e.target.value.trim().replace(/\s*\(robot\)$/i, "").slice(0, 64) || state.name;
     localStorage.setItem("paiju.name", state.name);
     reconnect(); // a new name takes effect on a new session
   });
