@@ -7,6 +7,7 @@ player may touch (links, buttons, inputs, selects, checkboxes, the auction's cel
 from __future__ import annotations
 
 import asyncio
+import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -27,7 +28,8 @@ TOUCH = """(min) => {
     .filter((e) => !e.closest('[hidden]'))
     .map((e) => [e, e.getBoundingClientRect()])
     .filter(([, r]) => r.width > 0 && (r.width < min - 0.5 || r.height < min - 0.5))
-    .map(([e, r]) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} "${(e.textContent || '').trim().slice(0, 20)}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+    .map(([e, r]) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} "${(e.textContent || '').trim().slice(0, 20)}" `
+      + `${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
   return { small, wide: document.documentElement.scrollWidth, body: document.body.scrollWidth };
 }"""
 
@@ -44,7 +46,7 @@ def _check(page: Any, what: str) -> int:
 async def _finished_match(ws_url: str) -> str:
     async with await Client.connect(ws_url, "tess") as c:
         st = await c.create("niujiu", bots=[1, 2], robot="random", clock_ms=30_000, hands=1)
-        await c.play(__import__("random").Random(3), timeout=120)
+        await c.play(random.Random(3), timeout=120)
         return st.room
 
 
