@@ -39,9 +39,34 @@ ensure_venv() {
     fi
 }
 
+install_key() {  # install_key EXTRA: what an install of paiju depends on, hashed
+    # pip install -e leaves the sources in place: only the packaging (pyproject.toml, setup.py),
+    # the compiled modules' sources (COMPILED in paiju/build.py) and their extensions call for
+    # a new install; so do another extra, the other build, another Python
+    {
+        echo "extra=$1 pure=${PAIJU_PURE_BUILD:-} python=$("$PY" -c 'import sys; print(sys.version)')"
+        cat pyproject.toml setup.py paiju/build.py
+        "$PY" -c 'import ast, sys
+tree = ast.parse(open("paiju/build.py").read())
+names = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "COMPILED")
+for name in names:
+    sys.stdout.write(open(name.replace(".", "/") + ".py").read())'
+        find paiju -name '*.so' | sort
+    } | sha256sum | cut -d' ' -f1
+}
+
 install_paiju() {  # install_paiju [EXTRA]: the compiled build where there is a C compiler
-    local spec="."
+    local spec="." stamp="$VENV/.paiju-install-${1:-base}"
     [ -n "${1:-}" ] && spec=".[$1]"
+    # nothing changed since the last install (the stamp of this extra, or of the test extra,
+    # which holds every dependency of a plain install): no pip, no compiler
+    for s in "$stamp" "$VENV/.paiju-install-test"; do
+        if [ -f "$s" ] && [ -x "$VENV/bin/paiju" ] && [ "$(cat "$s")" = "$(install_key "${s##*-install-}")" ]; then
+            say "paiju is installed and up to date (its packaging and compiled sources are unchanged): no pip install"
+            return
+        fi
+    done
+    rm -f "$stamp"
     if [ -n "${PAIJU_PURE_BUILD:-}" ]; then
         say "installing paiju${1:+ with its $1 dependencies} (pure Python: PAIJU_PURE_BUILD is set)"
     else
@@ -54,6 +79,7 @@ install_paiju() {  # install_paiju [EXTRA]: the compiled build where there is a 
     if [ -z "${PAIJU_PURE_BUILD:-}" ] && command -v cc >/dev/null && [[ "$version" != *"(compiled: "* ]]; then
         die "the compiled build is missing although there is a C compiler (PAIJU_PURE_BUILD=1 builds pure Python)"
     fi
+    install_key "${1:-base}" >"$stamp"
 }
 
 ensure_test_tools() {

@@ -17,7 +17,7 @@ from enum import IntEnum
 from pathlib import Path
 
 from paiju.protocol import views
-from paiju.protocol.frames import FRAMES, Option, RoomInfo, describe
+from paiju.protocol.frames import FRAMES, Option, RoomInfo, SessionInfo, describe
 
 SPEC = Path(__file__).parent / "protocol" / "SPEC.md"
 GAMES = ("mahjong", "bridge", "niujiu", "tricks")
@@ -114,7 +114,7 @@ def blocks() -> dict[str, str]:
         "frames-client": _frames("client"),
         "frames-server": _frames("server"),
         "frames-bus": _frames("bus"),
-        "records": "\n".join(f"#### {c.__name__}\n\n{_field_table(c)}" for c in (Option, RoomInfo)),
+        "records": "\n".join(f"#### {c.__name__}\n\n{_field_table(c)}" for c in (Option, RoomInfo, SessionInfo)),
     }
     actions = importlib.import_module("paiju.protocol.actions")
     errors = importlib.import_module("paiju.protocol.errors")

@@ -84,8 +84,8 @@ def test_doctests_of_the_compiled_modules_pass_on_the_pure_build() -> None:
 
 
 WHICH = (
-    "import paiju.games.bridge.deal, paiju.core.table; "
-    "print(paiju.games.bridge.deal.__file__); print(paiju.core.table.__file__)"
+    "import paiju.games.bridge.deal, paiju.core.table.table; "
+    "print(paiju.games.bridge.deal.__file__); print(paiju.core.table.table.__file__)"
 )
 
 

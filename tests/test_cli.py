@@ -5,6 +5,7 @@ this process (``paiju.cli.main``); a port already in use and ``--version`` run t
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from paiju import __version__, build
-from paiju.cli import main
+from paiju.cli import eventloop, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,5 +141,21 @@ def test_version() -> None:
         [sys.executable, "-m", "paiju", "--version"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == f"paiju {__version__} ({build.describe()})"  # tests/test_build.py: both builds
+    # tests/test_build.py: both builds
+    assert p.stdout.strip() == f"paiju {__version__} ({build.describe()}; {eventloop.describe()})"
     assert __version__[0].isdigit()
+    loop = "uvloop" if eventloop.uvloop_version() else "asyncio"
+    assert f"; event loop {loop}" in p.stdout
+
+
+def test_version_says_the_standard_loop_when_asked() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "paiju", "--version"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, eventloop.LOOP_ENV: "asyncio"},
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().endswith(f"; event loop asyncio ({eventloop.LOOP_ENV}=asyncio))")

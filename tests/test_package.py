@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import urllib.request
 from pathlib import Path
@@ -35,6 +36,13 @@ UNPACKAGED = (
     "__pycache__",
     ".*_cache",
 )
+
+
+def copy_source(to: Path) -> Path:
+    """The checkout's sources copied to ``to`` (not its environments, caches and builds): an
+    install from it cannot touch the tree the suite runs from."""
+    shutil.copytree(ROOT, to, ignore=shutil.ignore_patterns(*UNPACKAGED))
+    return to
 
 
 def test_vendored_library_is_committed_and_pinned() -> None:
@@ -94,8 +102,7 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     # runs on (./dev.sh test installs it with the same backend, in an isolated environment);
     # this test is about what a wheel carries and what an empty environment needs, and building
     # mypyc's extensions again here costs some 90 s of CPU against 5
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*UNPACKAGED))
+    source = copy_source(tmp_path / "source")
     build_env = {**os.environ, "PAIJU_PURE_BUILD": "1"}
     subprocess.run(
         [*PIP, "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
@@ -174,3 +181,40 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     assert plot.stderr.strip().endswith("charts need matplotlib: pip install 'paiju[plot]' (see paiju arena --help)")
     assert not (work / "b.png").exists()
     print(f"built, installed into an empty venv, served and connected in {time.monotonic() - start:.1f} s")
+
+
+@pytest.mark.slow
+def test_dev_sh_run_a_second_time_starts_without_installing(tmp_path: Path) -> None:
+    """``./dev.sh run`` installs paiju, then starts the server; run again with nothing
+    changed, it skips the install (the stamp of its packaging and compiled sources matches)
+    and serves at once. How long the second start takes is timed by .ci/run (at most 10 s),
+    on a machine of its own: here it is printed."""
+    source = copy_source(tmp_path / "source")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    # the new environment sees this one's packages (pip, paiju's dependencies) through a path
+    # line: the first run's pip installs paiju alone
+    purelib = subprocess.run(
+        [venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "reuse.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    env = {"PAIJU_VENV": str(venv), "PAIJU_PURE_BUILD": "1", "PAIJU_DATABASE": f"sqlite:///{tmp_path / 'r.db'}"}
+
+    def run() -> tuple[float, str]:
+        start = time.monotonic()
+        serve = Child([str(source / "dev.sh"), "run", "--port", "0"], SERVING, cwd=source, env=env, timeout=600)
+        try:
+            with urllib.request.urlopen(serve.http + "/healthz", timeout=10) as r:
+                assert r.status == 200
+            return time.monotonic() - start, serve.output()
+        finally:
+            serve.stop(timeout=10)
+
+    _, first = run()
+    assert "installing paiju" in first and "(pure Python" in first, first
+    took, second = run()
+    assert "installing paiju" not in second and "up to date" in second, second
+    print(f"./dev.sh run a second time: /healthz in {took:.1f} s (load average {os.getloadavg()[0]:.1f})")

@@ -23,16 +23,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Version(argparse.Action):
-    """``--version``: paiju's version and which build runs (compiled or pure Python)."""
+    """``--version``: paiju's version, which build runs (compiled or pure Python) and the event loop."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
-        text = "show paiju's version and which build runs (the compiled hot path or pure Python), and exit"
+        text = (
+            "show paiju's version, which build runs (the compiled hot path or pure Python) and the event "
+            "loop `paiju serve` runs on by default (uvloop where installed), and exit"
+        )
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=text)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         from paiju import build
+        from paiju.cli import eventloop
 
-        print(f"paiju {__version__} ({build.describe()})")
+        print(f"paiju {__version__} ({build.describe()}; {eventloop.describe()})")
         parser.exit()
 
 

@@ -30,10 +30,10 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from paiju.cli import heap
+from paiju.cli import eventloop, heap
 from paiju.cli.args import (
     fail,
     in_file,
@@ -72,8 +72,6 @@ if TYPE_CHECKING:
     from paiju.bots.pool import CallPool
     from paiju.records import Database
     from paiju.records.recorder import Recorder
-
-T = TypeVar("T")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -169,6 +167,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="rooms one client address may create in a minute, 0 = no limit (%(default)s)",
     )
     g.add_argument(
+        "--login-delay",
+        type=positive_float,
+        default=d.login_delay,
+        metavar="SECONDS",
+        help="after 3 failed logins of one name from one address, each further try waits this long, "
+        "doubled with each failure (never a lock of the account: other addresses and the owner's "
+        "sessions are not slowed) (%(default)s)",
+    )
+    g.add_argument(
+        "--login-delay-max",
+        type=positive_float,
+        default=d.login_delay_max,
+        metavar="SECONDS",
+        help="the longest wait of a failed login (%(default)s)",
+    )
+    g.add_argument(
         "--waiting-expiry",
         type=positive_float,
         default=d.waiting_expiry,
@@ -248,7 +262,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a robot's move waits this long after its prompt in a room that people play in or watch, "
         "so that they can follow; 0: at once (default %(default)s)",
     )
-    p.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (pip install 'paiju[bench]')")
+    p.add_argument(
+        "--loop",
+        choices=eventloop.CHOICES,
+        default=eventloop.default(),
+        help="the event loop: uvloop where it is installed (auto), or insist on one "
+        f"(default: env {eventloop.LOOP_ENV}, else auto; paiju --version says what auto picks)",
+    )
+    p.add_argument("--uvloop", dest="loop", action="store_const", const="uvloop", help=argparse.SUPPRESS)
     p.add_argument("--log-level", type=log_level, default="INFO", help="(default %(default)s)")
 
 
@@ -262,6 +283,8 @@ def config_from(args: argparse.Namespace) -> Config:
         address_rooms=args.address_rooms,
         address_rooms_per_minute=args.address_rooms_per_minute,
         waiting_expiry=args.waiting_expiry,
+        login_delay=args.login_delay,
+        login_delay_max=args.login_delay_max,
         send_queue=args.send_queue,
         sndbuf=args.sndbuf,
         linger=args.linger_ms / 1000,
@@ -379,6 +402,7 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
     decisions = DecisionPool(robot_processes)  # no process before the first decision
     worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
     await server.start()
+    server.robot_menus()  # imports every robot's module now, not in the first /healthz (seconds on a busy machine)
     heap.settle()
     wtask = asyncio.create_task(worker.run())
     stop = asyncio.Event()
@@ -459,6 +483,7 @@ async def main_redis(
         await server.start()  # OSError (the port is taken) after the finally below
         cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
         await cluster.start()
+        server.robot_menus()  # the robots' modules imported now, not in the first /healthz
         heap.settle()
         print(
             f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
@@ -527,6 +552,10 @@ def run(args: argparse.Namespace) -> int:
     if not TARGET.is_file():  # a broken install: the lobby would never connect
         logging.getLogger("paiju.server").warning("%s is missing: the web client cannot connect", TARGET)
     try:
+        loop = eventloop.choose(args.loop)
+    except eventloop.NoUvloop as e:
+        return fail("serve", f"--loop uvloop: {e}")
+    try:
         if args.redis:
             from paiju.bus.link import BadRedisUrl, check_url
 
@@ -542,20 +571,11 @@ def run(args: argparse.Namespace) -> int:
                 advertise=args.advertise,
                 lease=args.lease,
             )
-            return _run(coro, args.uvloop)
-        return _run(main(config_from(args), args.workers, args.database, args.robot_processes), args.uvloop)
+            return eventloop.run(coro, loop)
+        return eventloop.run(main(config_from(args), args.workers, args.database, args.robot_processes), loop)
     except OSError as e:  # the port is taken, the address is not this machine's, ...
         why = f"port {args.port} is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
         return fail("serve", f"cannot listen on {args.host}:{args.port}: {why}", 1)
     except KeyboardInterrupt:
         pass
     return 0
-
-
-def _run(coro: Coroutine[Any, Any, T], uvloop: bool) -> T:
-    if uvloop:
-        import uvloop as uv
-
-        result: T = uv.run(coro)
-        return result
-    return asyncio.run(coro)

@@ -62,6 +62,8 @@ from paiju.protocol import (
     RoomInfo,
     RoomList,
     RoomState,
+    SessionList,
+    Sessions,
     Welcome,
     encode,
 )
@@ -212,6 +214,13 @@ class Client:
         assert isinstance(i, Identity)
         self.name = i.player
         return i
+
+    async def sessions(self, end: str | None = None) -> SessionList:
+        """The sessions of the account this client plays as, after ending ``end`` (an id from
+        the list, or "others"); ServerError when refused."""
+        got = await self.request(Sessions(end), lambda f: isinstance(f, SessionList))
+        assert isinstance(got, SessionList)
+        return got
 
     async def close(self) -> None:
         self.closed = True

@@ -31,10 +31,12 @@ from paiju.protocol import (
     Feature,
     Frame,
     Hello,
+    Identity,
     Prompt,
     Result,
     RoomEvent,
     RoomState,
+    Token,
     Welcome,
     decode,
     decode_all,
@@ -99,6 +101,13 @@ class SessionState:
             self.prompts.clear()
         elif isinstance(f, Welcome):
             self.player_id, self.token = f.player_id, f.token
+        elif isinstance(f, Token):  # the one from WELCOME has ended (LEAVE, logout)
+            self.token = f.token
+        elif isinstance(f, Identity):  # a login's session, kept for the next HELLO
+            if not f.registered:
+                self.session = None
+            elif f.session is not None:
+                self.session = f.session
 
     def left(self) -> None:
         """This session left its room (LEAVE was handled)."""

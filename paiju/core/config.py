@@ -85,6 +85,10 @@ class Limits:
     # seconds a robot's move waits, counted from its prompt, in a room that people play in or
     # watch, so that they can follow (`paiju serve --robot-pace`, 0.6 s); 0 here: at once
     robot_pace: float = 0.0
+    # failed logins of one name from one address: 3 free, then each waits this long, doubled
+    # with each further failure, up to login_delay_max seconds (paiju/core/throttle.py)
+    login_delay: float = 1.0
+    login_delay_max: float = 300.0
     token_ttl: float = 24 * 3600.0  # seconds a resume token stays valid
     # seconds frames that ask nothing of their reader (events, results, ACKs) may wait to leave
     # with the next ones in one write; a prompt, or anything else, flushes at once (0: never wait)

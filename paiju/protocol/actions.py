@@ -54,7 +54,7 @@ class RoomEvent(IntEnum):
     HAND_START = 0x01  # seat = dealer (or head, or leader), arg = hand number from 0
     DEAL = 0x02  # seat = receiver, cards = its hand (face down, 0x00, for everyone else)
     HAND_END = 0x03  # arg = hand number; the RESULT frame follows
-    SEAT = 0x04  # seat changed occupant; arg = SeatKind
+    SEAT = 0x04  # seat changed occupant; arg = SeatKind, text = its holder's name (as ROOM_STATE's seats)
     TIMEOUT = 0x05  # seat's clock ran out; the default action follows as its echo
     MATCH_END = 0x06  # arg = hands played
     ROBOT = 0x07  # seat is now played by a robot (arg 1) or back in its owner's hands (arg 0)

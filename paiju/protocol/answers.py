@@ -126,8 +126,9 @@ REQUESTS: tuple[Answer, ...] = (
             (E.BAD_LOGIN, "login: wrong name or password (one message for both)"),
             (
                 E.RATE_LIMITED,
-                "register or login after 3 failed logins of the name or from the address (the wait "
-                "doubles each time; locked for 15 minutes after 10), or while the server checks many passwords",
+                "register or login after 3 failed logins of the name from this address, or 30 from the "
+                "address (the wait doubles each time, 5 minutes at most; never on a connection that holds "
+                "the account's session), or while a password check from the address is under way",
             ),
             (E.WRONG_STATE, "logout while a guest"),
         ),
@@ -171,6 +172,15 @@ REQUESTS: tuple[Answer, ...] = (
             (E.WRONG_STATE, "not the room's creator, or the match has started"),
             (E.BAD_ROOM_OPTIONS, "a seat the game does not have"),
             (E.SEAT_TAKEN, "the seat is a player's"),
+        ),
+    ),
+    Answer(
+        "SESSIONS",
+        "SESSION_LIST; the connections of an ended session get IDENTITY (a guest) and TOKEN",
+        (
+            (E.HELLO_FIRST, "before WELCOME"),
+            (E.WRONG_STATE, "a guest's (sessions are an account's)"),
+            (E.BAD_ACCOUNT, "`end` names no session of the account"),
         ),
     ),
 )

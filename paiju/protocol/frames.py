@@ -213,6 +213,17 @@ class RoomInfo(Record):
     status: Name  # "waiting", "playing", "over"
 
 
+@quick_init
+@dataclass(frozen=True)
+class SessionInfo(Record):
+    """One of an account's sessions (logins), in SESSION_LIST."""
+
+    id: Name  # what SESSIONS ``end`` names
+    created: U64  # unix seconds
+    expires: U64  # unix seconds
+    current: bool  # the session of the connection that asked
+
+
 # ------------------------------------------------------------------ client -> server
 @frame(0x01, CLIENT)
 @dataclass(frozen=True)
@@ -355,6 +366,16 @@ class SetSeat(Frame):
     robot: bool
 
 
+@frame(0x0E, CLIENT)
+@dataclass(frozen=True)
+class Sessions(Frame):
+    """List the sessions (logins) of the account the connection plays as; with ``end``, end
+    that one first (an id from SESSION_LIST, or "others": every one but this connection's).
+    The connections that played as an ended session are logged out. Answered by SESSION_LIST."""
+
+    end: Name | None = None
+
+
 # ------------------------------------------------------------------ server -> client
 @frame(0x41, SERVER)
 @dataclass(frozen=True)
@@ -391,6 +412,9 @@ class RoomState(Frame):
     seats: list[Name | None]
     scores: list[I64]  # running totals of the match
     view: View
+    robots: list[Seat] = field(default_factory=list)  # the seats a robot plays now, in order
+
+    LATER = 1  # robots
 
 
 @frame(0x44, SERVER)
@@ -534,6 +558,26 @@ class RematchOffer(Frame):
     ms_left: U32
     accepted: list[Seat] = field(default_factory=list)  # the seats that accepted so far
     next_room: Name | None = None  # ACCEPTED: the room of the new match
+    left: list[Seat] = field(default_factory=list)  # the seats whose player left or dropped during the offer
+
+    LATER = 1  # left
+
+
+@frame(0x4E, SERVER)
+@dataclass(frozen=True)
+class Token(Frame):
+    """A new resume token for this connection's player, replacing the one it holds, which has
+    ended: after LEAVE (the seat session is over) and after an ACCOUNT logout."""
+
+    token: Text
+
+
+@frame(0x4F, SERVER)
+@dataclass(frozen=True)
+class SessionList(Frame):
+    """The answer to SESSIONS: the account's sessions, the newest first."""
+
+    sessions: list[SessionInfo]
 
 
 # ------------------------------------------------------------------ bus
@@ -646,7 +690,10 @@ def _encoder_source(cls: type[Frame], names: dict[str, Any] | None = None) -> st
     if cls.LATER:  # the trailing fields left out while they hold their defaults (Frame.LATER)
         n, k = 1 + len(hints), cls.LATER
         if names is not None:
-            names["_later"] = tuple(x.default for x in dataclasses.fields(typing.cast(Any, cls))[-k:])
+            later = dataclasses.fields(typing.cast(Any, cls))[-k:]
+            names["_later"] = tuple(
+                x.default if x.default_factory is dataclasses.MISSING else x.default_factory() for x in later
+            )
         for i in range(k):  # an if a field, from the last
             lines.append(f"{' ' * (i + 1)}if v[{n - 1 - i}] == _later[{k - 1 - i}]:")
         lines.append(f"{' ' * (k + 1)}return _pack(v[:{n - k}])")

@@ -6,7 +6,10 @@
 - ``GET /api/leaderboard/GAME?limit=50&offset=0`` -- the ratings of a game, best first.
 
 A match's ``seed`` is a decimal string: a 64-bit integer, which a JavaScript number would
-round (match ids come from a sequence and stay numbers).
+round (match ids come from a sequence and stay numbers). A match in play (``status``
+"playing") is served as its spectators see it: its ``seed`` and ``room`` are null (the seed
+would deal every later hand, a private room's id is its way in); its finished hands, already
+shown to everyone in their RESULT, are there.
 
 Bad input gets status 400 (404 for what does not exist) and ``{"error": {"code", "message"}}``.
 :func:`answer` is pure of any server: it takes the path and query and returns the response.
@@ -31,6 +34,7 @@ from urllib.parse import parse_qs, unquote
 from paiju import games
 from paiju.records import matches
 from paiju.records.database import Database
+from paiju.records.models import PLAYING
 
 JSON = "application/json"
 PLAYER = re.compile(r"/api/players/([^/]+)/matches")
@@ -70,7 +74,7 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
             limit = _int(q, "limit", 20, 1, 100)
             before = _int(q, "before", None, 1, MAX_ID)
             page = await matches.history(db, name, limit=limit, before=before)
-            return _ok(page | {"matches": [_wire(m) for m in page["matches"]]})
+            return _ok(page | {"matches": [public(m) for m in page["matches"]]})
         if m := MATCH.fullmatch(path):
             match_id = _parse_int("match id", m.group(1), 1, MAX_ID)
             record = await matches.match(db, match_id)
@@ -78,7 +82,7 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
                 if record["game"] != "bridge":
                     raise BadRequest("not_bridge", f"match {match_id} is {record['game']}: PBN is for bridge")
                 return ApiResponse(200, "text/plain; charset=utf-8", matches.pbn(record).encode())
-            return _ok(_wire(record))
+            return _ok(public(record))
         if m := LEADERBOARD.fullmatch(path):
             game = unquote(m.group(1))
             if game not in games.names():
@@ -105,8 +109,18 @@ def _parse_int(what: str, text: str, lo: int, hi: int) -> int:
     return int(text)
 
 
-def _wire(match: dict[str, Any]) -> dict[str, Any]:
-    """A match as JSON carries it: its 64-bit seed as a string."""
+def public(match: dict[str, Any]) -> dict[str, Any]:
+    """A match as anyone may see it, as JSON carries it: its 64-bit seed as a string once
+    the match is over (or abandoned), null while it plays, and its room's id null while it
+    plays (a private room's id lets its holder in).
+
+    >>> public({"status": "playing", "seed": 7, "room": "r1"})
+    {'status': 'playing', 'seed': None, 'room': None}
+    >>> public({"status": "over", "seed": 7, "room": "r1"})
+    {'status': 'over', 'seed': '7', 'room': 'r1'}
+    """
+    if match["status"] == PLAYING:
+        return match | {"seed": None, "room": None}
     return match | {"seed": str(match["seed"])}
 
 

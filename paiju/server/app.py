@@ -51,10 +51,11 @@ from paiju.core.lobby import (
     Go,
     Listed,
     Lobby,
+    LobbyIn,
+    LobbyOut,
     Looked,
     Lookup,
     Open,
-    Output,
     Player,
     Received,
     Refuse,
@@ -63,7 +64,6 @@ from paiju.core.lobby import (
     Tick,
     Unbound,
 )
-from paiju.core.lobby import Rematch as LobbyRematch
 from paiju.core.roomlog import LogError, Replayed, replay
 from paiju.protocol import (
     Account,
@@ -79,6 +79,7 @@ from paiju.protocol import (
     ProtocolError,
     QuickPlay,
     SeatKind,
+    Sessions,
     Welcome,
     decode,
 )
@@ -93,6 +94,7 @@ from paiju.server.keepalive import Keepalive
 from paiju.server.recording import Follower, RobotLabel, default_label
 from paiju.server.replays import Replays
 from paiju.server.room import Extras, Room
+from paiju.server.runner import Runner, loop_time
 from paiju.server.storage import Journal, RoomStore
 
 log = logging.getLogger("paiju.server")
@@ -134,7 +136,7 @@ class Server:
             secret=config.secret or secrets.token_bytes(32),
             robots=robots,
             accounts=database is not None,
-            epoch=time.time() - _loop_time(),
+            epoch=time.time() - loop_time(),
             reply_to=bus.server_id,
             logged=store is not None or recorder is not None,  # the log feeds the records too
             taken=lambda rid: store is not None and rid in store.journals,
@@ -150,8 +152,8 @@ class Server:
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
-        self._timer: asyncio.TimerHandle | None = None  # the lobby's next deadline
-        self._when: float | None = None
+        # feeds the lobby, carries out its outputs and rings it at its next deadline
+        self.runner: Runner[LobbyIn, LobbyOut, list[Lookup]] = Runner(self.lobby, Tick(), self._do)
         self.port = config.port
         self._cluster: Directory | None = None
         metrics.watch(self)
@@ -181,7 +183,7 @@ class Server:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        self.lobby.epoch = time.time() - _loop_time()
+        self.lobby.epoch = time.time() - loop_time()
         if self.database is not None and self.store is None:
             # without room logs no room outlives its process: the matches a killed one left
             # playing are over (with logs, a room not rebuilt closes its own: rebuild())
@@ -209,8 +211,7 @@ class Server:
         for task in (self._router, self._keepalive):
             if task is not None:
                 task.cancel()
-        if self._timer is not None:
-            self._timer.cancel()
+        self.runner.stop()
         for room in list(self.lobby.rooms.values()):
             room.stop()
         if self._ws is not None:
@@ -237,9 +238,11 @@ class Server:
             "connections": len(self.lobby.conns),
             "players": len(self.lobby.players),
             "uptime_s": round(time.time() - self.started, 1),
+            "loop": loop_kind(),
             "redis": None if self.store is None else ("up" if self.store.link.up else "down"),
             "games": games.names(),
             "robots": self.robot_menus(),
+            "robot_labels": self.robot_labels(),
         }
 
     def _games(self, connection: ServerConnection, path: str, query: str) -> Response:
@@ -249,6 +252,18 @@ class Server:
         return respond(
             connection, HTTPStatus.OK, json.dumps(catalogue, ensure_ascii=False).encode(), "application/json"
         )
+
+    def robot_labels(self) -> dict[str, dict[str, str]]:
+        """Each game's robots' names and versions, ``NAME@VERSION``, as the records name them."""
+        out: dict[str, dict[str, str]] = {}
+        for game, menu in self.robot_menus().items():
+            labels = out[game] = {}
+            for name, _ in menu:
+                try:
+                    labels[name] = self.robot_label(game, name)
+                except KeyError:  # a robot another worker serves
+                    labels[name] = default_label(game, name)
+        return out
 
     def robot_menus(self) -> dict[str, list[tuple[str, str]]]:
         """Each game's robots with their descriptions, strongest (the default) first."""
@@ -292,7 +307,7 @@ class Server:
             if r.phase is Phase.PLAYING:
                 await self._abandon(rid)
             return None
-        now = _loop_time()
+        now = loop_time()
         t = table.Table.restore(
             r,
             limits=self.limits,
@@ -301,8 +316,6 @@ class Server:
             epoch=time.time() - now,
             observer=metrics.TABLES,
         )
-        if t.quickplay and t.phase is Phase.WAITING:  # robots fill it after the wait, as before
-            t.start_at = t.now + self.limits.quickplay_wait
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
@@ -350,17 +363,17 @@ class Server:
         return room
 
     def _tell(self, msg: Bound | Unbound) -> None:
-        self._do(self.lobby.handle(msg, _loop_time()))
+        self.runner.feed(msg)
 
     def _rematch(self, room: Room, o: table.Rematched) -> None:
         """Every human at the room's table accepted a rematch: the lobby opens the new match."""
-        self._do(self.lobby.handle(LobbyRematch(room.id, o.humans, o.left), _loop_time()))
+        self.runner.feed(o)
 
     def forget_room(self, room: Room) -> None:
         if isinstance(room.follower, Follower):
             room.follower.closed()  # a match that did not reach its end is recorded as abandoned
         if self.lobby.rooms.get(room.id) is room:
-            self._do(self.lobby.handle(RoomClosed(room.id), _loop_time()))
+            self.runner.feed(RoomClosed(room.id))
 
     # the directory's view of this node (paiju/server/directory.py's Host)
     def room(self, rid: str) -> Room | None:
@@ -377,11 +390,12 @@ class Server:
         room = self.lobby.rooms.get(rid)
         if room is not None:
             room.stop()
-        self._do(self.lobby.handle(Evict(rid, why), _loop_time()))
+        self.runner.feed(Evict(rid, why))
 
     # ------------------------------------------------------------------ the lobby's outputs
-    def _do(self, outs: list[Output]) -> list[Lookup]:
-        """Carry out the lobby's outputs, in order; the lookups it asks for are returned."""
+    def _do(self, _msg: LobbyIn, outs: list[LobbyOut]) -> list[Lookup]:
+        """Carry out the lobby's outputs (for input ``_msg``), in order; the lookups it asks for
+        are returned."""
         lookups = []
         for o in outs:
             if isinstance(o, Send):
@@ -425,12 +439,12 @@ class Server:
                 conn.close(o.code, o.reason)
             else:
                 lookups.append(o)
-        self._schedule()
         return lookups
 
-    async def _carry(self, outs: list[Output]) -> None:
-        """Carry out the lobby's outputs, the lookups too (their answers go back to it)."""
-        await self._resolve(self._do(outs))
+    async def _carry(self, msg: LobbyIn) -> None:
+        """Feed the lobby ``msg`` and carry out its outputs, the lookups too (their answers go
+        back to it)."""
+        await self._resolve(self.runner.feed(msg))
 
     async def _resolve(self, lookups: list[Lookup]) -> None:
         """Ask what the lobby asked and hand it the answers (and carry out what it says then)."""
@@ -439,7 +453,7 @@ class Server:
                 answer = await self._lookup(lk)
             except Exception as e:  # Moved among them: the lobby answers REDIRECT
                 answer = Failed(errors.refusal(e, f"lookup for {type(lk.frame).__name__}"))
-            await self._carry(self.lobby.handle(Looked(lk.conn, lk.frame, answer), _loop_time()))
+            await self._carry(Looked(lk.conn, lk.frame, answer))
 
     async def _lookup(self, lk: Lookup) -> Answer:
         """The database's or the other nodes' answer to what the lobby asked."""
@@ -450,7 +464,10 @@ class Server:
             return Checked(await identity.check_hello(db, f, lk.account) if db else lk.account or "")
         if isinstance(f, Account):
             assert db is not None
-            return await identity.account_op(db, f, lk.session)
+            return await identity.account_op(db, f, lk.session, lk.rank)
+        if isinstance(f, Sessions):
+            assert db is not None and lk.session is not None
+            return await identity.sessions_op(db, f, lk.session)
         assert d is not None
         if isinstance(f, ListRooms):
             return Listed(await d.lobby(f.game))
@@ -462,21 +479,6 @@ class Server:
             await d.quickplay(f.game, games.get(f.game).ruleset(f.ruleset).name)
         return Go()
 
-    def _schedule(self) -> None:
-        when = self.lobby.next_deadline()
-        if when == self._when:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._when = when
-        if when is not None:
-            self._timer = asyncio.get_running_loop().call_at(when, self._ring)
-
-    def _ring(self) -> None:
-        self._timer, self._when = None, None
-        self._do(self.lobby.handle(Tick(), _loop_time()))
-
     # ------------------------------------------------------------------ WebSocket
     async def handler(self, ws: ServerConnection) -> None:
         _forget_handshake(ws)
@@ -485,8 +487,7 @@ class Server:
             return
         conn = Connection(ws, self.limits)
         self.counts["connections"] += 1
-        lobby = self.lobby
-        self._do(lobby.handle(Connect(conn, _address(ws)), _loop_time()))
+        self.runner.feed(Connect(conn, _address(ws)))
         try:
             while True:
                 # recv(), not ``async for``: the async generator of the latter (and the loop's
@@ -508,9 +509,9 @@ class Server:
                     self._admit(f, allowed)
                 except PaijuError as e:
                     peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
-                    await self._carry(lobby.handle(Garbled(conn, e, f, peek), _loop_time()))
+                    await self._carry(Garbled(conn, e, f, peek))
                     continue
-                lookups = self._do(lobby.handle(Received(conn, f), _loop_time()))
+                lookups = self.runner.feed(Received(conn, f))
                 if lookups:  # (most frames need none: no coroutine for them)
                     await self._resolve(lookups)
         except ConnectionClosed:
@@ -521,7 +522,7 @@ class Server:
                 if self._trim is not None:
                     self._trim.cancel()
                 self._trim = asyncio.get_running_loop().call_later(1.0, self._trim_memory)
-            self._do(lobby.handle(Disconnect(conn), _loop_time()))
+            self.runner.feed(Disconnect(conn))
             await conn.finish()
 
     def _trim_memory(self) -> None:
@@ -557,13 +558,10 @@ class Server:
         return LobbyError(ErrorCode.RATE_LIMITED, f"over {self.limits.rate:g} frames/s: dropped")
 
 
-def _loop_time() -> float:
-    """The event loop's clock (the rooms' and the lobby's ``now``), or the monotonic clock it
-    reads when no loop runs (asyncio's loop.time())."""
-    try:
-        return asyncio.get_running_loop().time()
-    except RuntimeError:
-        return time.monotonic()
+def loop_kind() -> str:
+    """The running event loop's kind, from the package that defines it: ``uvloop`` or
+    ``asyncio`` (paiju/cli/eventloop.py chooses it at start)."""
+    return type(asyncio.get_running_loop()).__module__.partition(".")[0]
 
 
 def _not_rebuilt(r: Replayed) -> str | None:

@@ -40,6 +40,7 @@ from paiju import games
 from paiju.games import GameAction
 from paiju.protocol import Event, Result, RoomState, encode
 from paiju.records import Database, matches
+from paiju.records.models import PLAYING
 
 STORED = re.compile(r"/api/matches/(\d{1,18})/(\d{1,9})\.msgpack")
 """The path of a stored match's hand as replay frames: match id, hand number."""
@@ -71,6 +72,8 @@ async def stored(db: Database, match_id: int, hand: int) -> bytes | None:
         record = await matches.match(db, match_id)
     except matches.NotFound:
         return None
+    if record["status"] == PLAYING:  # its room's id stays unsaid while it plays (a private room's way in)
+        record = record | {"room": ""}
     return from_record(record, hand)
 
 

@@ -23,18 +23,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from paiju.bus.memory import RoomBus
-from paiju.core.lifecycle import Phase
-from paiju.core.lobby import Bound, Unbound
 from paiju.core.roomlog import Emitted, Entry
 from paiju.core.table import (
     Append,
     Archive,
-    Bind,
+    Bound,
     Close,
     Dealt,
     Extra,
-    Input,
-    Output,
     Publish,
     Refused,
     Rematched,
@@ -42,12 +38,15 @@ from paiju.core.table import (
     SealLog,
     Send,
     Table,
+    TableIn,
+    TableOut,
     Tick,
-    Unbind,
+    Unbound,
 )
 from paiju.protocol import Ack, Error, Event, Frame, Result, encode
 from paiju.server.connection import Connection
 from paiju.server.replays import Replays, pack
+from paiju.server.runner import Runner
 from paiju.server.storage import Journal
 
 log = logging.getLogger("paiju.room")
@@ -78,7 +77,7 @@ class Room:
     """``Room(table, bus=..., tell=..., on_close=...)``: runs ``table`` on the event loop.
 
     ``tell`` hands the lobby (paiju/core/lobby.py) what the table says of its players
-    (:class:`~paiju.core.lobby.Bound`, :class:`~paiju.core.lobby.Unbound`); ``on_close(room)`` is
+    (:class:`~paiju.core.table.Bound`, :class:`~paiju.core.table.Unbound`, as they are); ``on_close(room)`` is
     called once when the table closes.
     """
 
@@ -107,9 +106,10 @@ class Room:
         self.extras = extras
         self._extras: dict[int, asyncio.Future[dict[str, Any]]] = {}  # by hand, while being worked out
         self.closed = False
-        self.loop = asyncio.get_running_loop()
-        self._timer: asyncio.TimerHandle | None = None
-        self._when: float | None = None
+        # feeds the table, carries out its outputs and rings it at its next deadline
+        self.runner: Runner[TableIn, TableOut, Refused | None] = Runner(
+            table, Tick(), self._carry_out, stopped=lambda: self.closed
+        )
         # what waits for the log to be written (with a journal), and the bus requests: a
         # courier task, started by the first of them (a room of people alone never needs one)
         self._later: asyncio.Queue[list[Send | Publish] | None] | None = None
@@ -119,12 +119,18 @@ class Room:
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
         self._events: dict[int, tuple[Event, bytes]] = {}
 
-    def feed(self, msg: Input, now: float | None = None, ref: Frame | None = None) -> None:
+    def feed(self, msg: TableIn, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
         input is answered (ERROR, answering ``ref``) to its sender after the rest."""
         if self.closed:
             return
-        outs = self.table.handle(msg, self.loop.time() if now is None else now)
+        refused = self.runner.feed(msg, now)
+        conn = getattr(msg, "conn", None)
+        if refused is not None and isinstance(conn, Connection):
+            self.answer(conn, Error.refusing(refused.error, ref))
+
+    def _carry_out(self, msg: TableIn, outs: list[TableOut]) -> Refused | None:
+        """Carry out the table's outputs for ``msg``, in order; its refusal, if any, is returned."""
         if isinstance(msg, Resume) and isinstance(msg.conn, Connection):
             # the replay of what the player missed may be longer than the send queue
             msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
@@ -148,10 +154,7 @@ class Room:
             self._hand_over(later)
         if closing:  # after what it says last is on its way
             self._close()
-        self._schedule()
-        conn = getattr(msg, "conn", None)
-        if refused is not None and isinstance(conn, Connection):
-            self.answer(conn, Error.refusing(refused.error, ref))
+        return refused
 
     def answer(self, conn: Connection, frame: Error) -> None:
         """Send ``frame`` (an ERROR answering ``conn``) after what this room still holds for
@@ -176,8 +179,7 @@ class Room:
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""
         self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
+        self.runner.stop()
         if self._courier is not None:
             self._courier.cancel()
 
@@ -189,7 +191,7 @@ class Room:
         self._held += 1
         self._later.put_nowait(batch)
 
-    def _bookkeep(self, o: Output) -> None:
+    def _bookkeep(self, o: TableOut) -> None:
         if isinstance(o, Append):
             if self.journal is not None:
                 self.journal.append(o.entry)
@@ -198,10 +200,8 @@ class Room:
                 if isinstance(e, Emitted) and e.result is not None and e.result.hand in self._extras:
                     self.follower.wait(e.result.hand)  # ended before its extra was worked out
                 self.follower.feed(e)
-        elif isinstance(o, Bind):
-            self.tell(Bound(self.id, o.player, o.name, o.seat))
-        elif isinstance(o, Unbind):
-            self.tell(Unbound(self.id, o.player, self.table.phase is Phase.OVER))
+        elif isinstance(o, (Bound, Unbound)):
+            self.tell(o)
         elif isinstance(o, Rematched):
             if self.on_rematch is not None:
                 self.on_rematch(self, o)
@@ -286,25 +286,6 @@ class Room:
         if data is None:
             data = encoded[id(frame)] = encode(frame)
         conn.send_bytes(data, kind not in _MAY_WAIT)
-
-    def _schedule(self) -> None:
-        """Have the timer ring by the table's next deadline. A timer already set to ring
-        earlier is kept (it rings, finds nothing due, and sets itself again): nearly every
-        move puts the deadline later, and a timer cancelled and made again each move cost
-        more than one ring a clock's length."""
-        when = None if self.closed else self.table.next_deadline()
-        if when == self._when or (when is not None and self._when is not None and when > self._when):
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._when = when
-        if when is not None:
-            self._timer = self.loop.call_at(when, self._ring, when)
-
-    def _ring(self, when: float) -> None:
-        self._timer, self._when = None, None
-        self.feed(Tick(), max(self.loop.time(), when))
 
     async def _carry(self, later: asyncio.Queue[list[Send | Publish] | None]) -> None:
         while (batch := await later.get()) is not None:

@@ -21,7 +21,7 @@ from paiju import games
 from paiju.protocol import MAX_FRAME, VERSION, RoomEvent, SeatKind
 from paiju.protocol.actions import ECHO
 from paiju.protocol.errors import ErrorCode
-from paiju.protocol.frames import FRAMES, Feature, RoomInfo
+from paiju.protocol.frames import FRAMES, Feature, RoomInfo, SessionInfo
 
 WIRE_JS = Path(__file__).with_name("web") / "wire.js"
 
@@ -78,6 +78,9 @@ def render() -> str:
             lines.append(f"  0x{t:02x}: [{json.dumps(_snake(cls.__name__))}, [{fields}], {_defaults(cls)}],")
     lines += ["};", ""]
     lines.append(f"export const ROOM_INFO = [{', '.join(json.dumps(f.name) for f in dataclasses.fields(RoomInfo))}];")
+    lines.append(
+        f"export const SESSION_INFO = [{', '.join(json.dumps(f.name) for f in dataclasses.fields(SessionInfo))}];"
+    )
     lines.append(f"export const ERRORS = {_table(ErrorCode)};")
     lines.append(f"export const ROOM_EVENTS = {_table(RoomEvent, hexa=True)};")
     lines.append(f"export const SEAT_KINDS = {_table(SeatKind)};")

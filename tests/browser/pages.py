@@ -46,9 +46,14 @@ def open_page(browser: Any, url: str | None, *, console: bool = False, **context
 
 def click_option(page: Any, n: str, opt: dict[str, Any], rng: random.Random, timeout: float) -> bool:
     """Answer prompt ``n`` with ``opt`` (a random legal choice of it, or random picks then
-    confirm), by clicks; False if the prompt went away under the pointer (its window closed)."""
+    confirm), by clicks in the prompt's list (opened first if folded); False if the prompt went
+    away under the pointer (its window closed)."""
     scope = f'#prompt[data-prompt-n="{n}"] .option[data-option-index="{opt["index"]}"]'
     try:
+        # a game played by picking cards in the hand keeps the list behind "All plays" on a phone
+        folded = page.locator('#prompt #pick-list[aria-expanded="false"]')
+        if folded.count():
+            folded.click(timeout=timeout)
         if opt["multi"]:
             for j in sorted(rng.sample(range(opt["picks"]), opt["multi"])):
                 page.click(f'{scope} button.pick[data-pick-index="{j}"]', timeout=timeout)

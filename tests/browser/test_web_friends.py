@@ -130,3 +130,45 @@ def test_friends_invite_chat_play_and_rematch(base_url: str, browser: Any) -> No
     finally:
         for ctx in (ctx_a, ctx_b, ctx_c):
             ctx.close()
+
+
+def test_names_and_the_rematch_when_a_friend_leaves(base_url: str, browser: Any) -> None:
+    """The creator sees the friend who sat after it by name; when the friend's page closes during
+    the rematch offer, the creator is told at once who left and plays on with a robot instead."""
+    ctx_a, ann, problems = _page(browser, "desktop")
+    ctx_b, bob, _ = _page(browser, "phone")
+    try:
+        ann.goto(base_url + "/")
+        ann.wait_for_selector('body[data-connected="1"]', timeout=15000)
+        ann.click('.game-card[data-game="niujiu"] button.play-friends')
+        ann.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        ann.click('#invite button.swap-seat[data-seat="2"][data-to="robot"]', timeout=10000)
+        link = ann.locator("#invite-url").input_value(timeout=10000)
+        room = ann.evaluate(ROOM)
+        bob.goto(link)
+        bob.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        name = bob.evaluate("window.paiju.state.name")
+        seen = "(n) => document.querySelector('.board .seat[data-seat=\"1\"] .seat-name').textContent.includes(n)"
+        ann.wait_for_function(seen, arg=name, timeout=10000)
+        shown = ann.locator('.board .seat[data-seat="1"] .seat-name').inner_text()
+        print(f"the creator sees the friend as {shown!r}")
+        _play_together([ann, bob], random.Random("web:left"))
+        for page in (ann, bob):
+            page.wait_for_selector('#rematch[data-state="offer"] #rematch-yes', timeout=10000)
+        closed = time.monotonic()
+        ctx_b.close()  # the friend's page closes during the offer
+        ann.wait_for_selector("#rematch[data-left]", timeout=5000)
+        told = time.monotonic() - closed
+        note = ann.locator("#rematch-note").inner_text()
+        assert f"{name} left" in note, note
+        assert ann.locator("#rematch-yes").inner_text() == "Play on with a robot"
+        assert ann.locator("#rematch-no").inner_text() == "Back to the lobby"
+        print(f"rematch: {note!r} {told:.2f} s after the friend's page closed")
+        ann.click("#rematch-yes")  # a robot in the friend's place
+        ann.wait_for_function("(r) => window.paiju.state.room && window.paiju.state.room.room !== r", arg=room)
+        robots = ann.evaluate("Object.values(window.paiju.state.seatKinds).filter((k) => k === 'BOT').length")
+        assert robots == 2, robots
+        assert problems == [], problems
+    finally:
+        ctx_a.close()
+        ctx_b.close()

@@ -32,7 +32,8 @@ FITS = """(min) => {
     if (!e || !(e === c || c.contains(e))) hidden.push(`${c.dataset.card} under ${e ? e.id || e.className : '-'}`);
   }
   const targets = [...document.querySelectorAll(
-    '#prompt button:not(:disabled), .board .playable, header button, header select, .table-head button')]
+    '#prompt button:not(:disabled), #prompt input, .board .playable, .board .pickable, '
+    + 'header button, header select, .table-head button')]
     .filter((e) => e.getClientRects().length > 0);
   const small = targets.map((e) => [e, e.getBoundingClientRect()])
     .filter(([, r]) => r.width < min - 0.5 || r.height < min - 0.5)

@@ -182,3 +182,31 @@ def test_a_guests_matches_and_the_pages_addresses(base_url: str, browser: Any) -
         assert problems == [], problems
     finally:
         context.close()
+
+
+def test_the_sessions_line_lists_and_ends_sessions(base_url: str, browser: Any) -> None:
+    """Two browsers log in to one account; the first lists its sessions (two, its own marked)
+    and ends the other, which is logged out at once."""
+    name = f"sam{secrets.token_hex(3)}"
+    context, page, problems = open_page(browser, base_url + "/", console=True)
+    other, page2, problems2 = open_page(browser, base_url + "/", console=True)
+    try:
+        page.fill("#account-user", name)
+        page.fill("#account-password", "correct horse")
+        page.click("#register")
+        page.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=15000)
+        page2.fill("#account-user", name)
+        page2.fill("#account-password", "correct horse")
+        page2.click("#login")
+        page2.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=15000)
+        page.click("#sessions")
+        page.wait_for_selector("#sessions-line .session >> nth=1", timeout=10000)
+        assert page.locator('#sessions-line .session[data-current="1"]').count() == 1
+        assert "2 sessions" in page.inner_text("#sessions-line")
+        page.click("#sessions-line .end-session")
+        page2.wait_for_selector("#login", timeout=10000)  # the other browser is a guest now
+        page.wait_for_function("document.querySelectorAll('#sessions-line .session').length === 1", timeout=10000)
+        assert not problems and not problems2, problems + problems2
+    finally:
+        context.close()
+        other.close()

@@ -112,6 +112,22 @@ async def test_an_abandoned_match_is_kept_but_not_rated(db: Database) -> None:
     assert await matches.leaderboard(db, "tricks") == []
 
 
+async def test_a_match_in_play_is_served_without_its_seed_or_room(db: Database) -> None:
+    info = MatchInfo("0123456789abcdef", "tricks", "standard", {}, 2**62 + 5, 2, time.time())
+    seats = [SeatHolder(GUEST, "gus"), SeatHolder(ROBOT, "random@1")]
+    mid = await matches.write_hand(db, info, None, play("tricks", info.seed, 0), seats)
+    listed = (await answer(db, "/api/players/gus/matches", "")).json()["matches"][0]
+    shown = (await answer(db, f"/api/matches/{mid}", "")).json()
+    for m in (listed, shown):
+        assert m["status"] == "playing" and m["seed"] is None and m["room"] is None
+    for r in (await answer(db, f"/api/matches/{mid}", ""), await answer(db, "/api/players/gus/matches", "")):
+        assert str(info.seed).encode() not in r.body and info.room_id.encode() not in r.body
+    assert shown["hands"][0]["revealed"]  # the finished hand, as its RESULT showed it to everyone
+    await matches.finish_match(db, mid, info, seats, [1, -1], complete=False)
+    shown = (await answer(db, f"/api/matches/{mid}", "")).json()
+    assert shown["seed"] == str(info.seed) and shown["room"] == info.room_id
+
+
 async def test_api(db: Database) -> None:
     await accounts.register(db, "alice", "correct horse")
     seed = 2**63 - 3  # a 64-bit seed travels as a string: a JavaScript number would round it

@@ -41,8 +41,8 @@ def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Serve
     yield from serve(asyncio.run(pg.cluster.create()).replace("+asyncpg", ""))
 
 
-def serve(url: str) -> Iterator[Served]:
-    s = start_server(*TEST_OPTIONS, "--database", url)
+def serve(url: str, *extra: str) -> Iterator[Served]:
+    s = start_server(*(extra or TEST_OPTIONS), "--database", url)
     try:
         yield s
     finally:

@@ -15,7 +15,6 @@ from paiju.core import table
 from paiju.core.config import Config, Limits
 from paiju.core.lobby import (
     Answer,
-    Bound,
     CatchUp,
     Checked,
     CloseConn,
@@ -25,17 +24,15 @@ from paiju.core.lobby import (
     Feed,
     Go,
     Lobby,
+    LobbyOut,
     Looked,
     Lookup,
     Open,
-    Output,
     Received,
     Refuse,
-    Rematch,
     RoomClosed,
     Send,
     Tick,
-    Unbound,
 )
 from paiju.protocol import (
     VERSION,
@@ -123,7 +120,7 @@ class Kit:
         finally:
             self._depth -= 1
 
-    def carry(self, outs: list[Output]) -> None:
+    def carry(self, outs: list[LobbyOut]) -> None:
         for o in outs:
             if isinstance(o, Send):
                 self.frames[o.conn].append(o.frame)  # type: ignore[index]
@@ -148,15 +145,13 @@ class Kit:
                     answer = Failed(e)
                 self.handle(Looked(o.conn, o.frame, answer))
 
-    def feed(self, rid: str, msg: table.Input, ref: Frame | None = None) -> None:
+    def feed(self, rid: str, msg: table.TableIn, ref: Frame | None = None) -> None:
         room = self.lobby.rooms[rid]
         for o in room.table.handle(msg, self.now):
             if isinstance(o, table.Send):
                 self.frames[o.conn].append(o.frame)  # type: ignore[index]
-            elif isinstance(o, table.Bind):
-                self.handle(Bound(rid, o.player, o.name, o.seat))
-            elif isinstance(o, table.Unbind):
-                self.handle(Unbound(rid, o.player, room.table.phase.value == "over"))
+            elif isinstance(o, (table.Bound, table.Unbound)):  # the shell hands them to the lobby
+                self.handle(o)
             elif isinstance(o, table.Refused):
                 conn = msg.conn
                 self.frames[conn].append(Error.refusing(o.error, ref))
@@ -166,7 +161,7 @@ class Kit:
                 room.closed = True
                 self.handle(RoomClosed(rid))
             elif isinstance(o, table.Rematched):  # the shell hands it to the lobby
-                self.handle(Rematch(rid, o.humans, o.left))
+                self.handle(o)
 
     def tick(self, seconds: float) -> None:
         """Let ``seconds`` pass: the tables' and the lobby's clocks run."""

@@ -14,21 +14,21 @@ from paiju import games
 from paiju.core.config import Limits
 from paiju.core.lifecycle import Phase
 from paiju.core.table import (
-    Bind,
+    Bound,
     Close,
     Decide,
     Drop,
     Enter,
     Exit,
-    Output,
     Publish,
     Refused,
     Reply,
     Resume,
     Send,
     Table,
+    TableOut,
     Tick,
-    Unbind,
+    Unbound,
 )
 from paiju.games import GameAction
 from paiju.protocol import Ack, ChatLine, Error, Event, Frame, Prompt, RematchOffer, Result, RoomEvent, RoomState
@@ -43,7 +43,7 @@ class Person:
     id: str
     conn: int | None = None
     seat: int | None = None
-    inside: bool = False  # bound to the table (Bind seen, no Unbind since)
+    inside: bool = False  # bound to the table (Bound seen, no Unbound since)
     last_seq: int = 0
 
 
@@ -54,7 +54,7 @@ class Driver:
     people: dict[str, Person] = field(default_factory=dict)
     got: dict[int, list[Frame]] = field(default_factory=lambda: defaultdict(list))
     published: list[Any] = field(default_factory=list)
-    outputs: list[Output] = field(default_factory=list)
+    outputs: list[TableOut] = field(default_factory=list)
     conn_seat: dict[int, int | None] = field(default_factory=dict)  # the seat each connection speaks for
     closed: bool = False
 
@@ -79,7 +79,7 @@ class Driver:
         return cls(t)
 
     # ------------------------------------------------------------------ inputs
-    def feed(self, msg: Any, conn: int | None = None) -> list[Output]:
+    def feed(self, msg: Any, conn: int | None = None) -> list[TableOut]:
         out = self.table.handle(msg, self.now)
         self.outputs.extend(out)
         for o in out:
@@ -92,12 +92,12 @@ class Driver:
                             p.last_seq = o.frame.seq
             elif isinstance(o, Publish):
                 self.published.append(o.request)
-            elif isinstance(o, Bind):
+            elif isinstance(o, Bound):
                 p = self.people[o.player]
                 p.inside, p.seat = True, o.seat
                 if conn is not None:
                     self.conn_seat[conn] = o.seat
-            elif isinstance(o, Unbind):
+            elif isinstance(o, Unbound):
                 self.people[o.player].inside = False
             elif isinstance(o, Close):
                 self.closed = True
@@ -110,22 +110,22 @@ class Driver:
             self.people[pid] = Person(pid)
         return self.people[pid]
 
-    def join(self, pid: str, seat: int | str | None = "any", **kw: Any) -> list[Output]:
+    def join(self, pid: str, seat: int | str | None = "any", **kw: Any) -> list[TableOut]:
         p = self.person(pid)
         if p.conn is None or not p.inside:  # a new stay in the room: its own stream of events
             p.conn = next(_conn_ids)
         return self.feed(Enter(pid, pid, p.conn, seat, **kw), p.conn)  # type: ignore[arg-type]
 
-    def leave(self, pid: str) -> list[Output]:
+    def leave(self, pid: str) -> list[TableOut]:
         p = self.person(pid)
         return self.feed(Exit(pid, p.conn if p.conn is not None else -1))
 
-    def drop(self, pid: str) -> list[Output]:
+    def drop(self, pid: str) -> list[TableOut]:
         p = self.person(pid)
         conn, p.conn = p.conn, None
         return self.feed(Drop(pid, conn if conn is not None else -1))
 
-    def resume(self, pid: str, last_seq: int | str | None = "last") -> list[Output]:
+    def resume(self, pid: str, last_seq: int | str | None = "last") -> list[TableOut]:
         """Back on a new connection, with the last event seen (or as given)."""
         p = self.person(pid)
         p.conn = next(_conn_ids)
@@ -133,14 +133,14 @@ class Driver:
         seq = p.last_seq if last_seq == "last" else last_seq
         return self.feed(Resume(pid, p.conn, seq), p.conn)  # type: ignore[arg-type]
 
-    def act(self, pid: str, prompt_id: int, action: GameAction) -> list[Output]:
+    def act(self, pid: str, prompt_id: int, action: GameAction) -> list[TableOut]:
         p = self.person(pid)
         return self.feed(Reply(pid, p.conn if p.conn is not None else -1, prompt_id, action))
 
-    def decide(self, seat: int, prompt_id: int, action: GameAction) -> list[Output]:
+    def decide(self, seat: int, prompt_id: int, action: GameAction) -> list[TableOut]:
         return self.feed(Decide(seat, prompt_id, action))
 
-    def tick(self, dt: float) -> list[Output]:
+    def tick(self, dt: float) -> list[TableOut]:
         self.now += dt
         return self.feed(Tick())
 

@@ -49,7 +49,7 @@ def logged_match(game: str, seed: int) -> tuple[list[bytes], list[Member]]:
     entries = [pack(t.head())]
     rng = random.Random(seed)
 
-    def run(msg: tb.Input) -> None:
+    def run(msg: tb.TableIn) -> None:
         for o in t.handle(msg, 0.0):
             if isinstance(o, tb.Append):
                 entries.append(pack(o.entry))

@@ -4,15 +4,20 @@ limits, quick play, the redirect decisions with a fake directory, login throttli
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from paiju.core.config import Limits
-from paiju.core.lobby import Answer, Failed, Go, Identified, Listed, Lookup
+from paiju.core.lobby import Answer, Checked, Failed, Go, Identified, Listed, LobbyOut, Looked, Lookup
 from paiju.core.throttle import Throttle
 from paiju.protocol import (
     VERSION,
     Account,
     CreateRoom,
+    Error,
     ErrorCode,
     Event,
+    Frame,
     Hello,
     Identity,
     Join,
@@ -24,6 +29,8 @@ from paiju.protocol import (
     QuickPlay,
     RoomList,
     RoomState,
+    Sessions,
+    Token,
     Welcome,
 )
 
@@ -67,14 +74,14 @@ def test_resume_without_a_gap_gets_the_missed_events_and_with_a_gap_a_state() ->
     assert isinstance(got[0], Welcome) and got[0].player_id == w.player_id
     events = [f for f in got if isinstance(f, Event)]
     assert events and events[0].seq == seen + 1 and not any(isinstance(f, RoomState) for f in got)
-    # a gap (no last_seq): the room's state instead
+    # a gap (no last_seq): the room's state instead (each resume has a new token)
     k.drop(2)
     k.connect(3)
-    got = k.send(3, Hello(VERSION, "ann", token=w.token))
+    got = k.send(3, Hello(VERSION, "ann", token=got[0].token))  # type: ignore[attr-defined]
     assert any(isinstance(f, RoomState) and f.room == rid for f in got)
     # a newer connection of the same player replaces the older one
     k.connect(4)
-    k.send(4, Hello(VERSION, "ann", token=w.token))
+    k.send(4, Hello(VERSION, "ann", token=got[0].token))  # type: ignore[attr-defined]
     assert k.closed[3][0] == 1008 and k.lobby.players[w.player_id].conn == 4
 
 
@@ -225,47 +232,142 @@ class FakeAccounts:
             self.checks += 1
             if f.name == "ann" and f.password == "right":
                 return Identified("ann", "session-1")
+            if f.op == "logout":
+                return Identified(None)
             return Failed(LobbyError(ErrorCode.BAD_LOGIN, "wrong name or password"))
+        if isinstance(f, Hello) and f.session == "session-1":
+            return Checked("ann")
         return default_answer(lk)
 
 
-def test_login_throttling_by_name_and_by_address() -> None:
+def test_login_throttling_by_name_and_address_never_locks_the_owner_out() -> None:
+    """The patient attacker: 10 wrong passwords for ann from one address, each paced as the
+    RATE_LIMITED message says. Each is answered BAD_LOGIN after its wait (a password check
+    each); the owner's login from another address goes through at once, and so does one on a
+    connection that holds ann's session, from the attacker's own address."""
     db = FakeAccounts()
     k = Kit(accounts=True, look=db)
-    k.lobby.throttle = Throttle(free=2, base=1.0, lock_after=4, lock_for=60.0, per_address=3)
+    k.lobby.throttle = Throttle(free=3, base=1.0, cap=300.0, per_address=10)
     k.hello(1, "x", address="10.0.0.5")
-    k.hello(2, "y", address="10.0.0.6")
-    for _ in range(2):
+    waited = []
+    for _ in range(10):
         k.send(1, Account("login", "ann", "wrong"))
-    assert k.errors(1) == [ErrorCode.BAD_LOGIN] * 2
-    k.send(2, Account("login", "ann", "right"))  # at once, even from elsewhere: throttled
-    k.send(2, Account("login", "nobody", "x"))  # a name that is no account's: the same rules
-    k.send(2, Account("login", "nobody", "x"))
-    k.send(2, Account("login", "nobody", "x"))
-    assert k.errors(2) == [ErrorCode.RATE_LIMITED, ErrorCode.BAD_LOGIN, ErrorCode.BAD_LOGIN, ErrorCode.RATE_LIMITED]
-    assert db.checks == 4  # a throttled attempt costs no password check
-    k.now += 1.0  # the delay has passed
+        last = k.frames[1][-1]
+        while isinstance(last, Error) and last.code == ErrorCode.RATE_LIMITED:
+            wait = float(last.message.split("try again in ")[1].split()[0])
+            waited.append(wait)
+            k.now += wait
+            k.send(1, Account("login", "ann", "wrong"))
+            last = k.frames[1][-1]
+        assert isinstance(last, Error) and last.code == ErrorCode.BAD_LOGIN
+    assert waited == [1, 2, 4, 8, 16, 32, 64] and db.checks == 10  # 127 s: exponential
+    k.send(1, Account("login", "ann", "right"))  # the attacker's address waits, whatever the password
+    assert k.errors(1)[-1] == ErrorCode.RATE_LIMITED and db.checks == 10  # and costs no check
+    k.hello(2, "y", address="10.0.0.6")  # the owner, elsewhere: at once
     k.send(2, Account("login", "ann", "right"))
     assert k.frames[2][-1] == Identity("ann", True, "session-1")
-    assert k.lobby.conns[2].extra["account"] == "ann"  # type: ignore[union-attr]
-    # the success forgets ann's failures; the address's own count stays
-    for t in (2.0, 4.0, 8.0, 16.0):  # each after the delay the one before set
-        k.now += t
+    k.connect(3, "10.0.0.5")  # the owner's browser on the attacker's address, with its session
+    got = k.send(3, Hello(VERSION, "ann", session="session-1"))
+    assert got[-1] == Identity("ann", True, None)
+    k.send(3, Account("login", "ann", "right"))  # and even a login there: the owner is not slowed
+    assert k.frames[3][-1] == Identity("ann", True, "session-1")
+    # bounded: past the cap (300 s) the delay stops growing
+    for _ in range(4):
+        k.now += float(k.frames[1][-1].message.split("try again in ")[1].split()[0])  # type: ignore[attr-defined]
         k.send(1, Account("login", "ann", "wrong"))
-    assert k.errors(1)[-4:] == [ErrorCode.BAD_LOGIN] * 4
-    k.now += 30
-    k.send(1, Account("login", "ann", "right"))  # locked for 60 s
-    assert k.errors(1)[-1] == ErrorCode.RATE_LIMITED and "try again in" in k.frames[1][-1].message  # type: ignore[attr-defined]
-    k.now += 31  # the lock expired
-    k.send(1, Account("login", "ann", "right"))
-    assert isinstance(k.frames[1][-1], Identity)
+        k.send(1, Account("login", "ann", "wrong"))
+    assert [int(m.split()[-2]) for m in _messages(k, 1)[-5:]] == [128, 256, 300, 300, 300]
 
 
-def test_password_checks_at_once_are_bounded() -> None:
-    k = Kit(accounts=True)
-    k.lobby.throttle = Throttle(concurrent=1)
-    k.hello(1, "a")
-    k.hello(2, "b")
-    k.lobby.checking = 1  # one check in flight
-    k.send(2, Account("login", "b", "pw"))
-    assert k.errors(2) == [ErrorCode.RATE_LIMITED] and "checking many passwords" in k.frames[2][-1].message  # type: ignore[attr-defined]
+def _messages(k: Kit, conn: int) -> list[str]:
+    return [f.message for f in k.frames[conn] if isinstance(f, Error) and f.code == ErrorCode.RATE_LIMITED]
+
+
+def test_password_checks_are_bounded_per_address() -> None:
+    """One check of an address at a time: a crowd of connections from one address waits for
+    its own, while another address's check starts at once."""
+    k = Kit(accounts=True, look=lambda lk: Go())  # (a lookup answered at once: no wait)
+    held: list[Lookup] = []
+    k.look = None
+    k.carry = _holding(k, held)  # type: ignore[method-assign]
+    for c, addr in ((1, "10.0.0.1"), (2, "10.0.0.1"), (3, "10.0.0.2")):
+        k.hello(c, f"p{c}", address=addr)
+        k.send(c, Account("login", "nobody", "pw"))
+    assert [lk.conn for lk in held] == [1, 3]
+    assert k.errors(2) == [ErrorCode.RATE_LIMITED] and "under way" in k.frames[2][-1].message  # type: ignore[attr-defined]
+    k.send(1, Account("login", "nobody", "pw"))  # one at a time per connection too
+    assert k.errors(1) == [ErrorCode.RATE_LIMITED]
+    k.handle(Looked(1, held[0].frame, Failed(LobbyError(ErrorCode.BAD_LOGIN, "no"))))
+    k.send(2, Account("login", "nobody", "pw"))  # the address's check is over: its next one starts
+    assert [lk.conn for lk in held] == [1, 3, 2]
+
+
+def _holding(k: Kit, held: list[Lookup]) -> Callable[[list[LobbyOut]], None]:
+    """``k.carry`` that keeps the ACCOUNT lookups unanswered (checks under way)."""
+    carry = Kit.carry.__get__(k)
+
+    def hold(outs: list[LobbyOut]) -> None:
+        held.extend(o for o in outs if isinstance(o, Lookup) and isinstance(o.frame, Account))
+        carry([o for o in outs if not (isinstance(o, Lookup) and isinstance(o.frame, Account))])
+
+    return hold
+
+
+def _logged_in(k: Kit, conn: int, address: str = "10.0.0.1") -> Welcome:
+    """Ann on ``conn``, logged in (FakeAccounts: session "session-1"), in a tricks room."""
+    w = k.hello(conn, "x", address=address)
+    k.send(conn, Account("login", "ann", "right"))
+    assert k.frames[conn][-1] == Identity("ann", True, "session-1")
+    k.send(conn, CreateRoom("tricks", hands=3, clock_ms=60_000, bots=[1]))
+    return w
+
+
+def _resume(k: Kit, conn: int, token: str, **kw: Any) -> Frame:
+    """HELLO with ``token`` on a new connection ``conn``: its first answer."""
+    k.connect(conn)
+    return k.send(conn, Hello(VERSION, "ann", token=token, **kw))[0]
+
+
+def test_a_resume_token_ends_at_the_next_resume_at_leave_and_at_logout() -> None:
+    k = Kit(Limits(grace=10.0, address_connections=0, robot_on_drop=False), accounts=True, look=FakeAccounts())
+    t1 = _logged_in(k, 1).token
+    rid = k.lobby.conns[1].room  # type: ignore[union-attr]
+    k.drop(1)
+    w2 = _resume(k, 2, t1, session="session-1")
+    assert isinstance(w2, Welcome) and w2.token != t1
+    k.drop(2)
+    assert isinstance(_resume(k, 3, t1), Error) and k.errors(3) == [ErrorCode.BAD_TOKEN]  # replaced
+    w4 = _resume(k, 4, w2.token, session="session-1")
+    assert isinstance(w4, Welcome) and w4.player_id == w2.player_id
+    # LEAVE: the seat session is over, its token too; TOKEN gives the connection the next one
+    got = k.send(4, Leave(rid))  # type: ignore[arg-type]
+    t5 = next(f for f in got if isinstance(f, Token)).token
+    assert isinstance(_resume(k, 5, w4.token), Error) and k.errors(5) == [ErrorCode.BAD_TOKEN]
+    # logout: the same
+    got = k.send(4, Account("logout"))
+    assert Identity(f"guest-{w4.player_id[:4]}", False, None) in got
+    t6 = next(f for f in got if isinstance(f, Token)).token
+    assert isinstance(_resume(k, 6, t5), Error) and k.errors(6) == [ErrorCode.BAD_TOKEN]
+    assert isinstance(_resume(k, 7, t6), Welcome)  # the last one given works
+    # a player forgotten (gone with no room) takes its token with it
+    k.drop(7)
+    k.drop(4)
+    assert isinstance(_resume(k, 8, t6), Error) and k.errors(8) == [ErrorCode.BAD_TOKEN]
+
+
+def test_a_resume_token_is_no_session() -> None:
+    """A logged-in player's resume token without the account's session: the seat comes back,
+    the account does not (no IDENTITY; logout refused)."""
+    k = Kit(Limits(grace=10.0, address_connections=0, robot_on_drop=False), accounts=True, look=FakeAccounts())
+    w = _logged_in(k, 1)
+    k.drop(1)
+    k.connect(2)
+    got = k.send(2, Hello(VERSION, "eve", token=w.token))
+    assert isinstance(got[0], Welcome) and not any(isinstance(f, Identity) for f in got)
+    assert any(isinstance(f, RoomState) for f in got)  # the seat, as a bearer token gives it
+    p = k.lobby.conns[2]
+    assert p is not None and "account" not in p.extra and "session" not in p.extra and p.name == "eve"
+    k.send(2, Account("logout"))
+    assert k.errors(2) == [ErrorCode.WRONG_STATE]
+    k.send(2, Sessions())
+    assert k.errors(2) == [ErrorCode.WRONG_STATE] * 2

@@ -45,13 +45,15 @@ from paiju.protocol import (
     RematchAnswer,
     RoomState,
     Say,
+    Sessions,
     SetSeat,
     answers,
     decode,
     encode,
     views,
 )
-from paiju.protocol.frames import MAX_FRAME, Ack, Error, Frame, Pong, Prompt, Result
+from paiju.protocol.actions import RoomEvent, SeatKind
+from paiju.protocol.frames import MAX_FRAME, Ack, Error, Event, Frame, Pong, Prompt, Result, Welcome
 from tests.cluster import test_drain_refusals as drain_refusals
 
 from .conftest import TEST_OPTIONS, Served, serving
@@ -167,6 +169,7 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
             ("MUTE", Mute("nowhere", "bob")),
             ("REMATCH_ANSWER", RematchAnswer("nowhere", True)),
             ("SET_SEAT", SetSeat("nowhere", 0, True)),
+            ("SESSIONS", Sessions()),
         ]:
             seen[name, ErrorCode.HELLO_FIRST] = await ann.error_of(frame)
         seen["HELLO", ErrorCode.BAD_VERSION] = await ann.error_of(Hello(2, "ann"))
@@ -193,6 +196,8 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await ann.ask(Account("register", "specann", password))
         bob = await Conn.open(url, "bob")
         seen["ACCOUNT", ErrorCode.NAME_TAKEN] = await bob.error_of(Account("register", "SpecAnn", password))
+        seen["SESSIONS", ErrorCode.WRONG_STATE] = await bob.error_of(Sessions())
+        seen["SESSIONS", ErrorCode.BAD_ACCOUNT] = await ann.error_of(Sessions("999999"))
         seen["ACCOUNT", ErrorCode.BAD_LOGIN] = await bob.error_of(Account("login", "specann", "wrong password"))
         for _ in range(2):  # three failures are free; the fourth attempt waits
             await bob.error_of(Account("login", "specann", "wrong password"))
@@ -521,3 +526,30 @@ def test_every_request_frame_has_its_answers_declared() -> None:
 
     client = [wire_name(cls) for cls in FRAMES.values() if cls.SENDER == "client"]
     assert [a.frame for a in answers.REQUESTS] == client
+
+
+async def test_names_and_robot_seats(main: Served) -> None:
+    """§3: ROOM_STATE marks the robots' seats in its ``robots`` field; a person's
+    name is never a robot seat's ("NAME (robot)": refused) nor empty (a guest name is given); a SEAT
+    event names the seat's new holder in its text."""
+    bad = await Conn.open(main.url)
+    try:
+        assert await bad.error_of(Hello(1, "random (robot)")) == ErrorCode.BAD_FIELD
+    finally:
+        await bad.close()
+    ann = await Conn.open(main.url)
+    bob = await Conn.open(main.url, "bob")
+    try:
+        welcome = await ann.ask(Hello(1, ""))
+        assert isinstance(welcome, Welcome)
+        st = await ann.ask(CreateRoom("niujiu", bots=[2]), lambda f: isinstance(f, RoomState))
+        assert isinstance(st, RoomState) and st.robots == [2]
+        assert st.seats[0] == f"guest-{welcome.player_id[:4]}" and st.seats[2] == f"{st.seats[2][:-8]} (robot)"
+        start = len(ann.got)
+        joined = await bob.ask(Join(st.room, 1), lambda f: isinstance(f, RoomState))
+        assert isinstance(joined, RoomState) and joined.robots == [2] and joined.seats[1] == "bob"
+        seat = await ann.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 1, start)
+        assert isinstance(seat, Event) and seat.text == "bob" and seat.arg == SeatKind.HUMAN
+    finally:
+        await ann.close()
+        await bob.close()

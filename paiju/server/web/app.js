@@ -10,11 +10,12 @@
 import { C, ERRORS, decodeMessage, frames } from "./proto.js";
 import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from "./codes.js";
 import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
-import { h, handAct, makeModel, optionFace, positions } from "./games.js";
+import { h, handAct, makeModel, optionFace, picksCards, positions } from "./games.js";
+import { nextHint, pickState } from "./picks.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLine, robotOf, rulesUrl, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -41,6 +42,10 @@ const state = {
   prompt: null, // {prompt_id, seat, mask, options, deadline}
   promptState: "none",
   picks: new Set(),
+  picking: false, // the open prompt is answered by picking cards in the hand (picks.js)
+  sel: [], // the cards picked in the hand (bytes)
+  hintAt: -1, // the last legal play the hint showed
+  focusCard: null, // the hand's card that has the keyboard's focus (kept across redraws)
   rooms: [],
   robots: {}, // game -> [[name, description], ...], the strongest first (from /healthz)
   boards: [], // the bridge match so far: {board, contract, ns, par}
@@ -179,6 +184,14 @@ function handle(f) {
     case "ERROR":
       onError(f);
       break;
+    case "TOKEN":
+      // the resume token from WELCOME ended (LEAVE, logout): this one resumes from now on
+      state.token = f.token;
+      sessionStorage.setItem("paiju.token", f.token);
+      break;
+    case "SESSION_LIST":
+      records.onSessions(f);
+      break;
     case "IDENTITY":
       records.onIdentity(f);
       break;
@@ -299,7 +312,19 @@ function onRematch(f) {
     const n = f.accepted.length;
     const until = performance.now() + f.ms_left;
     state.rematchUntil = until;
-    $("#rematch-note").textContent = n ? tr(`${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    // a player who left or dropped during the offer is named at once: the others choose a
+    // robot in its place (the rematch button) or the lobby
+    const gone = (f.left || []).filter((s) => s !== state.room.seat);
+    const names = gone.map((s) => holderName(state.room.seats[s], state.room.game) || seatLabel(s, true)).join(tr(", ", "、"));
+    if (gone.length) {
+      box.dataset.left = gone.join(",");
+      $("#rematch-yes").textContent = tr("Play on with a robot", "让机器人代替，继续");
+      $("#rematch-no").textContent = tr("Back to the lobby", "返回大厅");
+    }
+    const accepted = n ? tr(` ${n} accepted so far.`, `已有 ${n} 人同意。`) : "";
+    $("#rematch-note").textContent = gone.length
+      ? tr(`${names} left: a robot takes the seat if you play on.${accepted}`, `${names} 已离开：继续的话由机器人代替。${accepted}`)
+      : accepted.trim();
   } else if (f.state === 1) {
     $("#rematch-note").textContent = tr("Rematch! The new match starts…", "再来一局！新比赛即将开始…");
     for (const b of box.querySelectorAll("button")) b.disabled = true;
@@ -345,6 +370,7 @@ function enterRoom(f) {
   state.model = makeModel(f.game, f.seat, f.seats.length, f.view);
   state.model.hand = f.hand;
   state.seatKinds = {};
+  for (const s of f.robots || []) state.seatKinds[s] = "BOT"; // the robots' seats (ROOM_STATE's robots)
   state.boards = [];
   clearPrompt();
   $("#result").hidden = true;
@@ -378,6 +404,8 @@ function onEvent(f) {
     state.room.hand = f.arg;
   } else if (f.code === ROOM.SEAT && f.seat !== null) {
     state.seatKinds[f.seat] = SEAT_KINDS[f.arg];
+    // its text names the new holder (a server before it did not: the seat's kind tells then)
+    if (f.text || SEAT_KINDS[f.arg] === "EMPTY") state.room.seats[f.seat] = f.text || null;
   } else if (f.code === ROOM.ROBOT && f.seat !== null) {
     state.seatKinds[f.seat] = f.arg ? "BOT" : "HUMAN";
   }
@@ -405,8 +433,12 @@ function onPrompt(f) {
   state.prompts = (state.prompts || 0) + 1;
   $("#prompt").dataset.promptN = String(state.prompts);
   state.picks = new Set();
+  state.sel = [];
+  state.hintAt = -1;
+  state.picking = picksCards(state.room.game) && f.seat === state.room.seat;
   setPromptState("open");
   renderPrompt();
+  autoPlaySingle(f);
   renderTable();
   tickClock();
 }
@@ -483,10 +515,10 @@ function seatLabel(s, short = false) {
 function playerName(s) {
   const name = state.room && state.room.seats[s];
   const you = state.room && s === state.room.seat ? tr(" (you)", "（你）") : "";
-  // a seat taken after this page's ROOM_STATE has no name here (SEAT events carry none)
+  // a seat taken after this page's ROOM_STATE is named by its SEAT event
   const kind = state.seatKinds[s];
   const unnamed = isBot(s) ? tr("robot", "机器人") : kind === "HUMAN" || kind === "AWAY" ? tr("a player", "玩家") : tr("empty", "空位");
-  return `${holderName(name) ?? unnamed}${you}`;
+  return `${holderName(name, state.room.game) ?? unnamed}${you}`;
 }
 
 function isBot(s) {
@@ -514,20 +546,33 @@ function renderTable() {
       const name = robotOf(r.seats[s]);
       if (!name) return null;
       const known = (state.robots[r.game] || []).find(([n]) => n === name);
-      return known ? `${name}: ${robotLine(name, known[1])}` : null;
+      return known ? `${robotLabel(r.game, name)}: ${robotLine(name, known[1])}` : null;
     },
     promptSeat: p ? p.seat : null,
-    // a hand card that answers the open prompt by itself (an option of pick 1 holding it)
-    direct: (seat, b) => {
-      if (!p || p.seat !== seat) return null;
-      const i = p.options.findIndex((o) => handAct(r.game, o.code) && o.pick === 1 && o.cards.length > 1 && o.cards.includes(b));
-      if (i < 0) return null;
-      const code = p.options[i].code;
-      return () => act(code, new Uint8Array([b]));
-    },
+    handCard: (seat, b) => handCardOf(p, seat, b),
   };
   $("#board").replaceChildren(state.model.render(ctx));
   if (p) keepHandInView();
+  if (state.focusCard !== null) {
+    const el = document.querySelector(`.board .seat.me [data-card="${hex([state.focusCard])}"]`);
+    if (el) el.focus();
+  }
+}
+
+// What a card of the hand does for the open prompt ``p``: picked into a play (a game of plays
+// of several cards), played at once (an option of pick 1 holding it, even the only legal card),
+// or nothing (a bridge bid's byte is a call, never a card: only a hand's act is answered).
+function handCardOf(p, seat, b) {
+  if (!p || p.seat !== seat) return null;
+  if (state.picking) {
+    const classes = ["pickable"];
+    if (state.sel.includes(b)) classes.push("selected");
+    else if (pickNow().lit.has(b)) classes.push("candidate");
+    return { classes, click: (keyboard) => toggleCard(b, keyboard) };
+  }
+  const o = p.options.find((x) => handAct(state.room.game, x.code) && x.pick === 1 && x.cards.includes(b));
+  if (!o) return null;
+  return { classes: ["playable"], enter: true, click: () => act(o.code, new Uint8Array([b])) };
 }
 
 // A room's invite link (/r/ROOM): whoever opens it takes the first free seat, else watches.
@@ -588,11 +633,16 @@ function setPromptState(s) {
   box.dataset.state = s;
   for (const b of box.querySelectorAll("button")) b.disabled = s !== "open" || b.classList.contains("confirm");
   if (s === "open") updateConfirm();
+  updatePickBar();
 }
 
 function clearPrompt() {
   state.prompt = null;
   state.picks = new Set();
+  state.picking = false;
+  state.sel = [];
+  state.focusCard = null;
+  renderPickBar();
   const box = $("#prompt");
   box.dataset.state = "none";
   box.removeAttribute("data-prompt-id");
@@ -693,6 +743,7 @@ function renderPrompt() {
   });
   $("#prompt-options").replaceChildren(...list);
   $("#prompt").dataset.game = g;
+  renderPickBar();
   setPromptState("open");
   keepHandInView();
 }
@@ -737,6 +788,144 @@ function confirmPick(i) {
   const idx = [...state.picks].filter((k) => k.startsWith(`${i}:`)).map((k) => Number(k.split(":")[1]));
   if (idx.length !== o.pick) return;
   act(o.code, new Uint8Array(idx.map((j) => o.cards[j])));
+}
+
+// ------------------------------------------------------------------ picking cards in the hand
+// (Niujiu): tap cards, then Play (a lead or an eat) or Cover (any k cards face down); Hint shows
+// the legal plays in turn. Keys: arrows move along the hand, Space picks, Enter plays, H hints,
+// Escape clears. The prompt's list of every play stays under "all plays".
+const isPlayCode = (code) => state.room && handAct(state.room.game, code);
+const pickNow = () => pickState(state.prompt ? state.prompt.options : [], isPlayCode, state.sel);
+
+function toggleCard(b, keyboard = false) {
+  if (state.promptState !== "open") return;
+  const i = state.sel.indexOf(b);
+  if (i >= 0) state.sel.splice(i, 1);
+  else state.sel.push(b);
+  state.focusCard = keyboard ? b : null;
+  updatePickBar();
+  renderTable();
+}
+
+function setSelection(cards) {
+  state.sel = [...cards];
+  updatePickBar();
+  renderTable();
+}
+
+function renderPickBar() {
+  const bar = $("#pick-bar");
+  const list = $("#prompt-options");
+  if (!state.picking || !state.prompt) {
+    bar.hidden = true;
+    bar.replaceChildren();
+    list.hidden = false;
+    return;
+  }
+  const ps = pickNow();
+  const k = ps.covers.length ? ps.covers[0].pick : 0;
+  const total = $("#prompt-options").querySelectorAll("button.choice").length;
+  const folded = PHONE.matches; // a phone's bottom sheet is for the bar: the list opens on demand
+  list.hidden = folded;
+  bar.replaceChildren(
+    h("div", { id: "pick-note", "aria-live": "polite" }),
+    h(
+      "div",
+      { class: "pick-buttons" },
+      h("button", { id: "pick-play", class: "primary", onclick: playSelection, title: tr("Enter", "回车键") }, tr("Play", "出牌")),
+      k ? h("button", { id: "pick-cover", onclick: coverSelection }, tr(`Cover ${k}`, `扣 ${k} 张`)) : null,
+      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "H 键") }, tr("Hint", "提示")),
+      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "Esc 键") }, tr("Clear", "重选")),
+      h(
+        "button",
+        { id: "pick-list", "aria-expanded": folded ? "false" : "true", onclick: toggleList },
+        tr(`All plays (${total})`, `全部出法（${total}）`),
+      ),
+    ),
+  );
+  bar.hidden = false;
+  updatePickBar();
+}
+
+function toggleList() {
+  const list = $("#prompt-options");
+  list.hidden = !list.hidden;
+  $("#pick-list").setAttribute("aria-expanded", list.hidden ? "false" : "true");
+  keepHandInView();
+}
+
+function updatePickBar() {
+  const bar = $("#pick-bar");
+  if (!state.picking || !state.prompt || bar.hidden) return;
+  const open = state.promptState === "open";
+  const ps = pickNow();
+  // the main button plays the selection: a play (lead, eat), else the cover it makes
+  const play = $("#pick-play");
+  const does = ps.match || ps.cover;
+  play.disabled = !open || !does;
+  play.dataset.code = does ? String(does.code) : "";
+  play.textContent = !ps.match && ps.cover ? tr(`Cover ${ps.cover.pick}`, `扣 ${ps.cover.pick} 张`) : tr("Play", "出牌");
+  const cover = $("#pick-cover");
+  if (cover) cover.disabled = !open || !ps.cover;
+  $("#pick-hint").disabled = !open || !(ps.plays.length || ps.covers.length);
+  $("#pick-clear").disabled = !open || !state.sel.length;
+  $("#pick-list").disabled = false;
+  const n = state.sel.length;
+  let note;
+  if (!n) note = ps.plays.length ? tr("Tap the cards of your play.", "点选要出的牌。") : tr(`No play beats it: cover ${ps.covers[0]?.pick ?? 0} cards.`, `管不上：扣 ${ps.covers[0]?.pick ?? 0} 张牌。`);
+  else if (ps.match) note = tr(`${actName(state.room.game, ps.match.code)}: ready to play.`, `${actName(state.room.game, ps.match.code)}：可以出。`);
+  else if (ps.cover) note = tr(`Cover these ${n} cards face down.`, `把这 ${n} 张牌扣下。`);
+  else if (ps.lit.size) note = tr("Add the highlighted cards to make a play.", "再选亮起的牌，凑成一手。");
+  else note = tr("These cards make no legal play.", "这几张牌不能这样出。");
+  $("#pick-note").textContent = note;
+}
+
+function playSelection() {
+  const ps = pickNow();
+  const does = ps.match || ps.cover;
+  if (does) act(does.code, new Uint8Array(state.sel));
+}
+
+function coverSelection() {
+  const ps = pickNow();
+  if (ps.cover) act(ps.cover.code, new Uint8Array(state.sel));
+}
+
+function hint() {
+  const next = nextHint(pickNow(), state.hintAt, (a) => handOrder(state.room.game, a));
+  if (!next) return;
+  state.hintAt = next.at;
+  setSelection(next.cards);
+}
+
+function onKey(e) {
+  if (!state.picking || state.promptState !== "open" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target instanceof HTMLElement && e.target.closest("input, select, textarea")) return;
+  const cards = [...document.querySelectorAll(".board .seat.me .hand [data-card]")];
+  const at = cards.indexOf(document.activeElement);
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    const next = cards[at < 0 ? 0 : (at + (e.key === "ArrowLeft" ? cards.length - 1 : 1)) % cards.length];
+    if (next) {
+      state.focusCard = parseInt(next.dataset.card, 16);
+      next.focus();
+    }
+  } else if (e.key === "Enter" && !(e.target instanceof HTMLButtonElement)) playSelection(); else if (e.key === "h" || e.key === "H") hint();
+  else if (e.key === "Escape") setSelection([]);
+  else return;
+  e.preventDefault();
+}
+
+// A prompt whose only answer is one card (bridge's single legal card) is played by itself when
+// the player chose so (a box under the prompt, kept in localStorage), after a short look.
+const AUTO_SINGLE = "paiju.autoSingle";
+function autoPlaySingle(p) {
+  if (localStorage.getItem(AUTO_SINGLE) !== "1" || state.picking || state.replay) return;
+  const plays = p.options.filter((o) => handAct(state.room.game, o.code));
+  const o = plays[0];
+  if (plays.length !== 1 || o.pick !== 1 || new Set(o.cards).size !== 1) return; // (a claim aside)
+  setTimeout(() => {
+    if (state.prompt && state.prompt.prompt_id === p.prompt_id && state.promptState === "open") act(o.code, o.cards.slice(0, 1));
+  }, 400);
 }
 
 function tickClock() {
@@ -1026,7 +1215,7 @@ function renderRooms() {
       const seats = r.seats.map((name, s) => {
         const label = r.game === "bridge" ? BRIDGE_SEATS[s][0] : s + 1;
         if (r.bots.includes(s)) return h("span", { class: "seat-chip bot" }, `${label}: ${tr("robot", "机器人")}`);
-        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name)}`);
+        if (name !== null) return h("span", { class: "seat-chip taken" }, `${label}: ${holderName(name, r.game)}`);
         return h("button", { class: "seat-chip free", "data-room": r.room, "data-seat": s, onclick: () => send(frames.join(r.room, s)) }, tr(`sit ${label}`, `坐 ${label}`));
       });
       return h(
@@ -1051,6 +1240,7 @@ async function serverGames() {
     const r = await fetch("healthz", { cache: "no-store" });
     const body = await r.json();
     if (body.robots && typeof body.robots === "object") state.robots = body.robots;
+    setRobotLabels(body.robot_labels);
     if (typeof body.connections === "number") state.online = body.connections;
     if (Array.isArray(body.games) && body.games.length) return body.games;
   } catch (e) {
@@ -1088,6 +1278,9 @@ async function init() {
   $("#chat-form").addEventListener("submit", sendChat);
   $("#rooms-game").addEventListener("change", renderRooms);
   $("#leave").addEventListener("click", leaveRoom);
+  document.addEventListener("keydown", onKey);
+  $("#auto-single").checked = localStorage.getItem(AUTO_SINGLE) === "1";
+  $("#auto-single").addEventListener("change", (e) => localStorage.setItem(AUTO_SINGLE, e.target.checked ? "1" : "0"));
   // a phone's header is one line: the name, account and records' buttons behind a menu button
   $("#menu").addEventListener("click", () => {
     const head = document.querySelector("header");
@@ -1095,7 +1288,8 @@ async function init() {
   });
   $("#player-name").value = state.name;
   $("#player-name").addEventListener("change", (e) => {
-    state.name = e.target.value.trim().slice(0, 64) || state.name;
+    // (no person's name ends as a robot seat's does: the server refuses it)
+    state.name = e.target.value.trim().replace(/\s*\(robot\)$/i, "").slice(0, 64) || state.name;
     localStorage.setItem("paiju.name", state.name);
     reconnect(); // a new name takes effect on a new session
   });

@@ -59,6 +59,24 @@ export function positions(n, me, game = "") {
   return out;
 }
 
+/** A card of seat ``seat``'s hand as the open prompt makes it (ctx.handCard: played by a click,
+ * picked into a play, or neither): it answers a click, and Space (or Enter) once focused. */
+function handCard(el, ctx, seat, b) {
+  const how = ctx.handCard ? ctx.handCard(seat, b) : null;
+  if (!how) return el;
+  el.classList.add(...how.classes);
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  el.addEventListener("click", () => how.click(false));
+  el.addEventListener("keydown", (e) => {
+    if (e.key !== " " && !(e.key === "Enter" && how.enter)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    how.click(true);
+  });
+  return el;
+}
+
 // ------------------------------------------------------------------ the shared part
 class Model {
   constructor(game, me, nseats) {
@@ -144,18 +162,11 @@ class Model {
     );
   }
 
-  /** The receiver's hand; cards that answer the open prompt directly are clickable. */
+  /** The receiver's hand; the cards that answer the open prompt (played by a click, or picked
+   * into a play) respond to a click, and to Space or Enter once focused. */
   handRow(cards, ctx, { seat = this.me } = {}) {
     const row = h("div", { class: "hand", "data-hand-seat": seat });
-    for (const b of handOrder(this.game, cards)) {
-      const el = cardEl(this.game, b);
-      const choice = ctx.direct(seat, b);
-      if (choice) {
-        el.classList.add("playable");
-        el.addEventListener("click", () => choice());
-      }
-      row.appendChild(el);
-    }
+    for (const b of handOrder(this.game, cards)) row.appendChild(handCard(cardEl(this.game, b), ctx, seat, b));
     return row;
   }
 
@@ -421,13 +432,7 @@ function suitRows(model, cards, ctx, seat) {
     const inSuit = handOrder("bridge", cards.filter((c) => c >> 4 === suit));
     const row = h("div", { class: "suit-row" }, h("span", { class: `suit-sym ${suit === 1 || suit === 2 ? "red" : "black"}` }, "♣♦♥♠"[suit]));
     for (const b of inSuit) {
-      const el = cardEl("bridge", b, { small: true });
-      const choice = ctx.direct(seat, b);
-      if (choice) {
-        el.classList.add("playable");
-        el.addEventListener("click", () => choice());
-      }
-      row.appendChild(el);
+      row.appendChild(handCard(cardEl("bridge", b, { small: true }), ctx, seat, b));
     }
     if (!inSuit.length) row.appendChild(h("span", { class: "void" }, "—"));
     box.appendChild(row);
@@ -805,6 +810,15 @@ export function makeModel(game, me, nseats, view) {
 // answer: only these make a card of the hand clickable (a bridge bid's byte is a call, and the
 // 3 of spades has the byte of a 3♠ bid: a card never answers by its byte alone).
 const HAND_ACTS = { tricks: ["PLAY"], bridge: ["PLAY"], niujiu: ["LEAD", "EAT"], mahjong: ["DISCARD"] };
+
+// The games whose plays are sets of cards picked in the hand (a lead or eat of any pattern, a
+// cover of any k cards): a click picks a card, a button plays the picked ones (app.js, picks.js).
+const PICKED = new Set(["niujiu"]);
+
+/** Whether ``game``'s prompts are answered by picking cards in the hand, then playing them. */
+export function picksCards(game) {
+  return PICKED.has(game);
+}
 
 /** Whether action ``code`` of ``game`` is one that a click on a hand's card answers. */
 export function handAct(game, code) {

@@ -10,7 +10,7 @@ if (!MP) {
   throw new Error("vendor/msgpack.min.js is missing: reinstall paiju (or run `python -m paiju.server.webvendor`)");
 }
 
-import { C, ERRORS, FEATURES, MAX_FRAME, ROOM_INFO, S, VERSION } from "./wire.js";
+import { C, ERRORS, FEATURES, MAX_FRAME, ROOM_INFO, S, SESSION_INFO, VERSION } from "./wire.js";
 
 // the frame tables (SPEC §3) and HELLO's features (SPEC §1: BATCH, several frames a message,
 // which decodeMessage reads), generated from the Python declarations into wire.js
@@ -60,6 +60,9 @@ function fromArray(arr) {
   if (name === "ROOM_LIST") {
     out.rooms = out.rooms.map((r) => Object.fromEntries(ROOM_INFO.map((f, i) => [f, r[i]])));
   }
+  if (name === "SESSION_LIST") {
+    out.sessions = out.sessions.map((r) => Object.fromEntries(SESSION_INFO.map((f, i) => [f, r[i]])));
+  }
   return out;
 }
 
@@ -68,6 +71,8 @@ export const frames = {
   hello: (name, token = null, lastSeq = null, session = null) =>
     encode(C.HELLO, VERSION, name, token, lastSeq, session, FEATURES.BATCH | FEATURES.REMATCH),
   account: (op, name = null, password = null) => encode(C.ACCOUNT, op, name, password),
+  // the account's sessions; end: a session's id, or "others"
+  sessions: (end = null) => encode(C.SESSIONS, end),
   listRooms: (game = null) => encode(C.LIST_ROOMS, game),
   // robots (a robot's name per seat, null for the room's default) only when the seats differ
   createRoom: ({ game, ruleset = null, hands = null, clockMs = null, bots = [], robot = null, priv = false, seed = null, pbn = null, robots = null }) =>

@@ -74,6 +74,8 @@ function renderAccount() {
     box.replaceChildren(
       h("span", { id: "account-name", "data-name": me.name }, tr(`signed in as ${me.name}`, `已登录：${me.name}`)),
       h("button", { id: "logout", onclick: () => hooks.send(frames.account("logout")) }, tr("Log out", "退出")),
+      h("button", { id: "sessions", onclick: () => hooks.send(frames.sessions()) }, tr("Sessions", "登录设备")),
+      h("span", { id: "sessions-line" }),
     );
   } else {
     const name = h("input", { id: "account-user", placeholder: tr("account name", "账号"), size: "12", autocomplete: "username" });
@@ -85,6 +87,22 @@ function renderAccount() {
     box.replaceChildren(name, pw, h("button", { id: "login", onclick: go("login") }, tr("Log in", "登录")), h("button", { id: "register", onclick: go("register") }, tr("Register", "注册")));
   }
   box.appendChild(h("span", { id: "account-error", class: "error-text" }));
+}
+
+/** SESSION_LIST: one line, each session with its start, the others with a button that ends it. */
+export function onSessions(f) {
+  const line = $("#sessions-line");
+  if (!line) return;
+  const items = f.sessions.map((s) =>
+    h(
+      "span",
+      { class: "session", "data-id": s.id, "data-current": s.current ? "1" : "0" },
+      s.current ? tr(`this one (since ${when(s.created)})`, `本设备（${when(s.created)} 起）`) : tr(`since ${when(s.created)}`, `${when(s.created)} 起`),
+      s.current ? "" : h("button", { class: "end-session", onclick: () => hooks.send(frames.sessions(s.id)) }, tr("end", "结束")),
+    ),
+  );
+  const others = f.sessions.length > 1 ? [h("button", { id: "end-others", onclick: () => hooks.send(frames.sessions("others")) }, tr("end the others", "结束其他"))] : [];
+  line.replaceChildren(tr(`${plural(f.sessions.length, "session")}: `, `${f.sessions.length} 个登录：`), ...items, ...others);
 }
 
 async function api(path) {

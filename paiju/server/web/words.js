@@ -96,10 +96,22 @@ export function robotLine(name, text) {
   return ZH && ROBOT_LINES[name] ? ROBOT_LINES[name] : text;
 }
 
-/** A seat holder's name as shown: "hybrid (robot)" -> "hybrid（机器人）" in Chinese. */
-export function holderName(name) {
+// each game's robots' names and versions (NAME@VERSION, as the records name them), from /healthz
+const ROBOT_LABELS = {};
+export function setRobotLabels(labels) {
+  if (labels && typeof labels === "object") Object.assign(ROBOT_LABELS, labels);
+}
+
+/** A robot's name and version as the records show it ("hybrid" -> "hybrid@3"), else its name. */
+export function robotLabel(game, robot) {
+  return (ROBOT_LABELS[game] || {})[robot] || robot;
+}
+
+/** A seat holder's name as shown: "hybrid (robot)" -> "hybrid@3 (robot)", "hybrid@3（机器人）" in Chinese. */
+export function holderName(name, game = "") {
   if (typeof name !== "string") return name;
-  return name.endsWith(" (robot)") ? `${name.slice(0, -8)}${tr(" (robot)", "（机器人）")}` : name;
+  const robot = robotOf(name);
+  return robot ? `${robotLabel(game, robot)}${tr(" (robot)", "（机器人）")}` : name;
 }
 
 /** The robot's name of a seat holder's ("hybrid (robot)" -> "hybrid"), or null for a person. */
