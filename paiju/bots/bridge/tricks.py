@@ -29,14 +29,15 @@ from collections.abc import Sequence
 NT = 4
 _HCP = {14: 4, 13: 3, 12: 2, 11: 1}
 
-# the fitted weights, feature by feature (see :func:`features`), and the residual's spread
+# the fitted weights, feature by feature (see :func:`features`), and the residual's spread:
+# `paiju bench judge --fit 400 --seed 1` (mean absolute error 0.82 tricks in a suit, 1.01 in notrump)
 SUIT = (
-    (-4.1839, 0.2793, 0.7089, 0.1098, 0.3194, 0.3309, -0.3929, 0.4742),
-    1.07,
+    (-4.7339, 0.2949, 0.7542, 0.0753, 0.2973, 0.2694, -0.3522, 0.43),
+    1.04,
 )
 NOTRUMP = (
-    (-1.8603, 0.378, -0.0689, -0.5467, 0.589),
-    1.25,
+    (-2.3995, 0.37, 0.0208, -0.7286, 0.5802),
+    1.29,
 )
 
 
