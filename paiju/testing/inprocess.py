@@ -29,10 +29,11 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from paiju.cli import serve as cli
+from paiju.cli.args import LOG_FORMAT
 from paiju.server.app import Server
 from paiju.testing.launch import Addresses
 
-FORMAT = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+FORMAT = logging.Formatter(LOG_FORMAT)
 
 
 def options(*args: str) -> argparse.Namespace:
