@@ -155,7 +155,7 @@ class Match:
         out = c.game.outcome()
         c.totals = [t + s for t, s in zip(c.totals, out.scores, strict=True)]
         final = c.hand + 1 >= c.hands
-        detail = {**out.detail, **games.records(c.game), **self.extras.pop(c.hand, {})}
+        detail = {**out.detail, **games.details(c.game), **self.extras.pop(c.hand, {})}
         result = Result(c.id, c.hand, list(out.scores), list(c.totals), list(out.hands), final, detail)
         self.stream.emit(GameEvent(RoomEvent.HAND_END, None, arg=c.hand), result)
         self.stream.archive(c.hand, result)
