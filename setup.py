@@ -2,7 +2,8 @@
 
 Everything else about the package is in pyproject.toml. ``PAIJU_PURE_BUILD=1 pip install .``
 builds pure Python; so does a machine without a C compiler (with a warning). The extensions
-sit beside their ``.py`` files, which stay the reference (``PAIJU_PURE=1`` runs them).
+sit beside their ``.py`` files, which stay the reference: Python imports an extension before a
+source module of the same name, and the ``.py`` where there is none (paiju/build.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The package as a user gets it: ``pip install`` into an empty virtual environment, then
-``paiju serve`` serves a lobby that connects (its vendored msgpack library is package data,
-pinned by integrity), quick play seats the strongest robot. paiju asks for matplotlib only in
+"""The package as a user gets it: a wheel of one top-level package, ``paiju``, and its data;
+``pip install`` into an empty virtual environment, then ``paiju arena`` plays and ``paiju
+serve`` serves a lobby that connects (its vendored msgpack library is package data, pinned
+by integrity), quick play seats the strongest robot. paiju asks for matplotlib only in
 its ``plot`` extra; endplay (the bridge robot's double-dummy solver) still brings it into a plain
 install, since every endplay release requires it and cannot be imported without it; removed,
 ``--plot`` is refused in one line."""
@@ -15,6 +16,7 @@ import sys
 import sysconfig
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,7 @@ print(*sorted({d.metadata["Name"] for d in m.distributions() for r in d.requires
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a wheel built and installed with its dependencies: minutes on a busy machine
 def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     start = time.monotonic()
     # what `pip install .` does: pip builds the wheel with the project's build backend in an
@@ -111,6 +114,26 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
         env=build_env,
     )
     (wheel,) = wheels.glob("paiju-*.whl")
+    # one top-level package, paiju, and its data: every file the checkout tracks under paiju/
+    names = set(zipfile.ZipFile(wheel).namelist())
+    dist_info = next(n.split("/")[0] for n in names if n.split("/")[0].endswith(".dist-info"))
+    assert {n.split("/")[0] for n in names} == {"paiju", dist_info}
+    data = {
+        "paiju/py.typed",
+        "paiju/protocol/SPEC.md",
+        "paiju/server/web/index.html",
+        "paiju/server/web/vendor/msgpack.min.js",
+        "paiju/games/mahjong/tables.bin",
+        "paiju/games/bridge/tables/openings.txt",
+        "paiju/records/migrations/env.py",
+        "paiju/records/migrations/script.py.mako",
+        "paiju/bots/mahjong/learned-classic.json",
+    }
+    assert data <= names, data - names
+    assert not any(n.endswith(".so") for n in names)  # the pure wheel
+    tracked = subprocess.run(["git", "ls-files", "paiju"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode == 0:  # a git checkout
+        assert set(tracked.stdout.split()) <= names, set(tracked.stdout.split()) - names
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
@@ -126,7 +149,7 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     version = run_paiju("--version")
     assert version.returncode == 0, version.stderr
     # a pure wheel runs the Python modules, and says so
-    assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S* \(pure Python\)\n", version.stdout), version.stdout
+    assert re.fullmatch(r"paiju \d+\.\d+\.\d+\S* \(pure Python; event loop [^)]*\)\n", version.stdout), version.stdout
 
     # paiju itself asks for matplotlib only in its `plot` extra ...
     wanted = subprocess.run([py, "-c", REQUIRES, "paiju"], capture_output=True, text=True, check=True)

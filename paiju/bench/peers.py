@@ -85,6 +85,21 @@ def room_counts(text: str) -> list[int]:
     return counts
 
 
+def hand_counts(text: str) -> list[int]:
+    """``4,20`` -> [4, 20]: the mixes, hands a match.
+
+    >>> hand_counts("4,20")
+    [4, 20]
+    """
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(c < 1 or c > 1000 for c in counts) or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of distinct hand counts (1..1000)")
+    return counts
+
+
 def server_keys(text: str) -> list[str]:
     """``paiju,colyseus_per_move`` -> the servers to measure, in the table's order."""
     keys = text.split(",")
@@ -139,7 +154,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=WARM_S,
         help=f"seconds of each server's first pass, not counted (default {WARM_S:g}; 0: none)",
     )
-    p.add_argument("--hands", type=positive_int, default=4, help="hands per match; then a new room (default 4)")
+    p.add_argument(
+        "--hands",
+        type=hand_counts,
+        default=[4],
+        metavar="H,H",
+        help="hands per match, then a new room; several (e.g. 4,20) measure each mix, interleaved, print them "
+        "side by side and split each server's CPU into a cost per match and a cost per move (default 4)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
     p.add_argument(
         "--no-batch",
@@ -193,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     )
     say(
         f"  rooms {','.join(map(str, args.rooms))}, {args.runs} interleaved run(s) of {args.seconds:g} s "
-        f"after {args.warmup:g} s, {args.hands} hands a match, paiju's players "
+        f"after {args.warmup:g} s, {' and '.join(map(str, args.hands))} hands a match, paiju's players "
         f"{'asking for batches' if args.batch else 'taking one frame a message'}; "
         f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
@@ -222,9 +244,13 @@ def run(args: argparse.Namespace) -> int:
     out["versions"] = versions
     out["python"] = sys.version.split()[0]
     out["serve_options"] = [*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", "sqlite:///…"]
-    for rooms in args.rooms:
+    for hands in args.hands:
+        for rooms in args.rooms:
+            say("")
+            say(table(out["mixes"][str(hands)][str(rooms)], rooms, hands))
+    if len(args.hands) > 1:
         say("")
-        say(table(out["rooms"][str(rooms)], rooms))
+        say(side_by_side(out, args.rooms, args.hands))
     if args.json is not None:
         text = json.dumps(out, indent=None if to_stdout else 1)
         if to_stdout:
@@ -302,7 +328,7 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
     """Every run of every room count and server, interleaved; the medians and ratios."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    total = args.runs * len(args.rooms) * len(args.servers)
+    total = args.runs * len(args.rooms) * len(args.servers) * len(args.hands)
     bar = tqdm(
         total=round(total * (args.seconds + args.warmup)),
         unit="s",
@@ -318,17 +344,18 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         # writer process starts with the first records, Node compiles the hot code) stays out
         for key in args.servers if args.warm else ():
             bar.set_postfix_str(f"warming {key}", refresh=True)
-            measure(args, node, key, children[key], min(args.rooms), None, seconds=args.warm, warmup=1.0)
+            measure(args, node, key, children[key], min(args.rooms), args.hands[0], None, seconds=args.warm, warmup=1.0)
             time.sleep(SETTLE_S)
         for n in range(args.runs):
-            for rooms in args.rooms:
-                for key in args.servers:
-                    bar.set_postfix_str(f"run {n + 1} {key} {rooms} rooms", refresh=True)
-                    r = measure(args, node, key, children[key], rooms, bar)
-                    r["run"] = n + 1
-                    runs.append(r)
-                    time.sleep(SETTLE_S)
-                    load.append(os.getloadavg()[0])
+            for hands in args.hands:
+                for rooms in args.rooms:
+                    for key in args.servers:
+                        bar.set_postfix_str(f"run {n + 1} {key} {rooms} rooms {hands} hands", refresh=True)
+                        r = measure(args, node, key, children[key], rooms, hands, bar)
+                        r["run"] = n + 1
+                        runs.append(r)
+                        time.sleep(SETTLE_S)
+                        load.append(os.getloadavg()[0])
     finally:
         bar.close()
     out: dict[str, Any] = {
@@ -339,18 +366,45 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         "hands_per_match": args.hands,
         "paiju_batches": args.batch,
         "load_average": {"start": load[0], "max": max(load), "end": load[-1]},
-        "rooms": {},
+        "mixes": {},
         "runs": runs,
     }
-    for rooms in args.rooms:
-        figures = {k: medians([r for r in runs if r["server"] == k and r["rooms"] == rooms]) for k in args.servers}
-        paiju, move, default = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
-        out["rooms"][str(rooms)] = {
-            **figures,
-            "ratio": round(paiju / move, 3) if paiju and move else None,
-            "ratio_default": round(paiju / default, 3) if paiju and default else None,
+    for hands in args.hands:
+        mix = out["mixes"][str(hands)] = {}
+        for rooms in args.rooms:
+            rows = [r for r in runs if r["rooms"] == rooms and r["hands_per_match"] == hands]
+            figures = {k: medians([r for r in rows if r["server"] == k]) for k in args.servers}
+            paiju, move, default = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
+            mix[str(rooms)] = {
+                **figures,
+                "ratio": round(paiju / move, 3) if paiju and move else None,
+                "ratio_default": round(paiju / default, 3) if paiju and default else None,
+            }
+    out["rooms"] = out["mixes"][str(args.hands[0])]  # the first mix, as before several
+    if len(args.hands) > 1:
+        out["split"] = {
+            str(rooms): {k: split([out["mixes"][str(h)][str(rooms)][k] for h in args.hands]) for k in args.servers}
+            for rooms in args.rooms
         }
     return out
+
+
+def split(figures: list[dict[str, Any]]) -> dict[str, float | None]:
+    """A server's CPU split into a cost per match (room created, joined, ended) and a cost per
+    move, from its figures at several mixes (hands a match): the least-squares line of CPU µs an
+    action against matches an action, ``µs/action = per_move + per_match * matches/action``.
+
+    >>> split([{"cpu_us_per_action": 60.0, "matches_per_action": 1 / 64},
+    ...        {"cpu_us_per_action": 52.0, "matches_per_action": 1 / 320}])
+    {'per_move_us': 50.0, 'per_match_us': 640.0}
+    """
+    points = [(f["matches_per_action"], f["cpu_us_per_action"]) for f in figures]
+    if any(x is None or y is None for x, y in points) or len({x for x, _ in points}) < 2:
+        return {"per_move_us": None, "per_match_us": None}
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return {"per_move_us": round(my - slope * mx, 1), "per_match_us": round(slope, 1)}
 
 
 FIGURES = (
@@ -364,6 +418,7 @@ FIGURES = (
     "server_cpu_percent",
     "generator_cpu_percent",
     "matches_per_s",
+    "matches_per_action",
 )
 
 
@@ -388,6 +443,7 @@ def measure(
     key: str,
     server: Child,
     rooms: int,
+    hands: int,
     bar: Any,
     seconds: float | None = None,
     warmup: float | None = None,
@@ -402,7 +458,7 @@ def measure(
     target = SERVERS[key][1]
     url = f"ws://127.0.0.1:{server.port}" + ("/ws" if target == "paiju" else "")
     cmd = [node, "loadgen.js", "--target", target, "--url", url, "--rooms", str(rooms)]
-    cmd += ["--seconds", f"{seconds:g}", "--warmup", f"{warmup:g}", "--hands", str(args.hands)]
+    cmd += ["--seconds", f"{seconds:g}", "--warmup", f"{warmup:g}", "--hands", str(hands)]
     cmd += ["--seed", str(args.seed), "--batch", "1" if args.batch else "0"]
     gen = subprocess.Popen(cmd, cwd=COLYSEUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert gen.stdout is not None
@@ -437,6 +493,7 @@ def measure(
     return {
         "server": key,
         "rooms": rooms,
+        "hands_per_match": hands,
         "actions": actions,
         "seconds": round(seconds, 3),
         "server_cpu_s": round(cpu, 3),
@@ -450,6 +507,7 @@ def measure(
         "server_cpu_percent": round(100 * cpu / wall, 1),
         "generator_cpu_percent": round(100 * (g1 - g0) / wall, 1),
         "matches_per_s": round(report["matches"] / seconds, 2),
+        "matches_per_action": round(report["matches"] / actions, 6) if actions else None,
         "hands": report["hands"],
         "matches": report["matches"],
         "idle_tables": report["idle_tables"],
@@ -461,14 +519,14 @@ def _ms(value: float | None) -> float | None:
     return round(value, 2) if value is not None else None
 
 
-def table(figures: dict[str, Any], rooms: int) -> str:
-    """The figures of one room count as a text table (medians), with the ratio."""
+def num(v: float | None, fmt: str) -> str:
+    return "-" if v is None else format(v, fmt)
 
-    def num(v: float | None, fmt: str) -> str:
-        return "-" if v is None else format(v, fmt)
 
+def table(figures: dict[str, Any], rooms: int, hands: int) -> str:
+    """The figures of one room count and mix as a text table (medians), with the ratio."""
     lines = [
-        f"{rooms} rooms (medians)",
+        f"{rooms} rooms, {hands} hands a match (medians)",
         f"  {'server':<34}{'actions/s':>10}{'CPU µs/action':>15}{'actions/CPU-s':>15}{'p50/p99 ms':>15}"
         f"{'msgs/action':>13}{'bytes/action':>14}",
     ]
@@ -487,4 +545,34 @@ def table(figures: dict[str, Any], rooms: int) -> str:
             f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "
             f"(against the 50 ms default: {num(figures['ratio_default'], '.2f')})"
         )
+    return "\n".join(lines)
+
+
+def side_by_side(out: dict[str, Any], rooms_counts: list[int], hands_counts: list[int]) -> str:
+    """The mixes side by side: each server's actions per server-CPU-second at each mix, and its
+    CPU split into a cost per match and a cost per move (:func:`split`)."""
+    mixes = "".join(f"{f'{h} hands':>14}" for h in hands_counts)
+    lines = [
+        "actions per server-CPU-second by hands a match (medians), and the CPU split into per match and per move",
+        f"  {'rooms':>5}  {'server':<34}{mixes}{'µs a match':>12}{'µs a move':>11}",
+    ]
+    for rooms in rooms_counts:
+        for key, (label, _) in SERVERS.items():
+            if key not in out["split"][str(rooms)]:
+                continue
+            rates = "".join(
+                f"{num(out['mixes'][str(h)][str(rooms)][key]['actions_per_cpu_s'], ',.0f'):>14}" for h in hands_counts
+            )
+            cost = out["split"][str(rooms)][key]
+            lines.append(
+                f"  {rooms:>5}  {label:<34}{rates}{num(cost['per_match_us'], ',.0f'):>12}"
+                f"{num(cost['per_move_us'], ',.1f'):>11}"
+            )
+        ratios = [out["mixes"][str(h)][str(rooms)] for h in hands_counts]
+        if any(r["ratio"] is not None or r["ratio_default"] is not None for r in ratios):
+            text = ", ".join(
+                f"{h} hands {num(r['ratio'], '.2f')} / {num(r['ratio_default'], '.2f')}"
+                for h, r in zip(hands_counts, ratios, strict=True)
+            )
+            lines.append(f"  {'':>5}  paiju / Colyseus per move / default: {text}")
     return "\n".join(lines)

@@ -106,11 +106,20 @@ class _Process:
         self.future: asyncio.Future[Any] | None = None
 
 
+def niceness() -> int:
+    """How far below its parent's priority a pool's process runs: ``PAIJU_WORKER_NICE`` (0:
+    the same priority; ``paiju bench loop`` compares the two), else 10, so that on a busy
+    machine the robots and the analyses never take the CPU from the event loop that serves."""
+    value = os.environ.get("PAIJU_WORKER_NICE", "10")
+    return max(0, min(19, int(value))) if value.strip().lstrip("-").isdigit() else 10
+
+
 class CallPool:
     """At most ``workers`` spawned processes running calls for one event loop: :meth:`submit`
     gives an :class:`asyncio.Future` of ``fn(*args)`` run in one of them (``fn`` and ``args``
     pickled: a module-level function). The answer comes back on the process's pipe, whose end
-    the loop watches: no thread, no wake-up of another one.
+    the loop watches: no thread, no wake-up of another one. The processes run ``nice`` steps
+    below the parent's priority (:func:`niceness` by default).
 
     >>> pool = CallPool(1, name="paiju-extras")
     >>> pool
@@ -121,9 +130,10 @@ class CallPool:
     Died: type[ProcessDied] = ProcessDied
     Failed: type[CallFailed] = CallFailed
 
-    def __init__(self, workers: int = 0, *, name: str = "paiju-pool") -> None:
+    def __init__(self, workers: int = 0, *, name: str = "paiju-pool", nice: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1  # 0: one per core
         self.name = name
+        self.nice = niceness() if nice is None else nice
         self._context = multiprocessing.get_context("spawn")
         self._idle: list[_Process] = []
         self._busy: list[_Process] = []
@@ -195,7 +205,9 @@ class CallPool:
 
     def _start(self) -> _Process:
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True, name=self.name)
+        process = self._context.Process(
+            target=_serve, args=(theirs, os.getpid(), self.nice), daemon=True, name=self.name
+        )
         with sigint_blocked():
             process.start()
         theirs.close()
@@ -300,9 +312,12 @@ def _decide(cls: type[Robot], data: bytes) -> tuple[int, bytes]:
     return action.code, action.cards
 
 
-def _serve(conn: Connection, parent: int) -> None:
-    """A pool process: run calls until the pipe ends."""
+def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
+    """A pool process: run calls until the pipe ends, ``nice`` steps below its parent."""
     end_with_parent(parent)
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     while True:
         try:
             fn, args = pickle.loads(conn.recv_bytes())

@@ -115,8 +115,11 @@ def log_level(text: str) -> str:
     return level
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # every command's log lines
+
+
 def setup_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=level, format=LOG_FORMAT)
 
 
 def fail(command: str, message: str, code: int = 2) -> int:

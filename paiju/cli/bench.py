@@ -23,6 +23,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "peers": "paiju against Colyseus on the same tricks game: server CPU a move, side by side",
     "explain": "the cost of explaining a bridge call (its meaning in the bidding system) on the event loop",
     "parfloor": "bridge: how far from par a side stays when it sees its own 26 cards (what no bidder can win back)",
+    "loop": "the event loop's lag with every core busy: robot processes at the server's priority against below it",
     "leads": "the bridge opening lead: DD tricks the simulated lead and the rules' lead give away, and its CPU",
 }
 

@@ -30,7 +30,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from paiju.cli import eventloop, heap
@@ -49,7 +49,7 @@ from paiju.cli.db import add_database_argument
 from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
 
 ROBOT_PACE = 0.6  # seconds: a robot's move in a room that people play in or watch
-LINGER_MS = 20.0  # events, results and ACKs wait this long for company: a write, not one per move (docs/performance.md)
+LINGER_MS = 50.0  # events, results and ACKs wait this long for company: a write, not one per move (docs/performance.md)
 
 
 def clock_setting(text: str) -> tuple[str, int]:
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from paiju.bots.pool import CallPool
     from paiju.records import Database
     from paiju.records.recorder import Recorder
+    from paiju.server.app import Server
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -350,8 +351,9 @@ def records_writer() -> CallPool:
     return CallPool(1, name="paiju-records")
 
 
-async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
-    """The records database, migrated, and its recorder started; None after one line on stderr."""
+async def open_records(url: str | None, *, writer: bool = True) -> tuple[Database, Recorder] | None:
+    """The records database, migrated, and its recorder started (its writing in a process of
+    its own, or with ``writer=False`` in this event loop); None after one line on stderr."""
     from paiju.records import Database
     from paiju.records.database import redacted
     from paiju.records.recorder import Recorder
@@ -367,7 +369,7 @@ async def open_records(url: str | None) -> tuple[Database, Recorder] | None:
         await db.close()
         print(f"paiju serve: database {redacted(db.url)}: {type(e).__name__}: {e}", file=sys.stderr)
         return None
-    rec = Recorder(db, writer=records_writer)  # the SQL off the event loop, in a process of its own
+    rec = Recorder(db, writer=records_writer if writer else None)  # the SQL off the event loop
     rec.start()
     return db, rec
 
@@ -377,17 +379,19 @@ async def close_records(db: Database, rec: Recorder) -> None:
     await db.close()
 
 
-async def main(cfg: Config, workers: int = 8, database: str | None = None, robot_processes: int = 0) -> int:
+@contextlib.asynccontextmanager
+async def embedded(
+    cfg: Config, db: Database, rec: Recorder, workers: int = 8, robot_processes: int = 0
+) -> AsyncIterator[Server]:
+    """The embedded server, listening, around the records ``db`` and ``rec``: the in-memory
+    bus, the robots' worker and decision pool, the extras of every RESULT; all closed on exit
+    (the records stay open). ``paiju serve`` runs it, and so does paiju.testing.inprocess."""
     from paiju.bots import registry
     from paiju.bots.pool import DecisionPool
     from paiju.bots.worker import Worker
     from paiju.bus.memory import MemoryBus
     from paiju.server.app import Server
 
-    records = await open_records(database)
-    if records is None:
-        return 1
-    db, rec = records
     bus = MemoryBus(cfg.server_id)
     server = Server(
         cfg,
@@ -399,28 +403,41 @@ async def main(cfg: Config, workers: int = 8, database: str | None = None, robot
         describe=registry.describe,
         extras=(extras := RobotExtras()),
     )
+    server.robot_menus()  # the robots' modules imported now, not in the first /healthz
     decisions = DecisionPool(robot_processes)  # no process before the first decision
     worker = Worker(bus, name="embedded", concurrency=workers, pool=decisions)
-    await server.start()
-    server.robot_menus()  # imports every robot's module now, not in the first /healthz (seconds on a busy machine)
-    heap.settle()
-    wtask = asyncio.create_task(worker.run())
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    # One line that scripts (and the tests) read to learn the port.
-    print(f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)", flush=True)
     try:
-        await stop.wait()
+        await server.start()
+        wtask = asyncio.create_task(worker.run())
+        try:
+            yield server
+        finally:
+            wtask.cancel()
+            await server.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await wtask
     finally:
-        wtask.cancel()
-        await server.close()
         decisions.close()
         extras.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await wtask
+
+
+async def main(cfg: Config, workers: int = 8, database: str | None = None, robot_processes: int = 0) -> int:
+    records = await open_records(database)
+    if records is None:
+        return 1
+    db, rec = records
+    try:
+        async with embedded(cfg, db, rec, workers, robot_processes) as server:
+            heap.settle()
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError):
+                    loop.add_signal_handler(sig, stop.set)
+            # One line that scripts (and the tests) read to learn the port.
+            print(f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)", flush=True)
+            await stop.wait()
+    finally:
         await close_records(db, rec)
     return 0
 

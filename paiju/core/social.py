@@ -7,8 +7,11 @@ to the spectators only, so the players never read the gallery during a hand. A l
 :attr:`Chat.MAX_LEN` characters (control characters removed, never markup: the client shows it
 as text), each player may say :attr:`Chat.BURST` lines at once and one more every
 :attr:`Chat.REFILL_S` seconds, and a player may mute another by name (that player's lines are
-then not sent to it). The last :attr:`Chat.KEEP` lines stay with the room: who joins or resumes
-gets them again. Chat is not written to the room's log nor to the match record.
+then not sent to it). The last :attr:`Chat.KEEP` lines of the table and, apart, the last
+:attr:`Chat.KEEP` of the spectators stay with the room (a flood from the gallery never pushes
+the players' lines out): who joins or resumes gets them again. Chat is not written to the
+room's log nor to the match record. :class:`Rate` is the token bucket behind the limits (the
+lobby keeps one per client address too, so that fresh connections do not add up).
 
 >>> chat = Chat()
 >>> line = chat.say("p1", "ann", 0, "  hello <b>x</b>\\x07 ", now=0.0)
@@ -60,8 +63,37 @@ def clean(text: str) -> str:
     return " ".join(kept.split(" ")).strip()
 
 
+class Rate:
+    """A token bucket per key: ``burst`` at once, one more every ``refill`` seconds.
+
+    >>> r = Rate(burst=2, refill=1.0)
+    >>> r.take("a", 0.0), r.take("a", 0.0), r.take("a", 0.0), r.take("a", 0.5), r.take("b", 0.0)
+    (0.0, 0.0, 1.0, 0.5, 0.0)
+    """
+
+    def __init__(self, burst: int, refill: float) -> None:
+        self.burst = float(burst)
+        self.refill = refill
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+
+    def take(self, key: str, now: float) -> float:
+        """One token of ``key`` at ``now``: 0.0 when taken, else the seconds until one is there."""
+        tokens, at = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) / self.refill)
+        if tokens < 1.0:
+            return (1.0 - tokens) * self.refill
+        self.buckets[key] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:  # full buckets tell nothing: forget them
+            for k in [k for k, (_, t) in self.buckets.items() if now - t > self.burst * self.refill]:
+                del self.buckets[k]
+        return 0.0
+
+    def forget(self, key: str) -> None:
+        self.buckets.pop(key, None)
+
+
 class Chat:
-    """A room's chat: limits, mutes and the last lines."""
+    """A room's chat: limits, mutes and the last lines (the table's and the gallery's apart)."""
 
     MAX_LEN = 200
     BURST = 5
@@ -69,9 +101,9 @@ class Chat:
     KEEP = 50
 
     def __init__(self) -> None:
-        self.lines: deque[Line] = deque(maxlen=self.KEEP)
+        self.kept: dict[ChatChannel, deque[Line]] = {ch: deque(maxlen=self.KEEP) for ch in ChatChannel}
         self._next = 1
-        self._buckets: dict[str, tuple[float, float]] = {}  # player -> (tokens, at)
+        self._rate = Rate(self.BURST, self.REFILL_S)  # per player
         self._muted: dict[str, set[str]] = {}  # player -> names it does not hear
 
     def say(self, player: str, name: str, seat: int | None, text: str, now: float) -> Line:
@@ -82,17 +114,19 @@ class Chat:
             raise LobbyError(ErrorCode.BAD_FIELD, "an empty chat line")
         if len(text) > self.MAX_LEN:
             raise LobbyError(ErrorCode.BAD_FIELD, f"a chat line has at most {self.MAX_LEN} characters, not {len(text)}")
-        tokens, at = self._buckets.get(player, (float(self.BURST), now))
-        tokens = min(float(self.BURST), tokens + (now - at) / self.REFILL_S)
-        if tokens < 1.0:
-            wait = (1.0 - tokens) * self.REFILL_S
+        wait = self._rate.take(player, now)
+        if wait > 0:
             raise LobbyError(ErrorCode.RATE_LIMITED, f"too many chat lines: wait {wait:.1f} s")
-        self._buckets[player] = (tokens - 1.0, now)
         channel = ChatChannel.TABLE if seat is not None else ChatChannel.SPECTATORS
         line = Line(self._next, channel, seat, name, text, player)
         self._next += 1
-        self.lines.append(line)
+        self.kept[channel].append(line)
         return line
+
+    @property
+    def lines(self) -> list[Line]:
+        """The lines kept, the table's and the gallery's, in the order they were said."""
+        return sorted((*self.kept[ChatChannel.TABLE], *self.kept[ChatChannel.SPECTATORS]), key=lambda line: line.id)
 
     def mute(self, player: str, name: str, on: bool) -> None:
         """Player ``player`` stops (``on``) or starts again hearing the lines of ``name``."""
@@ -110,7 +144,7 @@ class Chat:
 
     def forget(self, player: str) -> None:
         """The player left the room: its rate and mutes go."""
-        self._buckets.pop(player, None)
+        self._rate.forget(player)
         self._muted.pop(player, None)
 
 

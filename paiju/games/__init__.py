@@ -6,7 +6,6 @@
 (0,)
 """
 
-from paiju import protocol  # noqa: F401 - first: paiju.build picks the compiled or the pure modules
 from paiju.games.base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
 from paiju.games.registry import add_detail, create, details, get, names, register, shape
 from paiju.games.request import decision_request

@@ -7,7 +7,6 @@ Depends on nothing but msgpack.
 Action(prompt_id=3, code=0, cards=b'%')
 """
 
-from paiju import build  # noqa: F401 - first: it decides between the compiled and the pure-Python modules
 from paiju.protocol.actions import ECHO, RoomEvent, SeatKind, codes_in, echo, mask_of
 from paiju.protocol.cards import (
     HIDDEN,

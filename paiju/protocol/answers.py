@@ -141,7 +141,11 @@ REQUESTS: tuple[Answer, ...] = (
             (E.NO_SUCH_ROOM, "no room of that id"),
             (E.NOT_IN_ROOM, "the player neither sits nor watches there (nor was offered its rematch)"),
             (E.BAD_FIELD, "a line that is empty once cleaned, or over 200 characters"),
-            (E.RATE_LIMITED, "more than 5 lines at once (one more every 2 s)"),
+            (
+                E.RATE_LIMITED,
+                "more than 5 lines at once (one more every 2 s), or than 10 from the client's address "
+                "(one more a second)",
+            ),
         ),
     ),
     Answer(
@@ -160,6 +164,7 @@ REQUESTS: tuple[Answer, ...] = (
             (E.HELLO_FIRST, "before WELCOME"),
             (E.NO_SUCH_ROOM, "no room of that id"),
             (E.WRONG_STATE, "no rematch is offered in that room, or none to the sender"),
+            (E.ALREADY_IN_ROOM, "the sender has gone to another room meanwhile (the rematch goes on without it)"),
         ),
     ),
     Answer(

@@ -13,10 +13,12 @@ against ``send_queue``; a reader that reads nothing for ``stall`` seconds is dis
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
 import socket
+import struct
 import time
 import weakref
 
@@ -80,7 +82,7 @@ class Connection:
         self.strikes = 0
         self._out: list[bytes] = []  # frames waiting for the end of this turn (or for the socket)
         self._flush_soon = False
-        self._lingers = False  # in the loop's lingering set: only frames that may wait are queued
+        self._lingers = 0.0  # when its lingering frames are due (0: none waits; only frames that may wait are queued)
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.burst = 0  # frames of a granted replay still waiting here
@@ -121,8 +123,7 @@ class Connection:
             self._flush_soon = True
             self.loop.call_soon(self._flush)
         elif not self._lingers:
-            self._lingers = True
-            _lingering(self.loop, self.limits.linger).add(self)
+            self._lingers = _lingering(self.loop, self.limits.linger).add(self)
         return True
 
     @property
@@ -157,7 +158,7 @@ class Connection:
         """Hand every queued frame to the socket in one write (unless its buffer is full:
         then a drainer waits for it to empty)."""
         self._flush_soon = False
-        self._lingers = False  # (a flush of the lingering set that comes later finds nothing)
+        self._lingers = 0.0  # (a flush of the lingering set that comes later finds nothing)
         if not self._out or self._drainer is not None:
             return
         ws = self.ws
@@ -170,11 +171,15 @@ class Connection:
             return
         out, self._out = self._out, []
         self.burst = max(0, self.burst - len(out))
-        for data in batch(out) if self.batch else out:
-            ws.protocol.send_binary(data)
+        messages = batch(out) if self.batch else out
+        if ws.protocol.extensions:  # (the server negotiates none: compression=None)
+            for data in messages:
+                ws.protocol.send_binary(data)
+            ws.transport.write(b"".join(ws.protocol.data_to_send()))
+        else:
+            ws.transport.write(b"".join([binary_frame(data) for data in messages]))
         metrics.sent(out)
         self.sent += len(out)
-        ws.transport.write(b"".join(ws.protocol.data_to_send()))
 
     async def _drain(self) -> None:
         try:
@@ -250,26 +255,57 @@ class Connection:
             self._drainer.cancel()
 
 
+def binary_frame(data: bytes) -> bytes:
+    """``data`` as one unfragmented, unmasked binary WebSocket frame from a server (RFC 6455
+    §5.2), with no extension: what websockets' sans-I/O protocol writes for ``send_binary``,
+    at a tenth of its cost (no frame object, no buffer); websockets still writes everything
+    else (pings, pongs, the close), each whole, on the same transport.
+
+    >>> binary_frame(b"ab")
+    b'\\x82\\x02ab'
+    >>> binary_frame(bytes(300))[:4]
+    b'\\x82~\\x01,'
+    """
+    n = len(data)
+    if n < 126:
+        return bytes((0x82, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", 0x82, 126, n) + data
+    return struct.pack("!BBQ", 0x82, 127, n) + data
+
+
 class _Lingering:
-    """The connections of one event loop whose queued frames may wait: one timer flushes
-    them all every ``delay`` seconds, rather than a timer per connection."""
+    """The connections of one event loop whose queued frames may wait: each waits ``delay``
+    seconds from its first such frame (unless something urgent flushes it first), and one
+    timer, set for the earliest of them, flushes those that are due, rather than a timer per
+    connection. (The whole delay for each: a timer for all that flushed every ``delay``
+    seconds gave a connection that joined late in its period a few milliseconds, and under
+    load, when a table's next move comes later, a write and a message of their own to ever
+    more of them.)"""
 
     def __init__(self, delay: float) -> None:
         self.delay = delay  # (no reference to the loop: it is the key of _LINGERING, held weakly)
-        self.waiting: list[Connection] = []
+        self.waiting: collections.deque[tuple[float, Connection]] = collections.deque()  # by when due
         self.timer: asyncio.TimerHandle | None = None
 
-    def add(self, conn: Connection) -> None:
-        self.waiting.append(conn)
+    def add(self, conn: Connection) -> float:
+        """``conn``'s frames wait: when they are due."""
+        due = conn.loop.time() + self.delay
+        self.waiting.append((due, conn))
         if self.timer is None:
-            self.timer = conn.loop.call_later(self.delay, self.flush)
+            self.timer = conn.loop.call_at(due, self.flush, conn.loop)
+        return due
 
-    def flush(self) -> None:
+    def flush(self, loop: asyncio.AbstractEventLoop) -> None:
         self.timer = None
-        waiting, self.waiting = self.waiting, []
-        for conn in waiting:
-            if conn._lingers:
+        waiting = self.waiting
+        now = loop.time()
+        while waiting and waiting[0][0] <= now:
+            due, conn = waiting.popleft()
+            if conn._lingers == due:  # (else flushed since, and maybe waiting again, for later)
                 conn._flush()
+        if waiting:
+            self.timer = loop.call_at(waiting[0][0], self.flush, loop)
 
 
 _LINGERING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lingering] = weakref.WeakKeyDictionary()

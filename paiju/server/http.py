@@ -131,7 +131,11 @@ class Site:
     def _static(self, connection: ServerConnection, path: str, query: str) -> Response:
         f = self.static_file("/" if CLIENT_PAGES.fullmatch(path) else path)
         if f is None:
-            return respond(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", TEXT)
+            page = self.static_file("/")
+            if page is None or "." in path.rsplit("/", 1)[-1]:  # a file (script, image): no page
+                return respond(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", TEXT)
+            # an address that names no page: the client's, which says so in the player's language
+            return respond(connection, http.HTTPStatus.NOT_FOUND, page.read_bytes(), CONTENT_TYPES[".html"])
         ctype = CONTENT_TYPES.get(f.suffix.lower()) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"
         return respond(connection, http.HTTPStatus.OK, f.read_bytes(), ctype)
 

@@ -35,7 +35,22 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVING = r"paiju serving on http://127\.0\.0\.1:(\d+)/"
 
 
-class Child:
+class Addresses:
+    """The addresses of a server on loopback ``port``."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+class Child(Addresses):
     """A child process, its merged output and the port its ready line named (0 if none)."""
 
     def __init__(
@@ -88,15 +103,6 @@ class Child:
         if m.groups():
             self.port = int(m.group(1))
         return self
-
-    @property
-    def url(self) -> str:
-        """The WebSocket address of a server child on loopback."""
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def _read(self, log: Path | None) -> None:
         assert self.proc.stdout is not None

@@ -14,7 +14,7 @@ import pytest
 
 from paiju import games
 from paiju.bots.base import RandomRobot, Robot
-from paiju.bots.pool import DecisionPool, RobotFailed, RobotProcessDied
+from paiju.bots.pool import CallPool, DecisionPool, RobotFailed, RobotProcessDied
 from paiju.games import GameAction
 from paiju.protocol import DecisionRequest, encode
 
@@ -159,3 +159,18 @@ async def test_its_metrics_count_processes_waiting_decisions_and_deaths() -> Non
     finally:
         pool.close()
     assert moved() == [0, 0, 1]
+
+
+async def test_pool_processes_run_below_the_servers_priority(monkeypatch: pytest.MonkeyPatch) -> None:
+    """10 steps below by default; PAIJU_WORKER_NICE=0 keeps them at the parent's priority."""
+    here = os.nice(0)
+    for env, below in ((None, 10), ("0", 0), ("3", 3)):
+        if env is None:
+            monkeypatch.delenv("PAIJU_WORKER_NICE", raising=False)
+        else:
+            monkeypatch.setenv("PAIJU_WORKER_NICE", env)
+        pool = CallPool(1, name="paiju-nice")
+        try:
+            assert await pool.submit(os.nice, 0) == min(19, here + below)
+        finally:
+            pool.close()

@@ -1,5 +1,5 @@
-"""The browser tests' fixtures: a ``paiju serve`` of each test module's own (started by
-paiju.testing.launch, as everywhere in the suite) and one headless Chromium."""
+"""The browser tests' fixtures: a ``paiju serve`` of each test module's own (the embedded
+server in this process, paiju.testing.inprocess) and one headless Chromium."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from paiju.testing.launch import serve
+from paiju.testing import inprocess
 from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, DATABASES
 
 
@@ -41,12 +41,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of a robot
     # finishing a short hand in the tenth of a second the page takes to come back
     # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
-    server = serve("--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}", log=folder / "serve.log")
+    server = inprocess.start("--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}")
     try:
         DATABASES[server.http] = db
         yield server.http
     finally:
-        server.stop(timeout=10)
+        (folder / "serve.log").write_text(server.stop(timeout=10))
 
 
 @pytest.fixture(scope="module")

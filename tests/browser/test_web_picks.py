@@ -19,6 +19,7 @@ import pytest
 
 from tests.browser.pages import bid_7nt_to_the_play, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
+from tests.browser.test_web_words import RAW
 from tests.server.test_pbn import PBN
 
 pytestmark = pytest.mark.browser
@@ -118,6 +119,8 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
             sent = page.evaluate(OUT)
             page.click("#pick-play")
             page.wait_for_function("(n) => window.paiju.trace.filter((t) => t[1] === 'out').length > n", arg=sent)
+            shown = page.evaluate("document.body.innerText")
+            assert not RAW.search(shown), f"raw data on the page: {RAW.search(shown)}"  # no "null" after a step
             if decisions == 2:
                 page.screenshot(path=str(ARTIFACTS / f"web-niujiu-picks-{size}.png"))
         assert decisions > 0

@@ -117,7 +117,7 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         page.fill("#account-user", name)
         page.fill("#account-password", "wrong horse")
         page.click("#login")
-        page.wait_for_selector('#account-error:text("no account with this name and password")', timeout=10000)
+        page.wait_for_selector('#account-error:text("Wrong name or password.")', timeout=10000)
         page.fill("#account-password", "correct horse")
         page.click("#login")
         page.wait_for_selector(f'#account-name:text("signed in as {name}")', timeout=10000)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from paiju.client import Client
 from paiju.protocol import Prompt, Result
-from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+from tests.server.conftest import TEST_OPTIONS, Launched, start_process, stop_server
 
 
 def rows(db: Path) -> list[tuple[str, float | None, list[int] | None, int]]:
@@ -26,7 +26,7 @@ def rows(db: Path) -> list[tuple[str, float | None, list[int] | None, int]]:
         return [(status, ended, json.loads(totals or "null"), n) for status, ended, totals, n in got]
 
 
-async def kill_after_one_hand(s: Served, db: Path) -> Result:
+async def kill_after_one_hand(s: Launched, db: Path) -> Result:
     """A 4-hand tricks match against a robot, played until its first hand is recorded; then
     the server is killed (the player still connected)."""
     rng = random.Random(3)
@@ -48,14 +48,14 @@ async def kill_after_one_hand(s: Served, db: Path) -> Result:
 
 def test_a_match_a_killed_server_left_playing_is_abandoned_by_the_next_one(tmp_path: Path) -> None:
     db = tmp_path / "records.sqlite3"
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{db}")
+    s = start_process(*TEST_OPTIONS, "--database", f"sqlite:///{db}")
     try:
         first = asyncio.run(kill_after_one_hand(s, db))
     finally:
         stop_server(s)
     assert s.proc.returncode == -signal.SIGKILL
     assert rows(db) == [("playing", None, None, 1)]  # what the kill leaves
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{db}")
+    s = start_process(*TEST_OPTIONS, "--database", f"sqlite:///{db}")
     try:
         ((status, ended, totals, hands),) = rows(db)  # closed before the server takes connections
         assert (status, hands) == ("abandoned", 1) and ended is not None and ended <= time.time()

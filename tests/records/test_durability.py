@@ -16,7 +16,7 @@ from paiju.client import Client
 from paiju.protocol import Prompt, Result
 from paiju.records import Database, matches
 from paiju.records.models import Match
-from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+from tests.server.conftest import TEST_OPTIONS, Launched, start_process, stop_server
 
 OPTIONS = (*TEST_OPTIONS, "--max-connections", "1000")
 
@@ -33,7 +33,7 @@ async def wait_for(db: Database, status: str, n: int, timeout: float = 60) -> No
             await asyncio.sleep(0.1)
 
 
-async def play_one(s: Served, i: int, hands: int, c: Client | None = None) -> tuple[str, list[Result]]:
+async def play_one(s: Launched, i: int, hands: int, c: Client | None = None) -> tuple[str, list[Result]]:
     c = c or await Client.connect(s.url, f"guest{i}")
     try:
         game = ("tricks", "niujiu")[i % 2]
@@ -60,7 +60,7 @@ async def check(db: Database, played: dict[str, list[Result]]) -> None:
 @pytest.mark.slow
 async def test_200_matches_at_once_are_all_stored(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
-    s = start_server(*OPTIONS, "--database", url)
+    s = start_process(*OPTIONS, "--database", url)
     db = Database(url)
     try:
         # 200 players connect (twenty handshakes at a time), then all 200 matches are played at once
@@ -84,7 +84,7 @@ async def test_200_matches_at_once_are_all_stored(tmp_path: Path) -> None:
 
 async def test_a_killed_server_keeps_its_finished_matches(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
-    s = start_server(*OPTIONS, "--database", url)
+    s = start_process(*OPTIONS, "--database", url)
     db = Database(url)
     try:
         finished = dict(await asyncio.gather(*(play_one(s, i, 1) for i in range(20))))
@@ -111,7 +111,7 @@ async def test_a_killed_server_keeps_its_finished_matches(tmp_path: Path) -> Non
         for c in clients:
             await c.abort()
         await check(db, finished)
-        s = start_server(*OPTIONS, "--database", url)  # the same database: migrations have nothing to do
+        s = start_process(*OPTIONS, "--database", url)  # the same database: migrations have nothing to do
         await wait_for(db, "abandoned", 10)  # the matches the killed server left playing, closed
         assert await stored(db, "over") == 20 and await stored(db, "playing") == 0
         late = dict(await asyncio.gather(*(play_one(s, 100 + i, 1) for i in range(5))))

@@ -23,7 +23,7 @@ from paiju.client import Client, ServerError
 from paiju.protocol import ErrorCode, Identity, Result
 from paiju.records import matches
 from tests.records.conftest import Postgres
-from tests.server.conftest import TEST_OPTIONS, Served, start_server, stop_server
+from tests.server.conftest import TEST_OPTIONS, Served, start_process, start_server, stop_server
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def _running(pid: int) -> bool:
 
 
 async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tmp_path: Path) -> None:
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
+    s = start_process(*TEST_OPTIONS, "--database", f"sqlite:///{tmp_path / 'records.sqlite3'}")
     helpers: list[int] = []
     try:
         # from the start: the processes of the deals' extras (bridge's par, the trick game's
@@ -196,7 +196,7 @@ async def test_a_ctrl_c_ends_the_server_its_robots_and_its_writer_cleanly(tmp_pa
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the pools' processes
     leave the stopping to the server, which writes what it holds and exits without a trace."""
     db = tmp_path / "records.sqlite3"
-    s = start_server(*TEST_OPTIONS, "--database", f"sqlite:///{db}", new_session=True)
+    s = start_process(*TEST_OPTIONS, "--database", f"sqlite:///{db}", new_session=True)
     helpers: list[int] = []
     try:
         c = await Client.connect(s.url, "guest")

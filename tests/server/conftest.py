@@ -1,5 +1,7 @@
-"""A real `paiju serve` subprocess on a free loopback port (started by paiju/testing/launch.py),
-shared by the server tests."""
+"""The server tests' servers: the whole embedded server in this process on a free loopback
+port (paiju/testing/inprocess.py), or, where a process boundary is under test (signals, a
+kill, the processes a server starts), a real `paiju serve` subprocess
+(paiju/testing/launch.py)."""
 
 from __future__ import annotations
 
@@ -7,23 +9,34 @@ from collections.abc import Iterator
 
 import pytest
 
-from paiju.testing import launch
+from paiju.testing import inprocess, launch
+from paiju.testing.inprocess import InProcess
 from paiju.testing.launch import Child
 
-Served = Child  # a `paiju serve` child: .url, .http, .proc, .output(), .stop()
+Served = InProcess  # the embedded server in this process: .url, .http, .port, .output(), .stop()
+Launched = Child  # a `paiju serve` child: the same, and .proc
 
 
-def start_server(*extra: str, new_session: bool = False) -> Served:
-    """`paiju serve --port 0 ...`, once it listens. Robots play at full speed (``--robot-pace
-    0``, unless ``extra`` says otherwise): the pace is checked in
-    tests/server/test_table_clocks.py, and would only make these tests slower. With
-    ``new_session`` the server leads a process group of its own (as in a terminal, where a
-    Ctrl-C reaches the whole group)."""
-    return launch.serve("--robot-pace", "0", *extra, timeout=30, new_session=new_session)
+def robots_at_full_speed(extra: tuple[str, ...]) -> tuple[str, ...]:
+    """Robots play at full speed (``--robot-pace 0``, unless ``extra`` says otherwise): the
+    pace is checked in tests/server/test_table_clocks.py, and would only make these tests slower."""
+    return ("--robot-pace", "0", *extra)
 
 
-def stop_server(s: Served) -> str:
-    """SIGTERM (SIGKILL after 10 s); the server's whole output."""
+def start_server(*extra: str) -> Served:
+    """`paiju serve --port 0 ...` in this process (a thread of its own), once it listens."""
+    return inprocess.start(*robots_at_full_speed(extra), timeout=60)
+
+
+def start_process(*extra: str, new_session: bool = False) -> Launched:
+    """`paiju serve --port 0 ...` as a subprocess, once it listens. With ``new_session`` the
+    server leads a process group of its own (as in a terminal, where a Ctrl-C reaches the
+    whole group)."""
+    return launch.serve(*robots_at_full_speed(extra), timeout=60, new_session=new_session)
+
+
+def stop_server(s: Served | Launched) -> str:
+    """Stop it (a subprocess: SIGTERM, SIGKILL after 10 s); the server's whole output."""
     return s.stop(timeout=10)
 
 

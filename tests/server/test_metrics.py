@@ -28,10 +28,10 @@ from paiju.protocol import (
     encode,
 )
 
-from .conftest import TEST_OPTIONS, Served, start_server, stop_server
+from .conftest import TEST_OPTIONS, Launched, Served, start_process, stop_server
 
 
-def scrape(s: Served) -> Scrape:
+def scrape(s: Served | Launched) -> Scrape:
     with urllib.request.urlopen(s.http + "/metrics", timeout=10) as r:
         assert r.headers["Content-Type"].startswith("text/plain; version=")
         return parse(r.read().decode())
@@ -150,7 +150,7 @@ async def test_the_robots_processes_are_as_many_as_asked(processes: int) -> None
         await c.play(random.Random(i))
         await c.close()
 
-    s = start_server(*TEST_OPTIONS, "--robot-processes", str(processes))
+    s = start_process(*TEST_OPTIONS, "--robot-processes", str(processes))  # the metrics of a process of its own
     try:
         assert scrape(s).value("paiju_worker_pool_processes") == 0  # none before the first decision
         await asyncio.gather(*(match(i) for i in range(3)))

@@ -27,6 +27,7 @@ import websockets
 
 from paiju import games
 from paiju.bots import registry as robots
+from paiju.client import Client, ServerError
 from paiju.core.config import rank_robots
 from paiju.games import GameAction
 from paiju.games.testing import random_action
@@ -35,6 +36,7 @@ from paiju.protocol import (
     Action,
     CreateRoom,
     ErrorCode,
+    Feature,
     Hello,
     Join,
     Leave,
@@ -43,6 +45,7 @@ from paiju.protocol import (
     Ping,
     QuickPlay,
     RematchAnswer,
+    RematchOffer,
     RoomState,
     Say,
     Sessions,
@@ -240,6 +243,29 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await bob.close()
     finally:
         await ann.close()
+
+
+async def rematch_elsewhere(url: str, seen: Provoked) -> None:
+    """A rematch answer from a player who opened another room meanwhile (the other player's
+    offer keeps the old room open)."""
+    two = [await Client.connect(url, name, hello=False) for name in ("rem", "rem2")]
+    try:
+        for c in two:
+            await c.request(
+                Hello(1, c.name, features=Feature.BATCH | Feature.REMATCH), lambda f: isinstance(f, Welcome)
+            )
+        st = await two[0].create("tricks", hands=1, clock_ms=60_000)
+        await two[1].join(st.room, 1)
+        await asyncio.gather(*(c.play(random.Random(3)) for c in two))
+        while not isinstance(await two[0].recv(30), RematchOffer):
+            pass
+        await two[0].create("tricks", bots=[1], robot="random", clock_ms=60_000)
+        with pytest.raises(ServerError) as e:
+            await two[0].request(RematchAnswer(st.room, True), lambda f: False)
+        seen["REMATCH_ANSWER", ErrorCode.ALREADY_IN_ROOM] = e.value.code
+    finally:
+        for c in two:
+            await c.close()
 
 
 async def limit_errors(url: str, seen: Provoked) -> None:
@@ -479,6 +505,7 @@ HANDS = {"tricks": 2, "niujiu": 8, "mahjong": 8, "bridge": 6}
 async def test_every_listed_error_is_the_code_the_server_answers(main: Served, tight: Served) -> None:
     seen: Provoked = {}
     await lobby_errors(main.url, seen)
+    await rematch_elsewhere(main.url, seen)
     await limit_errors(tight.url, seen)
     results: list[Result] = []
     for game in games.names():

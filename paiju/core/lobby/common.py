@@ -23,6 +23,7 @@ from paiju.core.config import Config
 from paiju.core.lifecycle import Phase
 from paiju.core.lobby.messages import CloseConn, LobbyOut, Refuse, RoomHandle
 from paiju.core.messages import Conn, Send
+from paiju.core.social import Chat, Rate
 from paiju.core.table import UNOBSERVED, Observer
 from paiju.core.throttle import Throttle
 from paiju.protocol import Error, ErrorCode, Frame, LobbyError, Moved, PaijuError, Redirect, RoomInfo
@@ -98,6 +99,8 @@ class Common(Generic[R]):
         self.checking: dict[Conn, tuple[str, bool]] = {}
         self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
         self.leaving: set[str] = set()  # players whose LEAVE their room is carrying out
+        # chat lines per client address: twice a player's rate (paiju/core/social.py)
+        self.chat_rate = Rate(2 * Chat.BURST, Chat.REFILL_S / 2)
         self.now = 0.0
         self.out: list[LobbyOut] = []  # what the input in hand has made so far
 

@@ -223,7 +223,17 @@ class Lobby(Common[R]):
             # the room's chat and, after its match, its rematch offer (the table checks who may)
             if not self.here(f.room):
                 raise LobbyError(ErrorCode.NO_SUCH_ROOM, f"no room {f.room!r}")
+            if isinstance(f, RematchAnswer) and p.room is not None and p.room != f.room:
+                raise LobbyError(
+                    ErrorCode.ALREADY_IN_ROOM, f"in room {p.room}: the rematch of {f.room} goes on without you"
+                )
             if isinstance(f, Say):
+                # per address too: fresh connections from one address do not add up their lines
+                wait = self.chat_rate.take(self.address_of.get(conn, ""), self.now)
+                if wait > 0:
+                    raise LobbyError(
+                        ErrorCode.RATE_LIMITED, f"too many chat lines from this address: wait {wait:.1f} s"
+                    )
                 msg: TableIn = SayLine(p.id, conn, f.text)
             elif isinstance(f, Mute):
                 msg = MuteName(p.id, conn, f.name, f.on)

@@ -21,7 +21,7 @@ from paiju.core.lifecycle import Phase
 from paiju.core.lobby.common import Common, Player, R
 from paiju.core.lobby.messages import CloseConn, Connect, Evict, Feed, RoomClosed
 from paiju.core.messages import Conn
-from paiju.core.table import Drop
+from paiju.core.table import Drop, Exit
 from paiju.core.table.messages import Bound, Unbound
 from paiju.protocol import Token
 
@@ -104,6 +104,9 @@ class People(Generic[R]):
         p = c.players.get(m.player)
         if p is None:  # a player of a room rebuilt from its log
             p = c.players[m.player] = Player(m.player, m.name)
+        if p.ended is not None and p.ended != m.room and p.conn is not None and c.here(p.ended):
+            # gone to another room while its ended match offers a rematch: that goes on without it
+            c.out.append(Feed(p.ended, Exit(p.id, p.conn)))
         p.room, p.seat, p.ended = m.room, m.seat, None
         c.expiring.pop(p.id, None)
 

@@ -12,6 +12,7 @@ import { ACTION_CODES, ECHO, GAMES, ROOM, SEAT_KINDS, byName, gameInfo } from ".
 import { callEl, cardEl, cardsEl, handOrder, hex } from "./cards.js";
 import { h, handAct, makeModel, optionFace, picksCards, positions } from "./games.js";
 import { nextHint, pickState } from "./picks.js";
+import { sorry } from "./sorry.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
@@ -156,6 +157,7 @@ function handle(f) {
       if (state.invite && !state.room) {
         // an invite link (/r/ROOM): the first free seat of the room, else a spectator's place
         send(frames.join(state.invite, null, true));
+        state.joiningInvite = true;
         state.invite = null;
       }
       break;
@@ -228,16 +230,22 @@ function watchResume(room) {
 function onError(f) {
   // leaving a room that has just let this page go (its rematch offer ran out): nothing to say
   if (f.ref_type === C.LEAVE && f.code === ERROR.NOT_IN_ROOM) return;
-  const name = ERRORS[f.code] || (state.room && gameInfo(state.room.game).errors[f.code]) || "";
-  showError(`${f.code} ${name}: ${f.message}`);
-  if (records.onError(f)) return;
+  const said = sorry(f.code);
+  if (f.ref_type === C.JOIN && state.joiningInvite && [ERROR.NO_SUCH_ROOM, ERROR.ROOM_EXPIRED].includes(f.code)) {
+    // a dead invite link: said where the table would have been, with the way to the lobby
+    state.joiningInvite = false;
+    deadInvite();
+    return;
+  }
   if (f.code === ERROR.BAD_TOKEN) {
-    // an expired or foreign resume token: start a new session instead
+    // an expired or foreign resume token: a new session instead, nothing to tell the player
     state.token = null;
     sessionStorage.removeItem("paiju.token");
     send(frames.hello(state.name, null, null, records.session()));
     return;
   }
+  if (records.onError(f)) return;
+  showError(said.text, { code: f.code, lobby: said.lobby && Boolean(state.room) });
   if (f.ref_type === C.ACTION && state.prompt && f.ref_id === state.prompt.prompt_id) {
     // a prompt that is gone (answered by the clock, closed window) is dropped; otherwise
     // the prompt stays open and the player may choose again
@@ -246,12 +254,27 @@ function onError(f) {
   }
 }
 
-function showError(text) {
+// A refusal or failure in words (sorry.js), with its way on: the lobby when there is no other.
+function showError(text, { code = null, lobby = false } = {}) {
   const box = $("#errors");
-  const el = h("div", { class: "error" }, text);
+  const el = h("div", { class: "error", "data-code": code, role: "alert" }, h("span", {}, text));
+  if (lobby) el.appendChild(h("button", { class: "to-lobby", onclick: () => (el.remove(), leaveRoom()) }, tr("Back to the lobby", "返回大厅")));
+  el.appendChild(h("button", { class: "dismiss", "aria-label": tr("close", "关闭"), title: tr("close", "关闭"), onclick: () => el.remove() }, "×"));
   box.prepend(el);
   while (box.children.length > 4) box.lastChild.remove();
-  setTimeout(() => el.remove(), 8000);
+  setTimeout(() => el.remove(), lobby ? 20000 : 8000);
+}
+
+// An invite link whose table is gone: the lobby, with a sentence saying so at its top.
+function deadInvite() {
+  if (location.pathname !== "/") history.replaceState({}, "", "/");
+  showScreen("lobby");
+  $("#notice").replaceChildren(
+    h("p", {}, h("b", {}, tr("This table has ended.", "这张牌桌已经结束了。")), " ", tr("The link you opened leads to a table that is over or no longer exists. Start a new one below, or join a public table.", "你打开的链接指向一张已结束或不存在的牌桌。可以在下面开一张新牌桌，或加入公开牌桌。")),
+    h("button", { id: "notice-close", onclick: () => ($("#notice").hidden = true) }, tr("To the lobby", "去大厅")),
+  );
+  $("#notice").dataset.kind = "dead-invite";
+  $("#notice").hidden = false;
 }
 
 // ------------------------------------------------------------------ chat and rematch
@@ -362,6 +385,8 @@ function enterRoom(f) {
     state.chatIds = new Set();
     $("#chat-log").replaceChildren();
   }
+  state.joiningInvite = false;
+  $("#notice").hidden = true;
   const created = state.creating || (state.room && state.room.room === f.room && state.room.created);
   state.creating = false;
   state.room = { room: f.room, game: f.game, ruleset: f.ruleset, seat: f.seat, seats: f.seats, scores: f.scores, hand: f.hand, created };
@@ -601,7 +626,8 @@ function renderInvite() {
       void e; // no clipboard (an insecure page): the link is selected for the user to copy
     }
   });
-  box.replaceChildren(h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy, seatSwaps());
+  // (replaceChildren writes a null as the text "null": no seat to swap is left out)
+  box.replaceChildren(...[h("span", {}, tr("Invite a friend: ", "邀请朋友：")), input, copy, seatSwaps()].filter(Boolean));
   box.hidden = false;
 }
 

@@ -8,6 +8,7 @@
 // with index.html): /players/NAME (a player's or a guest's matches), /matches/ID (a stored
 // match) and /leaderboard/GAME.
 
+import { sorry } from "./sorry.js";
 import { C, ERRORS, frames } from "./proto.js";
 import { byName } from "./codes.js";
 import { cardsText, fromHex } from "./cards.js";
@@ -54,7 +55,7 @@ export function onError(f) {
     return true;
   }
   if (f.ref_type === C.ACCOUNT) {
-    $("#account-error").textContent = f.message;
+    $("#account-error").textContent = sorry(f.code).text;
     return true;
   }
   return false;
@@ -112,6 +113,25 @@ async function api(path) {
   return body;
 }
 
+/** A records page that cannot be shown, in words, with the way back to the lobby: ``what``
+ * names the thing asked for ([English, 中文]) when the records have none such. */
+function cannotShow(e, what) {
+  const code = e.message.split(":")[0];
+  let text;
+  if (["not_found", "no_such_game", "bad_name"].includes(code)) text = tr(`There is no ${what[0]}.`, `没有${what[1]}。`);
+  else if (code === "no_records") text = tr("This server keeps no records.", "这台服务器不保存对局记录。");
+  else text = tr("The records could not be read just now. Try again in a moment.", "暂时读不到记录，请稍后再试。");
+  return h("div", { class: "not-found", "data-code": code }, h("p", { class: "error-text" }, text), h("a", { class: "to-lobby", href: "/" }, tr("Back to the lobby", "返回大厅")));
+}
+
+/** The page for an address that names nothing. */
+export function showNotFound() {
+  hooks.showScreen("records");
+  const box = $("#records-body");
+  box.dataset.view = "not-found";
+  box.replaceChildren(cannotShow(new Error("not_found"), [`page at ${location.pathname}`, `地址为 ${location.pathname} 的页面`]));
+}
+
 const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
 // A rating as shown: the openskill ordinal (mu - 3 sigma, what the leaderboard sorts by) on an
 // Elo-like scale, 1500 + 60 x ordinal, floored at 0: a newcomer shows 1500, not 0.00, and one
@@ -132,6 +152,7 @@ export function route() {
   if (parts.length === 2 && parts[0] === "players") showPlayer(parts[1]);
   else if (parts.length === 2 && parts[0] === "matches" && /^\d+$/.test(parts[1])) showMatch(parts[1]);
   else if (parts.length === 2 && parts[0] === "leaderboard") showLeaderboard(parts[1]);
+  else if (parts.length && !(parts.length === 2 && parts[0] === "r")) showNotFound(); // (an invite link: the table's)
   else return false;
   return true;
 }
@@ -150,8 +171,11 @@ async function showPlayer(name, before = null) {
     page = await api(`/api/players/${encodeURIComponent(name)}/matches?limit=20${before ? `&before=${before}` : ""}`);
   } catch (e) {
     // a name with no match stored yet (a guest before the end of its first match)
-    if (e.message.startsWith("not_found")) box.replaceChildren(h("h2", {}, tr(`${name}: matches`, `${name} 的对局`)), h("p", {}, tr("No match yet.", "还没有对局。")));
-    else box.replaceChildren(h("p", { class: "error-text" }, e.message));
+    if (e.message.startsWith("not_found")) {
+      const none = h("div", { class: "not-found", "data-code": "not_found" }, h("p", {}, tr(`${name} has no match here yet.`, `${name} 在这里还没有对局。`)), h("a", { class: "to-lobby", href: "/" }, tr("Back to the lobby", "返回大厅")));
+      box.replaceChildren(h("h2", {}, tr(`${name}: matches`, `${name} 的对局`)), none);
+    }
+    else box.replaceChildren(cannotShow(e, [`player ${name}`, `玩家 ${name}`]));
     return;
   }
   const rows = page.matches.map((m) => {
@@ -195,7 +219,7 @@ async function showMatch(id) {
   try {
     m = await api(`/api/matches/${id}`);
   } catch (e) {
-    box.replaceChildren(h("p", { class: "error-text" }, e.message));
+    box.replaceChildren(cannotShow(e, [`match ${id}`, `第 ${id} 号对局`]));
     return;
   }
   const seatName = (i) => (m.seats[i] ? m.seats[i].name : tr(`seat ${i}`, `${i} 号位`));
@@ -226,7 +250,7 @@ async function showLeaderboard(game) {
   try {
     board = await api(`/api/leaderboard/${encodeURIComponent(game)}?limit=100`);
   } catch (e) {
-    box.replaceChildren(pick, h("p", { class: "error-text" }, e.message));
+    box.replaceChildren(pick, cannotShow(e, [`game ${game}`, `游戏 ${game}`]));
     return;
   }
   const rows = board.players.map((p) =>
