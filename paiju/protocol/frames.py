@@ -413,8 +413,9 @@ class RoomState(Frame):
     scores: list[I64]  # running totals of the match
     view: View
     robots: list[Seat] = field(default_factory=list)  # the seats a robot plays now, in order
+    commitment: Text = ""  # hex SHA-256 of the match's salt and seed, fixed before its first deal (§8)
 
-    LATER = 1  # robots
+    LATER = 2  # robots, commitment
 
 
 @frame(0x44, SERVER)
@@ -459,6 +460,10 @@ class Result(Frame):
     hands: list[Cards]  # every seat's hand, revealed
     final: bool  # the match is over
     detail: View = field(default_factory=dict)
+    seed: U64 | None = None  # final: the match's seed, revealed (§8, provably fair deals)
+    salt: Text = ""  # final: the match's salt in hex, revealed
+
+    LATER = 2  # seed, salt
 
 
 @frame(0x47, SERVER)

@@ -86,7 +86,7 @@ from paiju.protocol import (
 from paiju.protocol.frames import CLIENT, FRAMES
 from paiju.records import Database, matches
 from paiju.records.recorder import Recorder
-from paiju.server import discovery, identity, metrics
+from paiju.server import analyses, discovery, identity, metrics, recording
 from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.http import WEB_DIR, Site, respond
@@ -149,6 +149,7 @@ class Server:
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
         self._keepalive: asyncio.Task[None] | None = None
+        self._analyses: asyncio.Task[int] | None = None
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
@@ -188,6 +189,9 @@ class Server:
             # without room logs no room outlives its process: the matches a killed one left
             # playing are over (with logs, a room not rebuilt closes its own: rebuild())
             await self._abandon(None)
+        if self.database is not None and self.recorder is not None and self.extras is not None:
+            # the analyses a stopped server left pending, finished in the background
+            self._analyses = asyncio.create_task(analyses.finish(self.database, self.recorder, self.extras))
         self._ws = await serve(
             self.handler,
             self.config.host,
@@ -208,7 +212,7 @@ class Server:
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
 
     async def close(self) -> None:
-        for task in (self._router, self._keepalive):
+        for task in (self._router, self._keepalive, self._analyses):
             if task is not None:
                 task.cancel()
         self.runner.stop()
@@ -304,7 +308,7 @@ class Server:
         if why is not None:
             log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
             await self.store.forget(rid)
-            if r.phase is Phase.PLAYING:
+            if r.phase is not Phase.WAITING:  # (over: its end may not be in the records)
                 await self._abandon(rid)
             return None
         now = loop_time()
@@ -319,6 +323,8 @@ class Server:
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
+            if self.database is not None:
+                await recording.recover(follower, r, self.database, self.extras)
         room = self._open(t, self.store.open(rid, entries), follower)
         room.feed(table.Restored())
         log.info(

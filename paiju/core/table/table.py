@@ -84,6 +84,7 @@ class Table(Common):
         created: float = 0.0,
         logged: bool = False,
         observer: Observer = UNOBSERVED,
+        salt: bytes = b"",
     ) -> None:
         super().__init__(
             room_id,
@@ -105,6 +106,7 @@ class Table(Common):
             created=created,
             logged=logged,
             observer=observer,
+            salt=salt,
         )
         self.stream = Stream(self)
         self.prompts = Prompts(self)
@@ -165,6 +167,7 @@ class Table(Common):
             created=h.created,
             logged=True,
             observer=observer,
+            salt=h.salt,
         )
         t.match.expires_at = None
         if t.match.start_at is not None and r.phase is not Phase.WAITING:
@@ -200,6 +203,7 @@ class Table(Common):
             roomlog.rules_options(self.game_name, self.rules),
             self.seat_robots,
             self.bank_ms,
+            self.salt,
         )
 
     # ------------------------------------------------------------------ the one way in
