@@ -109,10 +109,10 @@ class Login(Generic[R]):
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         pid = self._token(f)
         player = c.players.get(pid) if pid is not None else None
-        if pid is not None and player is None:  # forgotten: it left, or its wait ran out
+        if pid is not None and player is None and not c.directory:  # forgotten: it left, or its wait ran out
             raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token has ended: its player is no longer here")
-        if player is None:
-            pid = secrets.token_hex(8)
+        if player is None:  # new, or (several nodes) a player another node sent here (REDIRECT)
+            pid = pid or secrets.token_hex(8)
             player = c.players[pid] = Player(pid, f.name or f"guest-{pid[:4]}")  # never nameless
         old = player.conn
         if old is not None and old != conn:
