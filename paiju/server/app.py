@@ -67,6 +67,7 @@ from paiju.core.lobby import (
 from paiju.core.roomlog import LogError, Replayed, replay
 from paiju.protocol import (
     Account,
+    Action,
     CreateRoom,
     ErrorCode,
     Feature,
@@ -76,6 +77,7 @@ from paiju.protocol import (
     ListRooms,
     LobbyError,
     PaijuError,
+    Ping,
     ProtocolError,
     QuickPlay,
     SeatKind,
@@ -514,8 +516,8 @@ class Server:
                     f = self._decode(msg, allowed)
                     self._admit(f, allowed)
                 except PaijuError as e:
-                    peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
-                    await self._carry(Garbled(conn, e, f, peek))
+                    peek = _peek_ref(msg) if f is None and isinstance(msg, bytes) else (None, None)
+                    await self._carry(Garbled(conn, e, f, *peek))
                     continue
                 lookups = self.runner.feed(Received(conn, f))
                 if lookups:  # (most frames need none: no coroutine for them)
@@ -618,15 +620,29 @@ def _address(ws: ServerConnection) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
-def _peek_type(msg: bytes) -> int | None:
-    """The frame type of an undecodable frame, when its head is readable (for ERROR.ref_type)."""
+# where a request's id stands in its array (SPEC.md §3.1): ACTION's prompt_id, PING's nonce
+_ID_AT = {int(Action.TYPE): 1, int(Ping.TYPE): 1}
+
+
+def _peek_ref(msg: bytes) -> tuple[int | None, int | None]:
+    """The frame type of an undecodable frame and its prompt id (ACTION) or nonce (PING), each
+    when readable (for ERROR's ref_type and ref_id): a refused ACTION names its prompt."""
+    t: int | None = None
     try:
         u = msgpack.Unpacker(max_buffer_size=len(msg) + 1)
         u.feed(msg)
-        if u.read_array_header() > 0:
-            t = u.unpack()
-            if type(t) is int and 0 <= t <= 0xFF:
-                return t
+        n = u.read_array_header()
+        if n > 0:
+            head = u.unpack()
+            if type(head) is int and 0 <= head <= 0xFF:
+                t = head
+                at = _ID_AT.get(t)
+                if at is not None and n > at:
+                    for _ in range(at - 1):  # (none: both ids come first)
+                        u.skip()
+                    i = u.unpack()
+                    if type(i) is int and 0 <= i <= 0xFFFFFFFF:
+                        return t, i
     except Exception:
         pass
-    return None
+    return t, None

@@ -2,13 +2,14 @@
 
 The table of calls (:func:`paiju.games.bridge.bidding.choose`) gives every call at once. At the
 decisions that cost the most, :func:`judge` checks it against the other calls the system can
-read there (:func:`candidates`): game or slam, which strain, and in competition pass, double
+read there (:func:`candidates`): game or slam, which fit, and in competition pass, double
 or bid on. It deals hands to the three unseen seats that keep every call so far
 (:func:`paiju.bots.bridge.montecarlo.sample_deals`: each caller's hand satisfies one of the
 rows that give its call), continues the auction after each candidate with the table-driven
 bidder in all four seats (:func:`finish`), scores the final contract of each with
-:mod:`paiju.bots.bridge.tricks`' estimate of its double-dummy tricks, and takes the candidate
-of the best mean IMPs against the table's own call when it gains at least :data:`MARGIN`.
+:mod:`paiju.bots.bridge.tricks`' estimate of its double-dummy tricks (or DDS's count,
+``scorer="dd"``), and takes the candidate of the best mean IMPs against the table's own call
+when it gains at least :data:`MARGIN`.
 Every candidate has a row that gives its meaning (its promise, read back by
 :func:`paiju.games.bridge.bidding.read_auction`, is not empty), so the chosen call is explained
 like any other. A decision that runs out of its CPU budget before :data:`MIN_SAMPLES` deals
