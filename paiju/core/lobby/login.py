@@ -126,9 +126,7 @@ class Login(Generic[R]):
         if account:
             become(player, account, f.session)
         elif "account" in player.extra:  # a resume without the account's session: a guest
-            player.extra.pop("account", None)
-            player.extra.pop("session", None)
-            player.name = f.name or f"guest-{player.id[:4]}"
+            as_guest(player, f.name)
         token = c.new_token(player)
         if f.features & Feature.REMATCH:
             c.rematching.add(conn)
@@ -197,9 +195,7 @@ class Login(Generic[R]):
 
     def logged_out(self, conn: Conn, p: Player) -> None:
         """``p`` plays as a guest from now on; its resume token ends (TOKEN gives the next)."""
-        p.extra.pop("account", None)
-        p.extra.pop("session", None)
-        p.name = f"guest-{p.id[:4]}"
+        as_guest(p)
         self.c.send(conn, Identity(p.name, False, None))
         self.c.send(conn, Token(self.c.new_token(p)))
 
@@ -222,6 +218,13 @@ class Login(Generic[R]):
             s = q.extra.get("session") if q is not None else None
             if q is not None and q.conn is not None and isinstance(s, str) and tokens.digest(s) in ended:
                 self.logged_out(q.conn, q)
+
+
+def as_guest(player: Player, name: str = "") -> None:
+    """``player`` plays as a guest from now on, named ``name`` (else ``guest-`` and its id's start)."""
+    player.extra.pop("account", None)
+    player.extra.pop("session", None)
+    player.name = name or f"guest-{player.id[:4]}"
 
 
 def become(player: Player, account: str, session: str | None) -> None:
