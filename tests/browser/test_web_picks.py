@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browser.pages import bid_7nt_to_the_play, open_page
-from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES
 from tests.browser.test_web_words import RAW
 from tests.server.test_pbn import PBN
 
@@ -116,13 +117,18 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
                 legal = any(sorted(sel) == sorted(x) for x in plays) or covered
                 assert page.locator("#pick-play").is_enabled() == legal, (sel, plays)
                 checked += 1
+            if decisions == 2:  # the cards picked, Play lit: the README's picture on a phone
+                page.screenshot(path=str(ARTIFACTS / f"web-niujiu-picks-{size}.png"))
+                if phone and os.environ.get("PAIJU_DOCS_IMG") == "1":
+                    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+                    (DOCS_IMG / "web-niujiu-picks-phone.png").write_bytes(
+                        (ARTIFACTS / "web-niujiu-picks-phone.png").read_bytes()
+                    )
             sent = page.evaluate(OUT)
             page.click("#pick-play")
             page.wait_for_function("(n) => window.paiju.trace.filter((t) => t[1] === 'out').length > n", arg=sent)
             shown = page.evaluate("document.body.innerText")
             assert not RAW.search(shown), f"raw data on the page: {RAW.search(shown)}"  # no "null" after a step
-            if decisions == 2:
-                page.screenshot(path=str(ARTIFACTS / f"web-niujiu-picks-{size}.png"))
         assert decisions > 0
         assert page.locator("#errors .error").count() == 0, page.locator("#errors").inner_text()
         assert page.locator("#result .summary").count() == 1
