@@ -120,15 +120,18 @@ EXTRAS = {
 
 def _normal(f: Frame) -> Frame | None:
     """``f`` without what differs between two runs of one seeded game: the room's id, the
-    clock's readings, the player's id and token, what a process works out from the deal."""
+    clock's readings, the player's id and token, what a process works out from the deal, the
+    match's salt (random: its commitment too)."""
     if isinstance(f, Welcome):
         return None
     if isinstance(f, Prompt):
         return dataclasses.replace(f, room="R", ms_left=0, bank_ms=0)
     if isinstance(f, Result):  # the solver's figures join a RESULT only when ready in time (paiju/server/room.py)
         detail = {k: v for k, v in f.detail.items() if k not in EXTRAS}
-        return dataclasses.replace(f, room="R", detail=detail)
-    if isinstance(f, (Event, RoomState)):
+        return dataclasses.replace(f, room="R", detail=detail, salt="")
+    if isinstance(f, RoomState):
+        return dataclasses.replace(f, room="R", commitment="")
+    if isinstance(f, Event):
         return dataclasses.replace(f, room="R")
     return f
 
