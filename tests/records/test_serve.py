@@ -157,17 +157,18 @@ async def test_the_records_writer_is_a_process_that_ends_with_a_killed_server(tm
     helpers: list[int] = []
     try:
         # from the start: the processes of the deals' extras (bridge's par, the trick game's
-        # solver) and multiprocessing's resource tracker, which a spawning process starts
-        assert len(_children(s.proc.pid)) == 3
-        c = await Client.connect(s.url, "guest")
-        await c.create("tricks", hands=1, bots=[1], robot="random")
-        await c.play(random.Random(1))
-        await c.close()
-        for _ in range(300):  # and the writer, started by the first finished hand
+        # solver), multiprocessing's resource tracker, which a spawning process starts, and the
+        # records writer (connected at start: the first RESULT waits for its record, not for imports)
+        for _ in range(300):
             helpers = _children(s.proc.pid)
             if len(helpers) == 4:
                 break
             await asyncio.sleep(0.05)
+        c = await Client.connect(s.url, "guest")
+        await c.create("tricks", hands=1, bots=[1], robot="random")
+        await c.play(random.Random(1))
+        await c.close()
+        assert _children(s.proc.pid) == helpers  # the first finished hand started none
         assert len(helpers) == 4 and all(map(_running, helpers))
         s.proc.kill()  # SIGKILL: the server cleans nothing up
         s.proc.wait(10)
