@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("paiju.cli.bench", "benchmarks (timing targets live here, never in unit tests)"),
     "solve": ("paiju.cli.solve", "solve a game position exactly (the simple trick-taking game)"),
     "arena": ("paiju.cli.arena", "play robots against each other headless, duplicate style, and report"),
+    "verify": ("paiju.cli.verify", "check a finished match: its seed is the one committed to, and deals every hand"),
     "db": ("paiju.cli.db", "the records database: accounts, match history, ratings (upgrade, current)"),
     "loadtest": ("paiju.cli.loadtest", "drive real protocol clients against a paiju server and report (load test)"),
 }

@@ -25,6 +25,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "parfloor": "bridge: how far from par a side stays when it sees its own 26 cards (what no bidder can win back)",
     "loop": "the event loop's lag with every core busy: robot processes at the server's priority against below it",
     "leads": "the bridge opening lead: DD tricks the simulated lead and the rules' lead give away, and its CPU",
+    "judge": "the bridge bidding's simulation against the rows alone on the same deals, scored against par",
 }
 
 

@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace) -> int:
+    from paiju.bots import registry
     from paiju.bots.pool import DecisionPool
     from paiju.bots.worker import Worker
     from paiju.bus.link import Link, client, redacted
@@ -155,6 +156,11 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, on_signal, sig)
     health = asyncio.create_task(_health(link, Path(args.health_file))) if args.health_file else None
+    # The robots' modules imported now, before the first request: imported at the first
+    # decision they held the loop for seconds on a busy machine, long enough for every Redis
+    # read in flight to time out (an "outage", then a backoff) while the rooms waited.
+    for game in chosen:
+        registry.names(game)
     heap.settle()
     # One line that scripts (and the tests) read: the worker is in the group and serving.
     log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)

@@ -320,8 +320,8 @@ class RobotExtras:
     loads DDS); :meth:`close` ends them."""
 
     def __init__(self) -> None:
-        from paiju.bots.bridge import record as bridge
-        from paiju.bots.tricks import record as tricks
+        from paiju.bots.bridge import analysis as bridge
+        from paiju.bots.tricks import analysis as tricks
 
         self.pools = [bridge.pool(), tricks.pool()]
         self.by_game: dict[str, Callable[[Any, int], asyncio.Future[dict[str, Any]]]] = {

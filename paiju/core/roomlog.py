@@ -9,7 +9,8 @@ resumes with its ``last_seq`` gets exactly what it missed).
 
 The entries, as msgpack arrays (the first is always a :class:`Head`)::
 
-    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms]
+    ["room", 1, game, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms,
+     salt]
     ["seats", [[kind, player_id|nil, name|nil, robot_played], ...]]   after each SEAT/ROBOT event
     ["watchers", [[player_id, name], ...]]        after a spectator comes or goes for good
     ["hand", h]                                   hand h is dealt: create(game, seed, ruleset, hand=h)
@@ -20,7 +21,8 @@ The entries, as msgpack arrays (the first is always a :class:`Head`)::
 ``options`` (a map, absent in older logs) holds the options of the room's rules that differ from
 those of the named ruleset (:func:`rules_options`): a bridge room's deals loaded from PBN, so
 that the room rebuilt after a restart plays the same boards. ``robots`` and ``bank_ms`` (the
-time bank each seat starts a hand with) are absent when empty or 0. A ``bank`` entry follows
+time bank each seat starts a hand with) are absent when empty or 0 and no ``salt`` follows;
+``salt`` (the match's, whose commitment its players got) is absent in older logs. A ``bank`` entry follows
 every act of a seat whose prompt drew on its bank, so a rebuilt room keeps what each seat has
 left (a seat with no ``bank`` entry since its hand's ``hand`` entry has its whole bank).
 
@@ -70,6 +72,7 @@ class Head:
     options: dict[str, Any] = field(default_factory=dict)
     robots: tuple[str | None, ...] = ()  # by seat: a robot seat's own robot (None: ``robot``)
     bank_ms: int = 0  # the time bank of each seat at the start of each hand
+    salt: bytes = b""  # the match's salt: its commitment is SHA-256(salt || seed) (paiju/games/fairness.py)
 
 
 @dataclass(frozen=True)
@@ -159,8 +162,9 @@ def _plain_entry(e: Entry) -> list[Any]:
             e.quickplay,
             e.created,
             e.options,
-            *([list(e.robots)] if any(e.robots) or e.bank_ms else []),
-            *([e.bank_ms] if e.bank_ms else []),
+            *([list(e.robots)] if any(e.robots) or e.bank_ms or e.salt else []),
+            *([e.bank_ms] if e.bank_ms or e.salt else []),
+            *([e.salt] if e.salt else []),
         ]
     if isinstance(e, Seats):
         return ["seats", [[s.kind, s.player, s.name, s.stand_in] for s in e.seats]]
@@ -241,6 +245,7 @@ class Replayed:
     prompt_id: int = 0  # the highest prompt id in the log
     actions: int = 0
     banks: dict[int, int] = field(default_factory=dict)  # seat -> ms of bank left this hand (absent: all of it)
+    logs: dict[int, list[tuple[int, int, bytes]]] = field(default_factory=dict)  # each hand's (seat, code, cards)
 
     @property
     def game_name(self) -> str:
@@ -261,7 +266,10 @@ def read_head(room_id: str, data: bytes) -> Head:
     options = head[11] if len(head) > 11 and head[11] else {}
     robots = tuple(head[12]) if len(head) > 12 and head[12] else ()
     bank_ms = int(head[13]) if len(head) > 13 else 0
-    return Head(game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms)
+    salt = bytes(head[14]) if len(head) > 14 else b""
+    return Head(
+        game_name, ruleset, seed, hands, clock_ms, robot, private, quickplay, created, options, robots, bank_ms, salt
+    )
 
 
 def replay(room_id: str, entries: list[bytes]) -> Replayed:
@@ -286,12 +294,14 @@ def replay(room_id: str, entries: list[bytes]) -> Replayed:
                 r.watchers = [(str(pid), str(name)) for pid, name in e[1]]
             elif kind == "hand":
                 r.hand = int(e[1])
+                r.logs[r.hand] = []
                 r.game = games.create(head.game, head.seed, rules, hand=r.hand)
                 r.phase = Phase.PLAYING
                 r.banks = {}
             elif kind == "act":
                 _, seat, code, cards, pid = e
                 r.game.apply(seat, GameAction(code, bytes(cards)))
+                r.logs.setdefault(r.hand, []).append((seat, code, bytes(cards)))
                 r.actions += 1
                 r.prompt_id = max(r.prompt_id, int(pid))
             elif kind == "ev":

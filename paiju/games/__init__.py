@@ -7,7 +7,7 @@
 """
 
 from paiju.games.base import ActionSet, Game, GameAction, GameError, GameEvent, HandNotOver, Outcome, Rules
-from paiju.games.registry import add_record, create, get, names, records, register, shape
+from paiju.games.registry import add_detail, create, details, get, names, register, shape
 from paiju.games.request import decision_request
 
 __all__ = [
@@ -19,12 +19,12 @@ __all__ = [
     "HandNotOver",
     "Outcome",
     "Rules",
-    "add_record",
+    "add_detail",
     "create",
     "decision_request",
+    "details",
     "get",
     "names",
-    "records",
     "register",
     "shape",
 ]

@@ -16,7 +16,7 @@ MODULES = {
     "bridge": "paiju.games.bridge",
 }
 _GAMES: dict[str, type[Game[Any]]] = {}
-_RECORDS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
+_DETAILS: dict[str, list[Callable[[Any], dict[str, Any]]]] = {}
 _SHAPES: dict[tuple[str, str | None], tuple[int, Rules]] = {}
 
 
@@ -25,21 +25,21 @@ def register(cls: type[Game[Any]]) -> type[Game[Any]]:
     return cls
 
 
-def add_record(name: str, record: Callable[[Any], dict[str, Any]]) -> None:
-    """Have :func:`records` give ``record(game)`` to the outcome of game ``name`` (a
-    game's package registers what is written from a game, such as bridge's PBN file, so that
-    the game itself need not import its writers). The records of one game merge; adding the
-    same one again changes nothing. A record must be quick: the server's rooms make it on
-    their event loop (what is slow, such as bridge's par, is worked out elsewhere: paiju/server/room.py)."""
-    if record not in _RECORDS.setdefault(name, []):
-        _RECORDS[name].append(record)
+def add_detail(name: str, detail: Callable[[Any], dict[str, Any]]) -> None:
+    """Have :func:`details` give ``detail(game)`` to the outcome of game ``name`` (a game's
+    package registers what is written from a game, such as bridge's PBN file, so that the game
+    itself need not import its writers). The details of one game merge; adding the same one
+    again changes nothing. A detail must be quick: the server's rooms make it on their event
+    loop (what is slow, such as bridge's par, is worked out elsewhere: paiju/server/room.py)."""
+    if detail not in _DETAILS.setdefault(name, []):
+        _DETAILS[name].append(detail)
 
 
-def records(game: Game[Any]) -> dict[str, Any]:
-    """What a RESULT adds to the outcome's detail of an ended hand: its package's records."""
+def details(game: Game[Any]) -> dict[str, Any]:
+    """What a RESULT adds to the outcome's detail of an ended hand: its package's details."""
     out: dict[str, Any] = {}
-    for record in _RECORDS.get(game.name, ()):
-        out.update(record(game))
+    for detail in _DETAILS.get(game.name, ()):
+        out.update(detail(game))
     return out
 
 

@@ -57,9 +57,17 @@ GROUPS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
         lambda f: any(x.startswith(("RandomRobot.", "BDIRobot.", "PerfectRobot.")) for x in f),
     ),
     ("the game (apply, legal, view)", lambda f: any(re.match(r"(Mahjong|Tricks|Bridge|Niujiu|Game)\.", x) for x in f)),
-    ("socket writes (the system call)", lambda f: f[-1].startswith("_SelectorSocketTransport.write")),
+    # (on uvloop the transport's write is C code, whose time py-spy counts to its Python caller)
+    (
+        "socket writes (the system call)",
+        lambda f: f[-1].startswith(("_SelectorSocketTransport.write", "Connection._flush")),
+    ),
     ("encoding frames", lambda f: any(x.startswith("encode (") for x in f)),
     ("records (the recorder's SQL)", lambda f: any(x.startswith("Recorder._run") for x in f)),
+    (
+        "other processes' pipes (records writer, analyses, robots' pool)",
+        lambda f: any(x.startswith("CallPool.") for x in f),
+    ),
     ("HELLO's account check", lambda f: any(x.startswith("check_hello") for x in f)),
     ("room and table (the rest)", lambda f: any(x.startswith(("Room.feed", "Room._carry")) for x in f)),
     (
@@ -92,7 +100,7 @@ def groups(lines: Iterable[str]) -> list[tuple[str, float]]:
     counts: Counter[str] = Counter()
     total = 0
     for frames, n in stacks(lines):
-        if not frames[0].startswith("_run_module_as_main"):  # another thread
+        if not frames[0].startswith(("_run_module_as_main", "<module> (paiju")):  # another thread
             continue
         total += n
         counts[next((g for g, test in GROUPS if test(frames)), "other")] += n

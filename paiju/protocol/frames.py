@@ -413,8 +413,9 @@ class RoomState(Frame):
     scores: list[I64]  # running totals of the match
     view: View
     robots: list[Seat] = field(default_factory=list)  # the seats a robot plays now, in order
+    commitment: Text = ""  # hex SHA-256 of the match's salt and seed, fixed before its first deal (§8)
 
-    LATER = 1  # robots
+    LATER = 2  # robots, commitment
 
 
 @frame(0x44, SERVER)
@@ -459,6 +460,10 @@ class Result(Frame):
     hands: list[Cards]  # every seat's hand, revealed
     final: bool  # the match is over
     detail: View = field(default_factory=dict)
+    seed: U64 | None = None  # final: the match's seed, revealed (§8, provably fair deals)
+    salt: Text = ""  # final: the match's salt in hex, revealed
+
+    LATER = 2  # seed, salt
 
 
 @frame(0x47, SERVER)
@@ -472,16 +477,20 @@ class Error(Frame):
     ref_id: U32 | None = None  # its prompt id (ACTION) or nonce (PING)
 
     @classmethod
-    def refusing(cls, err: PaijuError, ref: Frame | None = None, *, ref_type: int | None = None) -> Error:
-        """The ERROR frame that answers ``ref`` (or an undecodable frame of type ``ref_type``)
-        refused with ``err``: the one place where a refusal becomes a frame.
+    def refusing(
+        cls, err: PaijuError, ref: Frame | None = None, *, ref_type: int | None = None, ref_id: int | None = None
+    ) -> Error:
+        """The ERROR frame that answers ``ref`` (or an undecodable frame of type ``ref_type``,
+        whose prompt id or nonce, when readable, is ``ref_id``) refused with ``err``: the one
+        place where a refusal becomes a frame.
 
         >>> Error.refusing(PaijuError(ErrorCode.NOT_YOUR_TURN, "wait"), Action(7, 0))
         Error(code=300, message='wait', ref_type=7, ref_id=7)
         """
         if ref is not None:
             ref_type = ref.TYPE
-        ref_id = getattr(ref, "prompt_id", getattr(ref, "nonce", None)) if ref is not None else None
+        if ref is not None:
+            ref_id = getattr(ref, "prompt_id", getattr(ref, "nonce", None))
         return cls(err.code, err.message[:1024], ref_type, ref_id)
 
 

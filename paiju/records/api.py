@@ -3,6 +3,7 @@
 - ``GET /api/players/NAME/matches?limit=20&before=ID`` -- a player's or robot's matches, newest first;
 - ``GET /api/matches/ID`` -- a match: seats, ratings, every finished hand with its action log;
 - ``GET /api/matches/ID.pbn`` -- a bridge match as a PBN file;
+- ``GET /api/matches/ID/verify`` -- its check: seed and salt against the commitment, every deal again;
 - ``GET /api/leaderboard/GAME?limit=50&offset=0`` -- the ratings of a game, best first.
 
 A match's ``seed`` is a decimal string: a 64-bit integer, which a JavaScript number would
@@ -32,13 +33,13 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from paiju import games
-from paiju.records import matches
+from paiju.records import matches, verify
 from paiju.records.database import Database
 from paiju.records.models import PLAYING
 
 JSON = "application/json"
 PLAYER = re.compile(r"/api/players/([^/]+)/matches")
-MATCH = re.compile(r"/api/matches/([^/]+?)(\.pbn|\.json)?")
+MATCH = re.compile(r"/api/matches/([^/]+?)(\.pbn|\.json|/verify)?")
 LEADERBOARD = re.compile(r"/api/leaderboard/([^/]+)")
 NAME_OR_ROBOT = re.compile(r"[\w.@-]{2,64}")
 MAX_ID = 2**62
@@ -78,10 +79,17 @@ async def answer(db: Database, path: str, query: str) -> ApiResponse:
         if m := MATCH.fullmatch(path):
             match_id = _parse_int("match id", m.group(1), 1, MAX_ID)
             record = await matches.match(db, match_id)
+            if m.group(2) == "/verify":  # the match page's check (paiju verify MATCH's)
+                return _ok(verify.check(public(record)).json())
             if m.group(2) == ".pbn":
                 if record["game"] != "bridge":
                     raise BadRequest("not_bridge", f"match {match_id} is {record['game']}: PBN is for bridge")
-                return ApiResponse(200, "text/plain; charset=utf-8", matches.pbn(record).encode())
+                try:
+                    text = matches.pbn(record)
+                except (games.GameError, ValueError) as e:  # a record altered since it was written
+                    why = f"match {match_id}: a stored hand does not replay: {e}"
+                    raise BadRequest("does_not_replay", why, 409) from None
+                return ApiResponse(200, "text/plain; charset=utf-8", text.encode())
             return _ok(public(record))
         if m := LEADERBOARD.fullmatch(path):
             game = unquote(m.group(1))
@@ -111,16 +119,17 @@ def _parse_int(what: str, text: str, lo: int, hi: int) -> int:
 
 def public(match: dict[str, Any]) -> dict[str, Any]:
     """A match as anyone may see it, as JSON carries it: its 64-bit seed as a string once
-    the match is over (or abandoned), null while it plays, and its room's id null while it
-    plays (a private room's id lets its holder in).
+    the match is over (or abandoned), null while it plays, like its salt, and its room's id
+    null while it plays (a private room's id lets its holder in). Its ``commitment`` is
+    always there: the promise its seed and salt are checked against.
 
     >>> public({"status": "playing", "seed": 7, "room": "r1"})
-    {'status': 'playing', 'seed': None, 'room': None}
+    {'status': 'playing', 'seed': None, 'room': None, 'salt': None}
     >>> public({"status": "over", "seed": 7, "room": "r1"})
     {'status': 'over', 'seed': '7', 'room': 'r1'}
     """
     if match["status"] == PLAYING:
-        return match | {"seed": None, "room": None}
+        return match | {"seed": None, "salt": None, "room": None}
     return match | {"seed": str(match["seed"])}
 
 

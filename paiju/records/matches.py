@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from paiju import games
-from paiju.games import Game, GameAction, Rules
+from paiju.games import Game, GameAction, Rules, fairness
 from paiju.records import ratings
 from paiju.records.database import Database
 from paiju.records.models import ABANDONED, GUEST, OVER, PLAYING, ROBOT, USER, Account, Hand, Match, MatchSeat, Rating
@@ -52,6 +52,7 @@ class MatchInfo:
     seed: int
     hands: int
     started: float
+    salt: bytes = b""  # the match's salt: its commitment is SHA-256(salt || seed) (paiju/games/fairness.py)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class HandRecord:
     scores: Sequence[int]
     revealed: Sequence[bytes]  # every seat's hand as the end of the hand reveals it (RESULT.hands)
     detail: Mapping[str, Any] = field(default_factory=dict)
+    pending: bool = False  # its analysis (par, solved values) is still to be added to ``detail``
 
 
 class NotFound(LookupError):
@@ -96,6 +98,7 @@ async def open_match(s: AsyncSession, info: MatchInfo, match_id: int | None, sea
             ruleset=info.ruleset,
             options=info.options,
             seed=info.seed,
+            **fair(info),
             hands_planned=info.hands,
             hands_played=0,
             status=PLAYING,
@@ -119,7 +122,15 @@ def hand_row(match_id: int, hand: HandRecord) -> dict[str, Any]:
         "revealed": [bytes(c).hex() for c in hand.revealed],
         "detail": jsonable(hand.detail),
         "ended": time.time(),
+        "analysis_pending": hand.pending,
     }
+
+
+def fair(info: MatchInfo) -> dict[str, str | None]:
+    """The ``salt`` and ``commitment`` columns of a match (None: a room without a salt)."""
+    if not info.salt:
+        return {"salt": None, "commitment": None}
+    return {"salt": info.salt.hex(), "commitment": fairness.commitment(info.seed, info.salt)}
 
 
 async def add_hands(s: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
@@ -130,6 +141,63 @@ async def add_hands(s: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
     await s.execute(insert(Hand), list(rows))
     for match_id, n in Counter(r["match_id"] for r in rows).items():
         await s.execute(update(Match).where(Match.id == match_id).values(hands_played=Match.hands_played + n))
+
+
+async def add_analysis(
+    s: AsyncSession, info: MatchInfo | None, match_id: int | None, hand: int, detail: Mapping[str, Any]
+) -> bool:
+    """Merge a recorded hand's analysis (bridge's par, the trick game's solved values) into
+    its detail and mark it no longer pending, in the caller's transaction: hand ``hand`` of
+    ``match_id``, or (None) of the match of ``info``'s room and start. Whether the hand was
+    there."""
+    if match_id is None and info is not None:
+        match_id = await s.scalar(
+            select(Match.id)
+            .where(Match.room_id == info.room_id, Match.started == info.started)
+            .order_by(Match.id.desc())
+            .limit(1)
+        )
+    if match_id is None:
+        return False
+    where = (Hand.match_id == match_id) & (Hand.hand == hand)
+    held = await s.scalar(select(Hand.detail).where(where))
+    if held is None:
+        return False
+    await s.execute(update(Hand).where(where).values(detail={**held, **jsonable(detail)}, analysis_pending=False))
+    return True
+
+
+async def recorded_hands(db: Database, room_id: str, started: float) -> set[int]:
+    """The numbers of the hands recorded of the match of room ``room_id`` started at ``started``."""
+    async with db.engine.connect() as conn:
+        got = await conn.execute(
+            select(Hand.hand)
+            .join(Match, Match.id == Hand.match_id)
+            .where(Match.room_id == room_id, Match.started == started)
+        )
+        return {int(h) for (h,) in got.all()}
+
+
+async def pending_analyses(db: Database, limit: int = 1_000) -> list[dict[str, Any]]:
+    """The recorded hands whose analysis is still to come (a server stopped first), oldest
+    first: ``{match_id, hand, game, ruleset, options, seed, hands}`` each, to deal it again."""
+    async with db.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(
+                    Hand.match_id, Hand.hand, Match.game, Match.ruleset, Match.options, Match.seed, Match.hands_planned
+                )
+                .join(Match, Match.id == Hand.match_id)
+                .where(Hand.analysis_pending == true())
+                .order_by(Hand.match_id, Hand.hand)
+                .limit(limit)
+            )
+        ).all()
+    return [
+        {"match_id": r.match_id, "hand": r.hand, "game": r.game, "ruleset": r.ruleset, "options": r.options}
+        | {"seed": r.seed, "hands": r.hands_planned}
+        for r in rows
+    ]
 
 
 async def finish_match(
@@ -362,6 +430,7 @@ async def write_batch(s: AsyncSession, batch: Sequence[MatchJobs], known: Mappin
                     "ruleset": m.info.ruleset,
                     "options": m.info.options,
                     "seed": m.info.seed,
+                    **fair(m.info),
                     "hands_planned": m.info.hands,
                     "hands_played": len(m.hands),
                     "status": end["status"] if end else PLAYING,
@@ -602,6 +671,8 @@ _HEAD = (
     Match.game,
     Match.ruleset,
     Match.seed,
+    Match.salt,
+    Match.commitment,
     Match.status,
     Match.rated,
     Match.hands_planned,
@@ -619,7 +690,7 @@ _SEAT = (
     MatchSeat.rating_before,
     MatchSeat.rating_after,
 )
-_HAND = (Hand.hand, Hand.scores, Hand.revealed, Hand.actions, Hand.detail, Hand.ended)
+_HAND = (Hand.hand, Hand.scores, Hand.revealed, Hand.actions, Hand.detail, Hand.ended, Hand.analysis_pending)
 
 
 def _head(r: Any) -> dict[str, Any]:
@@ -629,6 +700,8 @@ def _head(r: Any) -> dict[str, Any]:
         "game": r.game,
         "ruleset": r.ruleset,
         "seed": r.seed,
+        "salt": r.salt,
+        "commitment": r.commitment,
         "status": r.status,
         "rated": r.rated,
         "hands": r.hands_planned,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAME_LEN = 64
@@ -55,7 +55,9 @@ class Match(Base):
     game: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(NAME_LEN))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)  # rules options beyond the named ruleset
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)  # served once the match is over (SPEC.md §10.2)
+    salt: Mapped[str | None] = mapped_column(String(32))  # hex; with the seed, what the commitment hashes
+    commitment: Mapped[str | None] = mapped_column(String(64))  # hex SHA-256(salt || seed), told before the first deal
     hands_planned: Mapped[int] = mapped_column(Integer)
     hands_played: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10))
@@ -98,6 +100,9 @@ class Hand(Base):
     revealed: Mapped[list[str]] = mapped_column(JSON)  # hex card bytes per seat, as RESULT.hands
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
     ended: Mapped[float] = mapped_column(Float)
+    # its analysis (bridge's par, the trick game's solved values) is still to be added to
+    # ``detail``: a server that restarts finishes it (paiju/server/analyses.py)
+    analysis_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
 
 
 class Rating(Base):

@@ -1,16 +1,18 @@
 """The recorder: what rooms hand over when a hand or a match ends, written in order by one task.
 
-A room never waits for the database: :meth:`Recorder.hand_ended` and
-:meth:`Recorder.match_ended` queue a job and return. The writer task gathers the jobs that
-arrive within :data:`LINGER` of the first and writes them in order (a match's hands before
-its end) in one transaction: what a transaction costs (the session, the round trips to the
-driver's thread, the commit) was most of a hand's record, and a busy server ends a hand every
-few milliseconds (docs/performance.md). A batch that failed for a transient reason (the
-database restarting) is retried with a growing pause, so nothing finished is dropped while
-the server lives; one that failed for another reason (a constraint, a bug) is written again
-job by job, so that only the bad job is lost. A server killed between a hand's end and its
-write (at most :data:`LINGER` and a write) loses that hand; with Redis the room's log still
-holds it.
+:meth:`Recorder.hand_ended` and :meth:`Recorder.match_ended` queue a job and return a future
+that is done once the job is committed (its result: whether it was written): the hook by
+which a room sends a hand's RESULT only once its record is durable (paiju/server/room.py).
+The event loop itself never waits for the database. The writer task takes every job queued
+when it is free (and those that arrive within ``linger``, 0 by default) and writes them in
+order (a match's hands before its end) in one transaction: a group commit, whose batches grow
+with the load: what a transaction costs (the session, the round trips to the driver's thread,
+the commit) was most of a hand's record, and a busy server ends a hand every few
+milliseconds (docs/performance.md). A batch that failed for a transient reason (the database
+restarting) is retried with a growing pause, so nothing finished is dropped while the server
+lives; one that failed for another reason (a constraint, a bug) is written again job by job,
+so that only the bad job is lost. :meth:`Recorder.analysed` adds a hand's analysis (bridge's
+par, the trick game's solved values), which may come long after the hand, to its record.
 
 ``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
 process: ``paiju.bots.pool.CallPool``, whose pipe the event loop watches: no thread) writes in a
@@ -33,11 +35,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from paiju.records.database import Database, redacted
-from paiju.records.matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, write_batch
+from paiju.records.matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, add_analysis, write_batch
 
 log = logging.getLogger("paiju.records")
 MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
-LINGER = 0.5  # seconds the writer gathers jobs after the first, to write them in one transaction
+LINGER = 0.0  # seconds the writer waits for more jobs after the first (the queue's jobs go together anyway)
 MAX_BATCH = 1_000  # jobs in one transaction at most
 T = TypeVar("T")
 
@@ -71,6 +73,20 @@ class _End:
     complete: bool
 
 
+@dataclass(frozen=True)
+class _Analysis:
+    """A recorded hand's analysis: merged into its detail, the hand no longer pending. The
+    match is ``match_id`` when known (a restarted server's pending work), else the room's."""
+
+    info: MatchInfo | None
+    match_id: int | None
+    hand: int
+    detail: dict[str, Any]
+
+
+Job = _Hand | _End | _Analysis
+
+
 class Recorder:
     """``Recorder(db)``; :meth:`start` in the event loop, :meth:`close` to flush and stop.
     ``writer``: makes the pool (of one process) that writes the batches (module docstring);
@@ -85,20 +101,23 @@ class Recorder:
     ) -> None:
         self.db = db
         self.linger = linger
-        self.queue: asyncio.Queue[_Hand | _End] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[Job, asyncio.Future[bool] | None]] = asyncio.Queue()
         self.written = 0
         self.dropped = 0
         self.failures = 0
         self._writer = writer
         self._here = Batches(db)  # the writing, when no writer process does it
         self._pool: Writer | None = None
-        self._writing: asyncio.Future[tuple[int, int]] | None = None  # the batch in the writer's hands
+        self._writing: asyncio.Future[tuple[list[bool], int]] | None = None  # the batch in the writer's hands
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
 
     def start(self) -> None:
         if self._writer is not None:
             self._pool = self._writer()  # its process starts at once (ready for the first batch)
+            # and connects: the first hand's RESULT, which waits for its record, waits for no import
+            warm = self._pool.submit(_write_in_writer, self.db.url, [])
+            warm.add_done_callback(lambda f: f.cancelled() or f.exception())  # (its failure: the first batch's)
         self._task = asyncio.create_task(self._run(), name="records")
 
     async def close(self, timeout: float = 10.0) -> None:
@@ -123,25 +142,35 @@ class Recorder:
         """Wait until everything queued so far is written."""
         await self.queue.join()
 
-    def hand_ended(self, info: MatchInfo, hand: HandRecord, seats: Sequence[SeatHolder]) -> None:
-        self._put(_Hand(info, hand, tuple(seats)))
+    def hand_ended(self, info: MatchInfo, hand: HandRecord, seats: Sequence[SeatHolder]) -> asyncio.Future[bool]:
+        """Record a finished hand; the future is done once it is committed (True) or given
+        up (False: refused by the database, or the queue full)."""
+        return self._put(_Hand(info, hand, tuple(seats)))
 
     def match_ended(
         self, info: MatchInfo, seats: Sequence[SeatHolder], totals: Sequence[int], *, complete: bool
-    ) -> None:
+    ) -> asyncio.Future[bool]:
         """The room's match is over (``complete``) or the room closed before its last hand."""
-        self._put(_End(info, tuple(seats), tuple(totals), complete))
+        return self._put(_End(info, tuple(seats), tuple(totals), complete))
+
+    def analysed(self, info: MatchInfo | None, hand: int, detail: dict[str, Any], match_id: int | None = None) -> None:
+        """Hand ``hand``'s analysis, worked out after its record was written as pending: added
+        to its detail (of the match of ``info``'s room, or of ``match_id``)."""
+        self._put(_Analysis(info, match_id, hand, detail))
 
     def writer_pids(self) -> list[int]:
         """The writer process's pid while it runs (a process pool's ``writer``), else nothing."""
         return self._pool.pids() if self._pool is not None else []
 
-    def _put(self, job: _Hand | _End) -> None:
+    def _put(self, job: Job) -> asyncio.Future[bool]:
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         if self.queue.qsize() >= MAX_QUEUE:
             self.dropped += 1
-            log.error("records queue full (%d): %s of room %s dropped", MAX_QUEUE, type(job).__name__, job.info.room_id)
-            return
-        self.queue.put_nowait(job)
+            log.error("records queue full (%d): %s of %s dropped", MAX_QUEUE, type(job).__name__, _where(job))
+            done.set_result(False)
+            return done
+        self.queue.put_nowait((job, done))
+        return done
 
     async def _run(self) -> None:
         while True:
@@ -152,14 +181,16 @@ class Recorder:
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             self._in_hand = len(batch)
-            written, failures = await self._write(batch)
-            self.written += written
+            written, failures = await self._write([job for job, _ in batch])
+            self.written += sum(written)
             self.failures += failures
             self._in_hand = 0
-            for _ in batch:
+            for (_, done), ok in zip(batch, written, strict=True):
+                if done is not None and not done.done():
+                    done.set_result(ok)
                 self.queue.task_done()
 
-    async def _write(self, batch: list[_Hand | _End]) -> tuple[int, int]:
+    async def _write(self, batch: list[Job]) -> tuple[list[bool], int]:
         if self._pool is None:
             return await self._here.write(batch)
         pause, lost = 0.1, 0
@@ -184,37 +215,42 @@ class Batches:
         self.db = db
         self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
 
-    async def write(self, batch: Sequence[_Hand | _End]) -> tuple[int, int]:
+    async def write(self, batch: Sequence[Job]) -> tuple[list[bool], int]:
         """Write ``batch`` in one transaction, retried while it fails for a transient reason;
-        when it fails for another, each of its jobs alone. ``(jobs written, failures)``."""
+        when it fails for another, each of its jobs alone. ``(whether each job was written,
+        failures)``."""
         pause, failures = 0.1, 0
         while True:
             try:
                 await self._write(batch)
-                return len(batch), failures
+                return [True] * len(batch), failures
             except asyncio.CancelledError:
                 raise
             except Exception as e:
                 failures += 1
                 if not _transient(e):
                     if len(batch) == 1:
-                        log.exception("room %s: record not written", batch[0].info.room_id)
-                        return 0, failures
+                        log.exception("%s: record not written", _where(batch[0]))
+                        return [False], failures
                     log.warning("records: a batch of %d jobs failed (%s); writing them one by one", len(batch), e)
                     break
                 log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
-        written = 0
+        written: list[bool] = []
         for job in batch:
             w, f = await self.write([job])
             written, failures = written + w, failures + f
         return written, failures
 
-    async def _write(self, batch: Sequence[_Hand | _End]) -> None:
-        """One transaction, a few statements for the whole batch (paiju.records.matches.write_batch)."""
+    async def _write(self, batch: Sequence[Job]) -> None:
+        """One transaction, a few statements for the whole batch (paiju.records.matches.write_batch),
+        then the analyses (each read, merged, written: they are few)."""
         plans: dict[Key, MatchJobs] = {}
+        analyses = [job for job in batch if isinstance(job, _Analysis)]
         for i, job in enumerate(batch):
+            if isinstance(job, _Analysis):
+                continue
             key = (job.info.room_id, job.info.started)
             plan = plans.get(key)
             if plan is None:
@@ -226,7 +262,14 @@ class Batches:
             else:
                 plan.end, plan.end_at = (job.seats, job.totals, job.complete), i
         async with self.db.session.begin() as s:
-            ids = await write_batch(s, list(plans.values()), self.match_ids)
+            ids = await write_batch(s, list(plans.values()), self.match_ids) if plans else {}
+            for a in analyses:
+                if a.info is None:
+                    mid = a.match_id
+                else:
+                    key = (a.info.room_id, a.info.started)
+                    mid = ids.get(key) or self.match_ids.get(key)
+                await add_analysis(s, a.info, mid, a.hand, a.detail)
         for key, mid in ids.items():  # committed: the matches as the next transaction finds them
             if mid is None:
                 self.match_ids.pop(key, None)
@@ -234,12 +277,19 @@ class Batches:
                 self.match_ids[key] = mid
 
 
+def _where(job: Job) -> str:
+    """The room (or match) of ``job``, for the log."""
+    if job.info is not None:
+        return f"room {job.info.room_id}"
+    return f"match {job.match_id}" if isinstance(job, _Analysis) else "?"
+
+
 # The writer process's own loop and writer, made by its first batch.
 _in_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
 
 
-def _write_in_writer(url: str, batch: list[_Hand | _End]) -> tuple[int, int]:
-    """Run in the writer process: write ``batch`` (``(jobs written, failures)``)."""
+def _write_in_writer(url: str, batch: list[Job]) -> tuple[list[bool], int]:
+    """Run in the writer process: write ``batch`` (``(whether each job was written, failures)``)."""
     global _in_writer
     if _in_writer is None or _in_writer[1].db.url != url:
         _in_writer = (asyncio.new_event_loop(), Batches(Database(url)))

@@ -67,6 +67,7 @@ from paiju.core.lobby import (
 from paiju.core.roomlog import LogError, Replayed, replay
 from paiju.protocol import (
     Account,
+    Action,
     CreateRoom,
     ErrorCode,
     Feature,
@@ -76,6 +77,7 @@ from paiju.protocol import (
     ListRooms,
     LobbyError,
     PaijuError,
+    Ping,
     ProtocolError,
     QuickPlay,
     SeatKind,
@@ -86,7 +88,7 @@ from paiju.protocol import (
 from paiju.protocol.frames import CLIENT, FRAMES
 from paiju.records import Database, matches
 from paiju.records.recorder import Recorder
-from paiju.server import discovery, identity, metrics
+from paiju.server import analyses, discovery, identity, metrics, recording
 from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.http import WEB_DIR, Site, respond
@@ -149,6 +151,7 @@ class Server:
         self._ws: WsServer | None = None
         self._router: asyncio.Task[None] | None = None
         self._keepalive: asyncio.Task[None] | None = None
+        self._analyses: asyncio.Task[int] | None = None
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
@@ -188,6 +191,9 @@ class Server:
             # without room logs no room outlives its process: the matches a killed one left
             # playing are over (with logs, a room not rebuilt closes its own: rebuild())
             await self._abandon(None)
+        if self.database is not None and self.recorder is not None and self.extras is not None:
+            # the analyses a stopped server left pending, finished in the background
+            self._analyses = asyncio.create_task(analyses.finish(self.database, self.recorder, self.extras))
         self._ws = await serve(
             self.handler,
             self.config.host,
@@ -208,7 +214,7 @@ class Server:
         self._keepalive = asyncio.create_task(self.keepalive.run(), name="keepalive")
 
     async def close(self) -> None:
-        for task in (self._router, self._keepalive):
+        for task in (self._router, self._keepalive, self._analyses):
             if task is not None:
                 task.cancel()
         self.runner.stop()
@@ -304,7 +310,7 @@ class Server:
         if why is not None:
             log.info("room %s (%s) not rebuilt: %s", rid, r.game_name, why)
             await self.store.forget(rid)
-            if r.phase is Phase.PLAYING:
+            if r.phase is not Phase.WAITING:  # (over: its end may not be in the records)
                 await self._abandon(rid)
             return None
         now = loop_time()
@@ -319,6 +325,8 @@ class Server:
         follower = None
         if self.recorder is not None:
             follower = Follower.restored(self.recorder, r, self.lobby.players, self.robot_label)
+            if self.database is not None:
+                await recording.recover(follower, r, self.database, self.extras)
         room = self._open(t, self.store.open(rid, entries), follower)
         room.feed(table.Restored())
         log.info(
@@ -508,8 +516,8 @@ class Server:
                     f = self._decode(msg, allowed)
                     self._admit(f, allowed)
                 except PaijuError as e:
-                    peek = _peek_type(msg) if f is None and isinstance(msg, bytes) else None
-                    await self._carry(Garbled(conn, e, f, peek))
+                    peek = _peek_ref(msg) if f is None and isinstance(msg, bytes) else (None, None)
+                    await self._carry(Garbled(conn, e, f, *peek))
                     continue
                 lookups = self.runner.feed(Received(conn, f))
                 if lookups:  # (most frames need none: no coroutine for them)
@@ -612,15 +620,29 @@ def _address(ws: ServerConnection) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
-def _peek_type(msg: bytes) -> int | None:
-    """The frame type of an undecodable frame, when its head is readable (for ERROR.ref_type)."""
+# where a request's id stands in its array (SPEC.md §3.1): ACTION's prompt_id, PING's nonce
+_ID_AT = {int(Action.TYPE): 1, int(Ping.TYPE): 1}
+
+
+def _peek_ref(msg: bytes) -> tuple[int | None, int | None]:
+    """The frame type of an undecodable frame and its prompt id (ACTION) or nonce (PING), each
+    when readable (for ERROR's ref_type and ref_id): a refused ACTION names its prompt."""
+    t: int | None = None
     try:
         u = msgpack.Unpacker(max_buffer_size=len(msg) + 1)
         u.feed(msg)
-        if u.read_array_header() > 0:
-            t = u.unpack()
-            if type(t) is int and 0 <= t <= 0xFF:
-                return t
+        n = u.read_array_header()
+        if n > 0:
+            head = u.unpack()
+            if type(head) is int and 0 <= head <= 0xFF:
+                t = head
+                at = _ID_AT.get(t)
+                if at is not None and n > at:
+                    for _ in range(at - 1):  # (none: both ids come first)
+                        u.skip()
+                    i = u.unpack()
+                    if type(i) is int and 0 <= i <= 0xFFFFFFFF:
+                        return t, i
     except Exception:
         pass
-    return None
+    return t, None

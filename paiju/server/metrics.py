@@ -100,6 +100,11 @@ ROBOT_LATENCY = _Times(
     "From a robot seat's prompt to its decision applied, seen by the room (bus and robot), by game",
     _ROBOT,
 )
+RECORD_WAITS = _Times(
+    "paiju_result_record_wait_seconds",
+    "From a hand's end to its record committed in the database: how long its RESULT waited, by game",
+    _ROBOT,
+)
 CLOCK_DEFAULTS = Counter(
     "paiju_clock_default_actions",
     "Default actions played because a prompt's clock ran out, by game and who held the seat "
@@ -135,6 +140,11 @@ def error(code: int) -> None:
     except ValueError:
         name = str(code)
     ERRORS.labels(name).inc()
+
+
+def record_wait(game: str, seconds: float) -> None:
+    """A RESULT waited ``seconds`` for its hand's record (paiju/server/room.py)."""
+    RECORD_WAITS.observe(game, seconds)
 
 
 def action_latency(game: str, seconds: float) -> None:
@@ -181,7 +191,7 @@ class _Live(Collector):
         size.add_metric(["out"], _WIRE[3])
         yield frames
         yield size
-        for hot in (ACTIONS, ACTION_LATENCY, BUS_REQUESTS, ROBOT_LATENCY):
+        for hot in (ACTIONS, ACTION_LATENCY, BUS_REQUESTS, ROBOT_LATENCY, RECORD_WAITS):
             yield hot.family()
         yield CounterMetricFamily(
             "paiju_socket_writes", "Writes handed to the sockets (each carries one or more frames out)", value=_WIRE[4]

@@ -37,7 +37,7 @@ from typing import Any
 import msgpack
 
 from paiju import games
-from paiju.games import GameAction
+from paiju.games import GameAction, GameError
 from paiju.protocol import Event, Result, RoomState, encode
 from paiju.records import Database, matches
 from paiju.records.models import PLAYING
@@ -74,7 +74,10 @@ async def stored(db: Database, match_id: int, hand: int) -> bytes | None:
         return None
     if record["status"] == PLAYING:  # its room's id stays unsaid while it plays (a private room's way in)
         record = record | {"room": ""}
-    return from_record(record, hand)
+    try:
+        return from_record(record, hand)
+    except (GameError, ValueError, IndexError):  # a record that does not replay (altered): none to show
+        return None
 
 
 def from_record(record: dict[str, Any], hand: int) -> bytes | None:

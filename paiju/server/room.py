@@ -12,13 +12,18 @@ written (:meth:`Journal.sync`, bounded): a room rebuilt from its log after a res
 behind what its players saw. Requests to the robots do not wait for the log.
 
 With a :class:`~paiju.server.recording.Follower` (a server that keeps records) the same log entries
-also go to the records: finished hands and matches are written to the database.
+also go to the records: finished hands and matches are written to the database, and the frames
+from a hand's HAND_END on (its RESULT, and everything the room sends after them) go out only
+once that hand's record is committed (bounded by :data:`RECORD_WAIT`): a hand any client saw
+end is in the database, whenever the server is killed. The room goes on meanwhile (its table
+takes inputs; the robots get their requests); only its frames wait, in order, in the courier.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -44,6 +49,7 @@ from paiju.core.table import (
     Unbound,
 )
 from paiju.protocol import Ack, Error, Event, Frame, Result, encode
+from paiju.server import metrics
 from paiju.server.connection import Connection
 from paiju.server.replays import Replays, pack
 from paiju.server.runner import Runner
@@ -52,12 +58,14 @@ from paiju.server.storage import Journal
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
 _MAY_WAIT = frozenset({Event, Result, Ack})
+RECORD_WAIT = 10.0  # seconds a RESULT waits for its hand's record at most (a database down: it goes anyway)
 
 
 class LogReader(Protocol):
     """Reads the room's log entries as they come (paiju/server/recording.py's Follower: into the records)."""
 
-    def feed(self, entry: Entry) -> None: ...
+    def feed(self, entry: Entry) -> asyncio.Future[bool] | None:
+        """Follow one entry; for a record that the frames after it must wait for, its future."""
 
     def wait(self, hand: int) -> None:
         """Hand ``hand`` ends (its HAND_END is fed next) before its extra is worked out."""
@@ -112,8 +120,9 @@ class Room:
         )
         # what waits for the log to be written (with a journal), and the bus requests: a
         # courier task, started by the first of them (a room of people alone never needs one)
-        self._later: asyncio.Queue[list[Send | Publish] | None] | None = None
+        self._later: asyncio.Queue[tuple[list[Send | Publish], list[asyncio.Future[bool]]] | None] | None = None
         self._held = 0  # batches given to the courier and not yet carried out
+        self._sends_held = 0  # of them, those with frames to send: the frames after them follow them
         self._courier: asyncio.Task[None] | None = None
         # the hand's events encoded as they were sent, by id (the frame kept: its id is not
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
@@ -135,10 +144,12 @@ class Room:
             # the replay of what the player missed may be longer than the send queue
             msg.conn.grant(sum(1 for o in outs if isinstance(o, Send) and o.conn is msg.conn))
         later: list[Send | Publish] = []
+        records: list[asyncio.Future[bool]] = []  # what the frames of ``later`` wait for
         refused: Refused | None = None
         closing = False
         encoded: dict[int, bytes] = {}
-        at_once = self.journal is None  # (with a journal, frames wait for the log to be written)
+        # with a journal, frames wait for the log to be written; behind frames that wait, all do
+        at_once = self.journal is None and not self._sends_held
         for o in outs:
             if at_once and type(o) is Send:  # the most frequent first
                 self._send(o, encoded)
@@ -149,9 +160,12 @@ class Room:
             elif isinstance(o, Close):
                 closing = True
             else:
-                self._bookkeep(o)
+                record = self._bookkeep(o)
+                if record is not None:  # the frames from here on wait for this record
+                    records.append(record)
+                    at_once = False
         if later:
-            self._hand_over(later)
+            self._hand_over(later, records)
         if closing:  # after what it says last is on its way
             self._close()
         return refused
@@ -161,7 +175,7 @@ class Room:
         the log: a refusal must not arrive before the events that explain it (the ERROR to
         an answer that crossed its prompt's withdrawal comes after that withdrawal)."""
         if self._held and not self.closed:
-            self._hand_over([Send(conn, frame)])
+            self._hand_over([Send(conn, frame)], [])
         else:
             conn.send(frame)
 
@@ -183,15 +197,19 @@ class Room:
         if self._courier is not None:
             self._courier.cancel()
 
-    def _hand_over(self, batch: list[Send | Publish]) -> None:
-        """Give ``batch`` to the courier (started now if it is the first)."""
+    def _hand_over(self, batch: list[Send | Publish], records: list[asyncio.Future[bool]]) -> None:
+        """Give ``batch`` to the courier (started now if it is the first); its frames go once
+        ``records`` are committed."""
         if self._later is None:
             self._later = asyncio.Queue()
             self._courier = asyncio.create_task(self._carry(self._later), name=f"room-{self.id}")
         self._held += 1
-        self._later.put_nowait(batch)
+        if any(type(o) is Send for o in batch):
+            self._sends_held += 1
+        self._later.put_nowait((batch, records))
 
-    def _bookkeep(self, o: TableOut) -> None:
+    def _bookkeep(self, o: TableOut) -> asyncio.Future[bool] | None:
+        """Carry out ``o``; a record the frames after it wait for, its future."""
         if isinstance(o, Append):
             if self.journal is not None:
                 self.journal.append(o.entry)
@@ -199,7 +217,7 @@ class Room:
                 e = o.entry
                 if isinstance(e, Emitted) and e.result is not None and e.result.hand in self._extras:
                     self.follower.wait(e.result.hand)  # ended before its extra was worked out
-                self.follower.feed(e)
+                return self.follower.feed(e)
         elif isinstance(o, (Bound, Unbound)):
             self.tell(o)
         elif isinstance(o, Rematched):
@@ -217,6 +235,7 @@ class Room:
             self._deal(o)
         elif isinstance(o, SealLog) and self.journal is not None:
             self.journal.close()  # the log is complete: the room is no longer one to rebuild
+        return None
 
     def _deal(self, o: Dealt) -> None:
         """Hand ``o.hand`` is dealt: what the records want from the deal is worked out off the
@@ -287,8 +306,11 @@ class Room:
             data = encoded[id(frame)] = encode(frame)
         conn.send_bytes(data, kind not in _MAY_WAIT)
 
-    async def _carry(self, later: asyncio.Queue[list[Send | Publish] | None]) -> None:
-        while (batch := await later.get()) is not None:
+    async def _carry(
+        self, later: asyncio.Queue[tuple[list[Send | Publish], list[asyncio.Future[bool]]] | None]
+    ) -> None:
+        while (got := await later.get()) is not None:
+            batch, records = got
             sends: list[Send] = []
             for o in batch:
                 if isinstance(o, Send):
@@ -300,7 +322,23 @@ class Room:
                     log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
             if sends and self.journal is not None:
                 await self.journal.sync()
+            if records:
+                await self._recorded(records)
             encoded: dict[int, bytes] = {}
             for o in sends:
                 self._send(o, encoded)
             self._held -= 1
+            if sends:
+                self._sends_held -= 1
+
+    async def _recorded(self, records: list[asyncio.Future[bool]]) -> None:
+        """Wait (at most :data:`RECORD_WAIT`) until ``records`` are committed."""
+        t0 = time.perf_counter()
+        try:
+            async with asyncio.timeout(RECORD_WAIT):
+                await asyncio.gather(*(asyncio.shield(r) for r in records))
+        except TimeoutError:
+            log.warning(
+                "room %s: a record was not written within %g s: its frames go all the same", self.id, RECORD_WAIT
+            )
+        metrics.record_wait(self.table.game_name, time.perf_counter() - t0)

@@ -6,6 +6,7 @@ traditional character anywhere on the page (simplified only: 东 万 发, never 
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.pages import open_page
-from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, NEXT, SIZES, _play_hand
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, NEXT, SIZES, _play_hand
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +83,9 @@ def test_a_mahjong_hand_in_chinese(base_url: str, browser: Any) -> None:
         assert _english(seen) == {}, seen
         assert "打牌" in seen["prompt"] and "东" in seen["board"], seen
         page.screenshot(path=str(ARTIFACTS / "web-zh-mahjong-play.png"))
+        if os.environ.get("PAIJU_DOCS_IMG") == "1":  # the README's picture of the zh table
+            DOCS_IMG.mkdir(parents=True, exist_ok=True)
+            (DOCS_IMG / "web-zh-mahjong.png").write_bytes((ARTIFACTS / "web-zh-mahjong-play.png").read_bytes())
         shots = {k: ARTIFACTS / f"web-zh-mahjong-{k}.png" for k in ("play", "result")}
         _play_hand(page, "mahjong", random.Random("web:zh"), shots, False)
         seen = page.evaluate(TEXTS)

@@ -11,14 +11,15 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
 
 import pytest
 
-from tests.browser.pages import bid_7nt_to_the_play, open_page
-from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, SIZES
+from tests.browser.pages import bid_7nt_to_the_play, bridge_pbn_table, open_page
+from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES
 from tests.browser.test_web_words import RAW
 from tests.server.test_pbn import PBN
 
@@ -116,13 +117,18 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
                 legal = any(sorted(sel) == sorted(x) for x in plays) or covered
                 assert page.locator("#pick-play").is_enabled() == legal, (sel, plays)
                 checked += 1
+            if decisions == 2:  # the cards picked, Play lit: the README's picture on a phone
+                page.screenshot(path=str(ARTIFACTS / f"web-niujiu-picks-{size}.png"))
+                if phone and os.environ.get("PAIJU_DOCS_IMG") == "1":
+                    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+                    (DOCS_IMG / "web-niujiu-picks-phone.png").write_bytes(
+                        (ARTIFACTS / "web-niujiu-picks-phone.png").read_bytes()
+                    )
             sent = page.evaluate(OUT)
             page.click("#pick-play")
             page.wait_for_function("(n) => window.paiju.trace.filter((t) => t[1] === 'out').length > n", arg=sent)
             shown = page.evaluate("document.body.innerText")
             assert not RAW.search(shown), f"raw data on the page: {RAW.search(shown)}"  # no "null" after a step
-            if decisions == 2:
-                page.screenshot(path=str(ARTIFACTS / f"web-niujiu-picks-{size}.png"))
         assert decisions > 0
         assert page.locator("#errors .error").count() == 0, page.locator("#errors").inner_text()
         assert page.locator("#result .summary").count() == 1
@@ -135,13 +141,7 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
 def test_bridge_single_legal_card_by_click(base_url: str, browser: Any) -> None:
     context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES["desktop"])
     try:
-        page.select_option("#create-game", "bridge")
-        page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
-        for s in (1, 2, 3):
-            page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
-        page.fill("#create-clock", str(CLOCK_S))
-        page.click("#create-room")
-        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        bridge_pbn_table(page, PBN, CLOCK_S)
         bid_7nt_to_the_play(page, '#prompt[data-state="open"] .option[data-code="0"]')
         last = None
         clicked = singles = auto = 0

@@ -73,6 +73,10 @@ def test_register_play_history_replay_leaderboard(base_url: str, browser: Any) -
         page.wait_for_url(f"**/matches/{match_id}", timeout=5000)
         seed = page.locator("#match-seed").inner_text(timeout=10000)
         assert seed == str(BIG_SEED) and _db_seed(base_url, match_id) in (BIG_SEED, None), seed
+        # the page checks the commitment (in the browser) and every deal from the seed (the server's check)
+        page.wait_for_selector('#match-commitment-check[data-ok="true"]', timeout=10000)
+        page.wait_for_selector('#match-deals-check[data-ok="true"]', timeout=10000)
+        assert len(page.locator("#match-commitment").inner_text()) == 64
         link = page.locator(".replay-hand a.open-hand-replay").first
         href = link.get_attribute("href", timeout=10000)
         assert re.fullmatch(r"\./\?match=\d+/0", href or ""), href

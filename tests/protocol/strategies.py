@@ -47,13 +47,13 @@ def for_type(tp: Any) -> st.SearchStrategy[Any]:
     if origin is Mapping:  # a view
         return view_maps
     if isinstance(tp, type) and issubclass(tp, Record):
-        return records(tp)
+        return instances(tp)
     raise TypeError(tp)
 
 
-def records(cls: type) -> st.SearchStrategy[Any]:
+def instances(cls: type) -> st.SearchStrategy[Any]:
     return st.builds(cls, **{name: for_type(tp) for name, tp in field_types(cls)})
 
 
-frames = st.one_of([records(cls) for cls in FRAMES.values()])
+frames = st.one_of([instances(cls) for cls in FRAMES.values()])
 assert all(dataclasses.is_dataclass(c) for c in FRAMES.values())

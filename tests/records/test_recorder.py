@@ -239,7 +239,7 @@ async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, s
     k = 0
     while k < len(jobs):
         size = rng.randint(1, 12)
-        assert await writer.write(jobs[k : k + size]) == (len(jobs[k : k + size]), 0)
+        assert await writer.write(jobs[k : k + size]) == ([True] * len(jobs[k : k + size]), 0)
         k += size
     expected, got = await _rows(one_by_one), await _rows(batched)
     assert got == expected

@@ -111,7 +111,11 @@ async def test_a_client_that_does_not_ask_gets_one_frame_a_message(served: Serve
 
 
 # ------------------------------------------------------------------ same frames either way
-EXTRAS = {"value", "leader", "par"}  # paiju serve's extras (paiju/bots/tricks/record.py, paiju/bots/bridge/record.py)
+EXTRAS = {
+    "value",
+    "leader",
+    "par",
+}  # paiju serve's extras (paiju/bots/tricks/analysis.py, paiju/bots/bridge/analysis.py)
 
 
 def _normal(f: Frame) -> Frame | None:

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from paiju import games
-from paiju.bots.bridge.record import par_future, pool
+from paiju.bots.bridge.analysis import par_future, pool
 from paiju.bus.memory import MemoryBus
 from paiju.client import Client
 from paiju.core.config import Config, Limits

@@ -134,5 +134,5 @@ def test_pbn_results_are_whole_files() -> None:
     assert text.startswith("% PBN 2.1\n% EXPORT\n") and '[Deal "N:' in text
     [b] = read_pbn(text)
     assert b.hands == tuple(g.dealt) and b.auction == tuple(g.calls)
-    frame = Result("r1", 0, [0] * 4, [0] * 4, list(g.dealt), True, {**g.outcome().detail, **games.records(g)})
+    frame = Result("r1", 0, [0] * 4, [0] * 4, list(g.dealt), True, {**g.outcome().detail, **games.details(g)})
     assert decode(encode(frame)) == frame, "the PBN travels in RESULT.detail as a string"

@@ -15,6 +15,7 @@ import asyncio
 import itertools
 import json
 import random
+import re
 import tempfile
 import urllib.request
 from collections import Counter
@@ -580,3 +581,30 @@ async def test_names_and_robot_seats(main: Served) -> None:
     finally:
         await ann.close()
         await bob.close()
+
+
+async def test_an_action_refused_unread_names_its_prompt(main: Served) -> None:
+    """§7: an ACTION refused at decode (a card byte of no table) still carries its prompt id in
+    ERROR's ref_id; a PING's nonce likewise; nil when the id cannot be read."""
+    c = await Conn.open(main.url, "refs")
+    try:
+        action = bytes([0x94, Action.TYPE, 0xCD, 0x30, 0x39, 0, 0xC4, 1, 0xFF])  # prompt 12345, card 0xff
+        got = await c.ask(action, lambda f: isinstance(f, Error))
+        assert isinstance(got, Error) and got.code == ErrorCode.BAD_CARD
+        assert (got.ref_type, got.ref_id) == (Action.TYPE, 12345), got
+        no_id = bytes([0x94, Action.TYPE, 0xA1, *b"x", 0, 0xC4, 1, 0xFF])  # a prompt id that is text
+        got = await c.ask(no_id, lambda f: isinstance(f, Error))
+        assert isinstance(got, Error) and (got.ref_type, got.ref_id) == (Action.TYPE, None), got
+        ping = bytes([0x93, Ping.TYPE, 0xCD, 0x01, 0x00, 0xA1, *b"x"])  # a field too many
+        got = await c.ask(ping, lambda f: isinstance(f, Error))
+        assert isinstance(got, Error) and (got.ref_type, got.ref_id) == (Ping.TYPE, 256), got
+    finally:
+        await c.close()
+
+
+def test_the_rules_pages_promise_no_code_the_server_never_sends() -> None:
+    """docs/rules/mahjong.md: WINDOW_CLOSED (322) is the engine's refusal only (SPEC.md §5.3)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "mahjong.md").read_text()
+    for mention in re.finditer(r"WINDOW_CLOSED", text):
+        around = text[mention.start() : mention.start() + 200]
+        assert "never" in around or "engine's only" in around, around

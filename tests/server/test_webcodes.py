@@ -14,9 +14,8 @@ def test_wire_js_is_generated_from_the_code() -> None:
 
 def test_the_generator_writes_what_the_declarations_say() -> None:
     text = webcodes.render()
-    assert (
-        '  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],' in text
-    )
+    fields = '["room", "hand", "scores", "totals", "hands", "final", "detail", "seed", "salt"]'
+    assert f'  0x46: ["RESULT", {fields}, {{ detail: {{}}, seed: null, salt: "" }}],' in text
     assert '380: "CARD_NOT_IN_HAND"' in text and "ACCOUNT: 0x09," in text
     assert 'title: "Mahjong 麻将"' in text
 

@@ -62,6 +62,16 @@ class _Timed(Robot):
             return self.inner.decide(request)
         finally:
             phase = "bid" if request.view["phase"] == "auction" else "card"
+            judged = getattr(self.inner, "last_judgement", None)
+            if phase == "bid" and judged is not None:  # a call simulation weighed (paiju.bots.bridge.judge)
+                self.inner.last_judgement = None  # type: ignore[attr-defined]
+                for key, value in (
+                    ("judged_samples", judged.samples),
+                    ("judged_cpu", judged.cpu_ms),
+                    ("judged_changed", judged.changed),
+                    ("judged_degraded", judged.degraded),
+                ):
+                    self.times.setdefault(key, []).append(float(value))
             self.times[phase].append((time.perf_counter() - start) * 1000)
             # CPU time (all of the process's threads: DDS's too) is what a busy machine does not inflate
             self.times[phase + "_cpu"].append((time.process_time() - cpu) * 1000)
@@ -175,6 +185,12 @@ class BridgeRobotReport:
         for phase in ("bid", "card", "bid_cpu", "card_cpu"):
             n, p50, p99 = self.latency(phase)
             out[f"{phase}_decisions"], out[f"{phase}_p50_ms"], out[f"{phase}_p99_ms"] = n, p50, p99
+        samples = self.times.get("judged_samples", [])
+        out["judged_calls"] = sum(1 for s in samples if s)
+        out["judged_samples"] = sum(samples)
+        out["judged_cpu_ms"] = sum(self.times.get("judged_cpu", []))
+        out["judged_changed"] = int(sum(self.times.get("judged_changed", [])))
+        out["judged_degraded"] = int(sum(self.times.get("judged_degraded", [])))
         return out
 
 
@@ -523,7 +539,7 @@ def _merge(into: BridgeReport, part: BridgeReport) -> None:
         t.defence_loss_by_kind += r.defence_loss_by_kind
         t.illegal += r.illegal
         for phase, ts in r.times.items():
-            t.times[phase] += ts
+            t.times.setdefault(phase, []).extend(ts)
 
 
 def _play_board(
@@ -618,6 +634,23 @@ def write_tables(report: BridgeReport, path: str) -> None:
         f.write(write_pbn(boards))
 
 
+def judged_line(name: str, r: BridgeRobotReport) -> str:
+    """How many of the robot's calls simulation weighed, with how many deals and how much CPU."""
+    samples = [s for s in r.times["judged_samples"] if s]
+    cpu = sorted(c for c, s in zip(r.times["judged_cpu"], r.times["judged_samples"], strict=True) if s)
+    calls = len(r.times["bid"])
+    changed = int(sum(r.times["judged_changed"]))
+    degraded = int(sum(r.times["judged_degraded"]))
+    if not samples:
+        return f"{name}: calls judged by simulation: 0 of {calls}"
+    return (
+        f"{name}: calls judged by simulation: {len(samples)} of {calls} ({100 * len(samples) / calls:.1f}%), "
+        f"deals a decision mean {statistics.fmean(samples):.1f} (min {min(samples):.0f}), CPU a decision "
+        f"p50/p99 ms {_percentile(cpu, 50):.0f}/{_percentile(cpu, 99):.0f}; another call than the rows' {changed}, "
+        f"degraded to the rows (budget spent) {degraded}"
+    )
+
+
 def format_report(report: BridgeReport) -> str:
     lines = [
         f"bridge: {report.boards} boards x 2 tables, seed {report.seed}, {report.samples} samples a Monte Carlo card"
@@ -660,6 +693,9 @@ def format_report(report: BridgeReport) -> str:
                 n = len(r.par_abs_dd)
                 causes = ", ".join(f"{k} {v / n:.2f}" for k, v in r.par_causes.most_common())
                 lines.append(f"{name}: where |IMPs against par| (DD) goes, a table: {causes}")
+    for name, r in report.robots.items():
+        if r.times.get("judged_samples"):
+            lines.append(judged_line(name, r))
     for name, r in report.robots.items():
         _, b50, b99 = r.latency("bid_cpu")
         _, c50, c99 = r.latency("card_cpu")

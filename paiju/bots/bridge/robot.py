@@ -20,6 +20,7 @@ from collections.abc import Collection
 
 from paiju.bots.base import Robot
 from paiju.bots.bridge import signals
+from paiju.bots.bridge.judge import BID_SAMPLES, BUDGET_MS, SCORER, Judgement, judge
 from paiju.bots.bridge.montecarlo import (
     DEFAULT_SAMPLES,
     Dealer,
@@ -92,7 +93,8 @@ class BridgeRobot(Robot):
             return GameAction(ActCode.ACCEPT if self.accept_claim(request) else ActCode.REJECT)
         if view["phase"] == "auction":
             seat = request.seat
-            return call_action(self.bid(list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])))
+            hand, auction, dealer = list(view["hands"][seat]), list(view["auction"]), int(view["dealer"])
+            return call_action(self.bid(hand, auction, dealer, str(view.get("vulnerable", "None")), _rng(request)))
         k = Known.of(view, request.seat)
         k.tables = self.tables
         legal = k.legal()
@@ -100,8 +102,16 @@ class BridgeRobot(Robot):
         return GameAction(ActCode.PLAY, bytes([card]))
 
     @abstractmethod
-    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
-        """The call for ``hand`` after ``auction`` (dealer ``dealer``)."""
+    def bid(
+        self,
+        hand: list[int],
+        auction: list[int],
+        dealer: int,
+        vulnerable: str = "None",
+        rng: random.Random | None = None,
+    ) -> int:
+        """The call for ``hand`` after ``auction`` (dealer ``dealer``, ``vulnerable`` as the deal
+        says; ``rng`` seeded from the room, the seat and the prompt)."""
 
     @abstractmethod
     def card(self, k: Known, rng: random.Random) -> int:
@@ -123,6 +133,7 @@ class HybridRobot(BridgeRobot):
     simulated_lead = os.environ.get("PAIJU_BRIDGE_LEAD_SIM", "1") == "1"
     signalling = True  # defenders signal (paiju.bots.bridge.signals); both sides' samplers weigh them
     repairs = REPAIRS  # mending of the deals that break a promise (montecarlo.repair)
+    judging = True  # the bidding's simulation may be turned on (paiju.bots.bridge.judge); hybrid-v1: never
 
     def __init__(
         self, samples: int | None = None, switch_trick: int | None = None, declarer_switch: int | None = None
@@ -133,9 +144,40 @@ class HybridRobot(BridgeRobot):
         # the opening lead's samples (PAIJU_BRIDGE_LEAD_SAMPLES; None: as many as :attr:`samples`)
         self.lead_samples: int | None = int(os.environ.get("PAIJU_BRIDGE_LEAD_SAMPLES", 0)) or None
         self.dealer: Dealer = deal_hidden  # how Monte Carlo deals the unseen cards (the arena's diagnosis may peek)
+        # the bidding's simulation: deals a costly decision wants (0: the rows alone), its CPU
+        # budget and how it scores a contract (docs/robots.md has the measurements behind the defaults)
+        env = os.environ.get
+        self.bid_samples = int(env("PAIJU_BRIDGE_BID_SAMPLES", BID_SAMPLES)) if self.judging else 0
+        self.bid_budget_ms = float(env("PAIJU_BRIDGE_BID_BUDGET_MS", BUDGET_MS))
+        self.bid_scorer = env("PAIJU_BRIDGE_BID_SCORER", SCORER)
+        self.last_judgement: Judgement | None = None
 
-    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
-        return choose(hand, auction, dealer, self.tables)[0]
+    def bid(
+        self,
+        hand: list[int],
+        auction: list[int],
+        dealer: int,
+        vulnerable: str = "None",
+        rng: random.Random | None = None,
+    ) -> int:
+        """The table's call, or at the costly decisions the one simulation prefers
+        (:func:`paiju.bots.bridge.judge.judge`; :attr:`bid_samples` deals, :attr:`bid_budget_ms`
+        of CPU, 0 samples: the rows alone). :attr:`last_judgement` keeps how it was reached."""
+        if not self.bid_samples:
+            return choose(hand, auction, dealer, self.tables)[0]
+        j = judge(
+            hand,
+            auction,
+            dealer,
+            vulnerable,
+            rng or random.Random(f"{dealer}:{auction}"),
+            self.tables,
+            self.bid_samples,
+            self.bid_budget_ms,
+            scorer=self.bid_scorer,
+        )
+        self.last_judgement = j
+        return j.call
 
     def card(self, k: Known, rng: random.Random) -> int:
         legal = k.legal()
@@ -207,6 +249,7 @@ class HybridV1Robot(HybridRobot):
     simulated_lead = False
     signalling = False
     repairs = 0
+    judging = False
 
 
 @register
@@ -222,7 +265,14 @@ class BasicRobot(BridgeRobot):
     name = "basic"
     description = "natural bidding by points and the longest suit, simple card play: the measuring stick"
 
-    def bid(self, hand: list[int], auction: list[int], dealer: int) -> int:
+    def bid(
+        self,
+        hand: list[int],
+        auction: list[int],
+        dealer: int,
+        vulnerable: str = "None",
+        rng: random.Random | None = None,
+    ) -> int:
         points, n, bal = hcp(hand), lengths(hand), is_balanced(hand)
         bids = [(i, c) for i, c in enumerate(auction) if c in BIDS]
         me = len(auction) % 4

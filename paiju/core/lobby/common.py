@@ -148,11 +148,16 @@ class Common(Generic[R]):
     def send(self, conn: Conn, frame: Frame) -> None:
         self.out.append(Send(conn, frame))
 
-    def refuse(self, conn: Conn, e: PaijuError, frame: Frame | None, ref_type: int | None = None) -> None:
-        """Answer ``e`` to what ``conn`` sent (``frame``; ``ref_type``: its type when unread)."""
+    def refuse(
+        self, conn: Conn, e: PaijuError, frame: Frame | None, ref_type: int | None = None, ref_id: int | None = None
+    ) -> None:
+        """Answer ``e`` to what ``conn`` sent (``frame``; ``ref_type``, ``ref_id``: its type and
+        prompt id or nonce, when it was not decoded but they could be read)."""
         if isinstance(e, Moved):  # the room is another node's: the client goes there
             self.send(conn, Redirect.answering(e, frame))
         else:
-            self.out.append(Refuse(conn, Error.refusing(e, frame, ref_type=ref_type), self.room_of(conn)))
+            self.out.append(
+                Refuse(conn, Error.refusing(e, frame, ref_type=ref_type, ref_id=ref_id), self.room_of(conn))
+            )
         if conn in self.over:
             self.out.append(CloseConn(conn, 1013, "too many connections from this address"))

@@ -175,7 +175,7 @@ class Lobby(Common[R]):
         elif isinstance(msg, Looked):
             self._looked(msg)
         elif isinstance(msg, Garbled):
-            self.refuse(msg.conn, msg.error, msg.ref, msg.ref_type)
+            self.refuse(msg.conn, msg.error, msg.ref, msg.ref_type, msg.ref_id)
         elif isinstance(msg, Bound):
             self.people.bound(msg)
         elif isinstance(msg, Unbound):

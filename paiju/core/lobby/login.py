@@ -109,10 +109,10 @@ class Login(Generic[R]):
             raise LobbyError(ErrorCode.WRONG_STATE, "HELLO was already done on this connection")
         pid = self._token(f)
         player = c.players.get(pid) if pid is not None else None
-        if pid is not None and player is None:  # forgotten: it left, or its wait ran out
+        if pid is not None and player is None and not c.directory:  # forgotten: it left, or its wait ran out
             raise LobbyError(ErrorCode.BAD_TOKEN, "the resume token has ended: its player is no longer here")
-        if player is None:
-            pid = secrets.token_hex(8)
+        if player is None:  # new, or (several nodes) a player another node sent here (REDIRECT)
+            pid = pid or secrets.token_hex(8)
             player = c.players[pid] = Player(pid, f.name or f"guest-{pid[:4]}")  # never nameless
         old = player.conn
         if old is not None and old != conn:
@@ -126,9 +126,7 @@ class Login(Generic[R]):
         if account:
             become(player, account, f.session)
         elif "account" in player.extra:  # a resume without the account's session: a guest
-            player.extra.pop("account", None)
-            player.extra.pop("session", None)
-            player.name = f.name or f"guest-{player.id[:4]}"
+            as_guest(player, f.name)
         token = c.new_token(player)
         if f.features & Feature.REMATCH:
             c.rematching.add(conn)
@@ -197,9 +195,7 @@ class Login(Generic[R]):
 
     def logged_out(self, conn: Conn, p: Player) -> None:
         """``p`` plays as a guest from now on; its resume token ends (TOKEN gives the next)."""
-        p.extra.pop("account", None)
-        p.extra.pop("session", None)
-        p.name = f"guest-{p.id[:4]}"
+        as_guest(p)
         self.c.send(conn, Identity(p.name, False, None))
         self.c.send(conn, Token(self.c.new_token(p)))
 
@@ -222,6 +218,13 @@ class Login(Generic[R]):
             s = q.extra.get("session") if q is not None else None
             if q is not None and q.conn is not None and isinstance(s, str) and tokens.digest(s) in ended:
                 self.logged_out(q.conn, q)
+
+
+def as_guest(player: Player, name: str = "") -> None:
+    """``player`` plays as a guest from now on, named ``name`` (else ``guest-`` and its id's start)."""
+    player.extra.pop("account", None)
+    player.extra.pop("session", None)
+    player.name = name or f"guest-{player.id[:4]}"
 
 
 def become(player: Player, account: str, session: str | None) -> None:

@@ -60,12 +60,14 @@ class Received:
 @dataclass(frozen=True)
 class Garbled:
     """A client frame refused before the lobby could read it (not decodable, a server's frame,
-    over the rate): ``error`` answers it (``ref_type``: its type, when readable)."""
+    over the rate): ``error`` answers it (``ref_type``: its type, ``ref_id``: its prompt id or
+    nonce, when readable)."""
 
     conn: Conn
     error: PaijuError
     ref: Frame | None = None
     ref_type: int | None = None
+    ref_id: int | None = None
 
 
 @dataclass(frozen=True)

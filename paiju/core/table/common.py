@@ -18,7 +18,7 @@ from paiju.core.lifecycle import Phase
 from paiju.core.messages import Conn, Send
 from paiju.core.roomlog import Watchers
 from paiju.core.table.messages import Append, TableOut, Unbound
-from paiju.games import Rules
+from paiju.games import Rules, fairness
 from paiju.protocol import Frame, RoomInfo, SeatKind
 
 ROBOT_SUFFIX = " (robot)"  # a robot seat's name in ROOM_STATE: "NAME (robot)"; no person's name ends so
@@ -108,11 +108,16 @@ class Common:
         created: float = 0.0,
         logged: bool = False,
         observer: Observer = UNOBSERVED,
+        salt: bytes = b"",
     ) -> None:
         self.id = room_id
         self.observer = observer
         self.game_name = game
         self.seed = seed
+        # the commitment to the seed every seat and spectator gets before the first deal
+        # (ROOM_STATE); the final RESULT reveals seed and salt (paiju/games/fairness.py)
+        self.salt = salt or fairness.new_salt()
+        self.commitment = fairness.commitment(seed, self.salt)
         self.game = games.create(game, seed, rules, hand=0)
         self.rules: Rules = self.game.rules  # the whole value (a bridge room's PBN deals), not only its name
         self.ruleset = self.rules.name

@@ -155,8 +155,10 @@ class Match:
         out = c.game.outcome()
         c.totals = [t + s for t, s in zip(c.totals, out.scores, strict=True)]
         final = c.hand + 1 >= c.hands
-        detail = {**out.detail, **games.records(c.game), **self.extras.pop(c.hand, {})}
-        result = Result(c.id, c.hand, list(out.scores), list(c.totals), list(out.hands), final, detail)
+        detail = {**out.detail, **games.details(c.game), **self.extras.pop(c.hand, {})}
+        # the last hand's RESULT reveals the seed and salt that the commitment promised
+        seed, salt = (c.seed, c.salt.hex()) if final else (None, "")
+        result = Result(c.id, c.hand, list(out.scores), list(c.totals), list(out.hands), final, detail, seed, salt)
         self.stream.emit(GameEvent(RoomEvent.HAND_END, None, arg=c.hand), result)
         self.stream.archive(c.hand, result)
         c.hand += 1

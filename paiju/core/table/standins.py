@@ -50,13 +50,14 @@ class StandIns:
         A human seat that a robot plays after its time bank ran out: the owner, if still
         connected, has the move's time to answer and so take the seat back. Otherwise, in a
         room that people play in or watch, the robot pace (so that they can follow); a room
-        of robots alone plays at full speed."""
+        of robots alone plays at full speed. The pace never takes more than half the move's
+        clock: a robot never lets its clock run out for the pace's sake (SPEC.md §8)."""
         c = self.c
         st = c.seats[p.controller]
         if st.kind == SeatKind.HUMAN and st.stand_in and st.conn is not None and c.bank_ms > 0:
             return c.clock_ms / 1000
         watched = c.spectators or c.humans()
-        return c.limits.robot_pace if watched else 0.0
+        return min(c.limits.robot_pace, c.clock_ms / 2000) if watched else 0.0
 
     def timed_out(self, p: Pending) -> None:
         """The clock played prompt ``p`` of a human's seat (no stand-in held it): after

@@ -130,7 +130,9 @@ class Stream:
         view = c.game.view(seat) if c.phase is not Phase.WAITING else {}
         robots = [i for i, s in enumerate(c.seats) if s.kind == SeatKind.BOT]
         names, totals = c.seat_names(), list(c.totals)
-        return RoomState(c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots)
+        return RoomState(
+            c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots, c.commitment
+        )
 
 
 def _seat_record(s: SeatState) -> SeatRecord:

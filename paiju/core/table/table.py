@@ -1,10 +1,9 @@
 """The :class:`Table`: one room's match, sans-I/O, made of parts with one job each, to which it
-routes each input (see the package's docstring).
+routes each input (see the package's docstring, and its example).
 
->>> t = Table("r1", "tricks", None, seed=1, hands=1, clock_ms=1000, bots=[1], robot="random")
->>> out = t.handle(Enter("p1", "ann", conn=7), now=0.0)
->>> t.phase.value, [type(o).__name__ for o in out][:4]
-('playing', ['Bound', 'Send', 'Dealt', 'Send'])
+>>> t = Table("r1", "tricks", None, seed=1, hands=2, clock_ms=1000, robot="random", bots=[0, 1])
+>>> t.handle(Restored(), now=0.0), t.closed  # no human and no watcher: nobody to play for
+([Close()], True)
 """
 
 from __future__ import annotations
@@ -85,6 +84,7 @@ class Table(Common):
         created: float = 0.0,
         logged: bool = False,
         observer: Observer = UNOBSERVED,
+        salt: bytes = b"",
     ) -> None:
         super().__init__(
             room_id,
@@ -106,6 +106,7 @@ class Table(Common):
             created=created,
             logged=logged,
             observer=observer,
+            salt=salt,
         )
         self.stream = Stream(self)
         self.prompts = Prompts(self)
@@ -166,6 +167,7 @@ class Table(Common):
             created=h.created,
             logged=True,
             observer=observer,
+            salt=h.salt,
         )
         t.match.expires_at = None
         if t.match.start_at is not None and r.phase is not Phase.WAITING:
@@ -201,6 +203,7 @@ class Table(Common):
             roomlog.rules_options(self.game_name, self.rules),
             self.seat_robots,
             self.bank_ms,
+            self.salt,
         )
 
     # ------------------------------------------------------------------ the one way in

@@ -9,9 +9,9 @@ from paiju.games.bridge.deal import BoardSpec, board_dealer, board_vulnerability
 from paiju.games.bridge.game import Bridge, BridgeRules, trick_winner
 from paiju.games.bridge.pbn import result_pbn
 from paiju.games.bridge.scoring import Contract, contract_score, imps, score
-from paiju.games.registry import add_record
+from paiju.games.registry import add_detail
 
-add_record(Bridge.name, result_pbn)  # a RESULT carries the board as a PBN file
+add_detail(Bridge.name, result_pbn)  # a RESULT carries the board as a PBN file
 
 __all__ = [
     "BoardSpec",

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 
 from paiju.games.bridge.evaluate import features
@@ -734,6 +734,10 @@ class Promise:
 
     def summary(self) -> Summary:
         """The union of the rows' ranges (what partner counts on)."""
+        return self._summary.copy()
+
+    @cached_property
+    def _summary(self) -> Summary:  # computed once: every later call's context narrows by it
         if not self.rows:
             return Summary()
         out = Summary(40.0, 0.0, [13] * 4, [0] * 4)
@@ -765,26 +769,26 @@ class Promise:
         return out
 
 
-@cache
+@lru_cache(maxsize=1 << 15)  # bounded: the bidding's simulations read many auctions that are never met again
 def read_auction(calls: tuple[int, ...], dealer: int = 0, tables: str = CURRENT) -> tuple[Promise, ...]:
-    """The promise of every call of the auction, in order (seats from ``dealer``)."""
-    out: list[Promise] = []
+    """The promise of every call of the auction, in order (seats from ``dealer``): the promises
+    of ``calls[:-1]`` (read once, cached) and the last call's."""
+    if not calls:
+        return ()
+    out = list(read_auction(calls[:-1], dealer, tables))
     summaries = [Summary() for _ in range(4)]
-    for i, call in enumerate(calls):
-        seat = (dealer + i) % 4
-        ctx = context(
-            calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat), forced(out, tables), out
-        )
-        p = Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables)))
-        out.append(p)
-        summaries[seat].narrow(p.summary())
-    return tuple(out)
+    for p in out:
+        summaries[p.seat].narrow(p._summary)
+    i, call = len(out), calls[-1]
+    seat = (dealer + i) % 4
+    ctx = context(calls[:i], [summaries[(seat + k) % 4] for k in range(4)], agreed(out, seat), forced(out, tables), out)
+    return (*out, Promise(seat, i, call, ctx, tuple(_readings(ctx, call, tables))))
 
 
 def agreed(promises: Sequence[Promise], seat: int) -> int | None:
     """The suit of the last bid of ``seat``'s side that promised three or more cards of it."""
     for p in reversed(promises):
-        natural = p.call in BIDS and p.call & 0xF != NT and p.summary().len_lo[p.call & 0xF] >= 3
+        natural = p.call in BIDS and p.call & 0xF != NT and p._summary.len_lo[p.call & 0xF] >= 3
         if p.seat % 2 == seat % 2 and natural:
             return p.call & 0xF
     return None
@@ -805,7 +809,7 @@ def summaries_before(calls: tuple[int, ...], tables: str = CURRENT) -> list[Summ
     n = len(calls)
     by_offset = [Summary() for _ in range(4)]
     for p in read_auction(calls, 0, tables):
-        by_offset[(p.seat - n) % 4].narrow(p.summary())
+        by_offset[(p.seat - n) % 4].narrow(p._summary)
     return by_offset
 
 

@@ -891,8 +891,12 @@ function updatePickBar() {
   play.disabled = !open || !does;
   play.dataset.code = does ? String(does.code) : "";
   play.textContent = !ps.match && ps.cover ? tr(`Cover ${ps.cover.pick}`, `扣 ${ps.cover.pick} 张`) : tr("Play", "出牌");
+  // (a cover of its own only when the selection is a play too: else the main button covers)
   const cover = $("#pick-cover");
-  if (cover) cover.disabled = !open || !ps.cover;
+  if (cover) {
+    cover.disabled = !open || !ps.cover;
+    cover.hidden = !(ps.match && ps.cover);
+  }
   $("#pick-hint").disabled = !open || !(ps.plays.length || ps.covers.length);
   $("#pick-clear").disabled = !open || !state.sel.length;
   $("#pick-list").disabled = false;

@@ -234,10 +234,58 @@ async function showMatch(id) {
   );
   box.replaceChildren(
     h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${m.status}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${m.status}`)),
-    h("p", {}, tr("seed ", "种子 "), h("span", { id: "match-seed" }, m.seed), ` · ${m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")}`),
+    h("p", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")),
+    fairness(m),
     m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
     ...hands,
   );
+  if (m.seed !== null) checkDeals(m);
+}
+
+/** The match's commitment to its seed (SHA-256 of salt and seed, shown at the table before the
+ * first deal), and once the match is over its seed and salt, with the checks (SPEC.md §8). */
+function fairness(m) {
+  const lines = [h("li", {}, tr("commitment ", "承诺 "), h("code", { id: "match-commitment" }, m.commitment || tr("none (recorded before commitments)", "无（早于承诺机制的记录）")))];
+  if (m.seed === null) {
+    lines.push(h("li", { id: "match-seed-hidden" }, tr("seed: revealed when the match ends", "种子：对局结束后公布")));
+  } else {
+    lines.push(h("li", {}, tr("seed ", "种子 "), h("code", { id: "match-seed" }, m.seed), tr(" · salt ", " · 盐 "), h("code", { id: "match-salt" }, m.salt || "-")));
+    lines.push(h("li", { id: "match-commitment-check" }, tr("checking the commitment…", "正在核对承诺…")));
+    lines.push(h("li", { id: "match-deals-check" }, tr("dealing every hand again from the seed…", "正在用种子重新发每一局…")));
+  }
+  return h("ul", { id: "match-fairness" }, ...lines);
+}
+
+/** SHA-256(salt || seed as 8 bytes big-endian), in hex: the commitment this seed and salt make. */
+async function commitmentOf(seed, salt) {
+  const bytes = new Uint8Array(salt.length / 2 + 8);
+  for (let i = 0; i < salt.length / 2; i++) bytes[i] = parseInt(salt.slice(2 * i, 2 * i + 2), 16);
+  new DataView(bytes.buffer).setBigUint64(salt.length / 2, BigInt(seed));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The checks of a finished match: the commitment here, in the browser; every deal dealt again
+ * from the seed, its actions replayed (the server's GET /api/matches/ID/verify, `paiju verify`). */
+async function checkDeals(m) {
+  const mark = (sel, ok, text) => {
+    const el = $(sel);
+    if (!el) return;
+    el.dataset.ok = String(ok);
+    el.textContent = `${ok ? "✓" : "✗"} ${text}`;
+  };
+  if (m.commitment && m.salt && crypto.subtle) {
+    const ok = (await commitmentOf(m.seed, m.salt)) === m.commitment;
+    mark("#match-commitment-check", ok, ok ? tr("SHA-256(salt ‖ seed) is the commitment", "SHA-256(盐 ‖ 种子) 与承诺一致") : tr("SHA-256(salt ‖ seed) is NOT the commitment", "SHA-256(盐 ‖ 种子) 与承诺不符"));
+  } else {
+    mark("#match-commitment-check", false, tr("no commitment to check", "无可核对的承诺"));
+  }
+  try {
+    const r = await api(`/api/matches/${m.id}/verify`);
+    mark("#match-deals-check", r.ok, r.ok ? tr(`every deal (${r.deals} hands) comes from the seed`, `每一局（${r.deals} 局）都由该种子发出`) : r.problems.join("; "));
+  } catch (e) {
+    mark("#match-deals-check", false, e.message);
+  }
 }
 
 /** The leaderboard of a game (robots included). */

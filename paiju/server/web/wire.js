@@ -29,10 +29,10 @@ export const C = {
 export const S = {
   0x41: ["WELCOME", ["player_id", "token", "version", "features"], { version: 1, features: 0 }],
   0x42: ["ROOM_LIST", ["rooms"], {}],
-  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view", "robots"], { robots: [] }],
+  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view", "robots", "commitment"], { robots: [], commitment: "" }],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg", "text"], { seat: null, cards: new Uint8Array(0), arg: 0, text: "" }],
   0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options", "bank_ms"], { bank_ms: 0 }],
-  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail"], { detail: {} }],
+  0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail", "seed", "salt"], { detail: {}, seed: null, salt: "" }],
   0x47: ["ERROR", ["code", "message", "ref_type", "ref_id"], { ref_type: null, ref_id: null }],
   0x48: ["PONG", ["nonce"], {}],
   0x49: ["ACK", ["prompt_id"], {}],

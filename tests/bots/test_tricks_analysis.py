@@ -1,4 +1,4 @@
-"""paiju/bots/tricks/record.py: the solved values of a match's deals, a small deal's match solved in
+"""paiju/bots/tricks/analysis.py: the solved values of a match's deals, a small deal's match solved in
 one call to the solver's process (a real process)."""
 
 from __future__ import annotations
@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 
 from paiju import games
-from paiju.bots.tricks import record
+from paiju.bots.tricks import analysis
 
 
 async def test_a_match_of_small_deals_is_solved_in_one_call_with_each_deal_its_value() -> None:
-    pool = record.pool()
+    pool = analysis.pool()
     try:
-        values = record.Values(pool)
+        values = analysis.Values(pool)
         seed, hands = 11, 4
         first = games.create("tricks", seed)
         got = [await values(first, hands)]
@@ -23,13 +23,13 @@ async def test_a_match_of_small_deals_is_solved_in_one_call_with_each_deal_its_v
             assert future.done()  # no second call
             got.append(future.result())
         assert values.ready == {}
-        want = [record.deal_value(games.create("tricks", seed, hand=h)) for h in range(hands)]
+        want = [analysis.deal_value(games.create("tricks", seed, hand=h)) for h in range(hands)]
         assert got == want and {v["leader"] for v in got} == {0, 1}
 
         # a match of one hand, and a deal larger than the solver's table: one call each
-        assert await values(games.create("tricks", 5), 1) == record.deal_value(games.create("tricks", 5))
+        assert await values(games.create("tricks", 5), 1) == analysis.deal_value(games.create("tricks", 5))
         big = games.create("tricks", 5, games.get("tricks").ruleset(n=11), hand=1)
-        assert await asyncio.wait_for(values(big, 4), 60) == record.deal_value(big)
+        assert await asyncio.wait_for(values(big, 4), 60) == analysis.deal_value(big)
         assert values.ready == {}
     finally:
         pool.close()
