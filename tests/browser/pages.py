@@ -68,6 +68,19 @@ def click_option(page: Any, n: str, opt: dict[str, Any], rng: random.Random, tim
     return True
 
 
+def bridge_pbn_table(page: Any, pbn: str, clock_s: float) -> None:
+    """From the lobby's form: a bridge room playing the deals of ``pbn``, the natural bidder
+    (``basic``) in the other three seats (a random one may bid 7NT before North's first call),
+    a clock of ``clock_s``; once the table shows."""
+    page.select_option("#create-game", "bridge")
+    page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": pbn.encode()})
+    for s in (1, 2, 3):
+        page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
+    page.fill("#create-clock", str(clock_s))
+    page.click("#create-room")
+    page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+
+
 def bid_7nt_to_the_play(page: Any, bid: str) -> None:
     """At North's first call (the open bidding box ``bid``): 7NT, the last bid (no one can bid
     over it, so North declares and is asked to play), then passes until a card is asked for."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import bid_7nt_to_the_play, open_page
+from tests.browser.pages import bid_7nt_to_the_play, bridge_pbn_table, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES
 from tests.browser.test_web_words import RAW
 from tests.server.test_pbn import PBN
@@ -141,13 +141,7 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
 def test_bridge_single_legal_card_by_click(base_url: str, browser: Any) -> None:
     context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES["desktop"])
     try:
-        page.select_option("#create-game", "bridge")
-        page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
-        for s in (1, 2, 3):
-            page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
-        page.fill("#create-clock", str(CLOCK_S))
-        page.click("#create-room")
-        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        bridge_pbn_table(page, PBN, CLOCK_S)
         bid_7nt_to_the_play(page, '#prompt[data-state="open"] .option[data-code="0"]')
         last = None
         clicked = singles = auto = 0

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from paiju.client import Client
-from tests.browser.pages import bid_7nt_to_the_play, open_page
+from tests.browser.pages import bid_7nt_to_the_play, bridge_pbn_table, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES, _play_hand
 from tests.server.test_pbn import PBN
 
@@ -72,14 +72,7 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
     ARTIFACTS.mkdir(exist_ok=True)
     context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES["desktop"])
     try:
-        page.select_option("#create-game", "bridge")
-        page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": PBN.encode()})
-        for s in (1, 2, 3):
-            # the natural bidder: a random one may bid 7NT before North's first call
-            page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
-        page.fill("#create-clock", str(CLOCK_S))
-        page.click("#create-room")
-        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        bridge_pbn_table(page, PBN, CLOCK_S)
 
         # North's first call: every card of the hand is clicked, and none of them calls
         bid = '#prompt[data-state="open"] .option[data-code="0"]'
