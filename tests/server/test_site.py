@@ -7,8 +7,10 @@ finished trick-taking deal in its RESULT."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -104,9 +106,26 @@ async def test_the_result_of_a_trick_taking_deal_has_its_solved_value(served: Se
     async with await Client.connect(served.url, "ann", record=True) as c:
         await c.create("tricks", bots=[1], robot="random", clock_ms=30_000)
         [result] = await c.play(random.Random(2), timeout=60)
-    leader = result.detail["leader"]
+    # the RESULT is not held for the solver: the value reaches the hand's record when it is ready
+    detail = await asyncio.to_thread(solved_detail, served.http, "ann")
+    leader = detail["leader"]
     dealt = [sorted(tricks_number(b) for b in h) for h in result.hands]
-    assert result.detail["value"] == solve(dealt[leader], dealt[1 - leader])
+    assert detail["value"] == solve(dealt[leader], dealt[1 - leader])
+
+
+def solved_detail(http: str, player: str, within: float = 60.0) -> dict[str, int]:
+    """The detail of the player's last match's first hand once its analysis is done."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        _, body, _ = get(f"{http}/api/players/{player}/matches")
+        matches = json.loads(body)["matches"]
+        if matches:
+            _, body, _ = get(f"{http}/api/matches/{matches[0]['id']}")
+            hands = json.loads(body)["hands"]
+            if hands and not hands[0]["analysis_pending"]:
+                return dict(hands[0]["detail"])
+        time.sleep(0.2)
+    raise AssertionError(f"no finished analysis for {player}'s match within {within} s")
 
 
 @pytest.fixture
