@@ -33,7 +33,7 @@ from paiju import games
 from paiju.client import Client, Closed, ServerError
 from paiju.games import GameAction, GameEvent
 from paiju.games.testing import card_bytes
-from paiju.protocol import Event, Prompt, Result, RoomEvent, RoomState
+from paiju.protocol import ErrorCode, Event, Prompt, Result, RoomEvent, RoomState
 from paiju.protocol.cards import HIDDEN
 from paiju.testing import launch
 from paiju.testing.launch import Child
@@ -111,8 +111,10 @@ async def _resume(url: str, m: Member, token: str, last: int, rng: random.Random
         return_exceptions=True,
     )
     live = [c for c in got if isinstance(c, Client)]
-    for e in got:  # the one replaced before its WELCOME went out fails with Closed
-        if isinstance(e, BaseException) and not isinstance(e, Closed):
+    for e in got:  # the one replaced before its WELCOME went out fails with Closed, and the
+        # one that comes second finds the token rotated by the first's WELCOME (BAD_TOKEN)
+        lost = isinstance(e, Closed) or (isinstance(e, ServerError) and e.code == ErrorCode.BAD_TOKEN)
+        if isinstance(e, BaseException) and not lost:
             raise e
     if len(live) == 1:
         return live[0]

@@ -51,7 +51,9 @@ def play(game: str, seed: int, hands: int = 1) -> list[tuple[int, bytes]]:
     from paiju.games import GameAction
     from paiju.protocol import Prompt, encode
 
-    t = Table("c", game, None, seed=seed, hands=hands, clock_ms=3_600_000, robot="random")
+    # a fixed salt: the commitment in ROOM_STATE is the same in every run of the same match
+    salt = b"compiled-vs-pure"
+    t = Table("c", game, None, seed=seed, hands=hands, clock_ms=3_600_000, robot="random", salt=salt)
     rng = random.Random(seed)
     sent: list[tuple[int, bytes]] = []
     prompts: dict[int, tuple[int, Prompt]] = {}

@@ -166,7 +166,11 @@ class Client:
         c.record = record
         c.state.batch = batch  # HELLO asks for batches (Feature.BATCH): fewer, larger messages
         if hello:
-            await c.hello(token=token, last_seq=last_seq, session=session)
+            try:
+                await c.hello(token=token, last_seq=last_seq, session=session)
+            except BaseException:  # refused (e.g. an ended token): the caller never gets it to close
+                await c.close()
+                raise
         return c
 
     async def hello(self, token: str | None = None, last_seq: int | None = None, session: str | None = None) -> Welcome:
