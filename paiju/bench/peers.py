@@ -239,7 +239,9 @@ def run(args: argparse.Namespace) -> int:
             children["paiju"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db)
         if args.baseline is not None:  # (python -m paiju from DIR imports DIR's paiju)
             base_db = f"sqlite:///{scratch.name}/baseline.sqlite3"
-            children["baseline"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", base_db, cwd=args.baseline.resolve())
+            children["baseline"] = serve(
+                *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", base_db, cwd=args.baseline.resolve()
+            )
             args.servers = [*args.servers, "baseline"]
         for key, mode in MODES.items():
             if key not in args.servers:
