@@ -14,7 +14,9 @@ from paiju.games.bridge import bidding, explain
 WEB = Path(__file__).resolve().parents[2] / "paiju" / "server" / "web"
 TABLES = Path(bidding.__file__).with_name("tables")
 # common traditional forms of characters a card or mahjong table uses (and their neighbours)
-TRADITIONAL = "發東風萬條莊聽對張門雙數將龍餅紅綠無漢點槓碼贏錢頭夠擺滿場雜喫補選號牆間葉遊戲戶輸們開體裡這書說話請讀達結"
+TRADITIONAL = (
+    "發東風萬條莊聽對張門雙數將龍餅紅綠無漢點槓碼贏錢頭夠擺滿場雜喫補選號牆間葉遊戲戶輸們開體裡這書說話請讀達結"
+)
 # a Latin-letter word (two letters or more): a card's rank (A K Q J) is one letter
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
