@@ -2,7 +2,8 @@
 ``paiju serve``: a browser whose language is Chinese creates a room against fast robots, plays
 the hand by clicks to its result, then opens its replay. At the first prompt, at the result
 and at the replay's start and end, neither the visible text nor a tooltip (``title``) nor a
-placeholder holds a Latin-letter word: only card ranks (A K Q J T, one letter), the compass
+placeholder holds a Latin-letter word (and the table's "the rules" opens the game's Chinese
+rules page): only card ranks (A K Q J T, one letter), the compass
 letters N E S W, the names of players, robots and rooms, the site's name (paiju) and the
 language menu's "English" may use Latin letters. No traditional character may show (simplified
 only: 东 万 发, never their traditional forms)."""
@@ -66,6 +67,10 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         page.wait_for_function(NEXT, arg="", timeout=30000)
         page.evaluate("document.querySelector('#prompt .option')?.dispatchEvent(new MouseEvent('mouseover'))")
         _check(page, "the table")
+        # "the rules" at the table: the game's page for players, in Chinese
+        assert page.locator("#table-rules").get_attribute("href") == f"/rules/{game}.zh.html"
+        rules = page.request.get(base_url + f"/rules/{game}.zh.html")
+        assert rules.status == 200 and '<html lang="zh-Hans">' in rules.text(), rules.status
         _play(page, random.Random(f"zh:{game}"))
         page.screenshot(path=str(_shot(game)))
         result = _check(page, "the result")

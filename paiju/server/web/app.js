@@ -555,6 +555,7 @@ function renderTable() {
   const r = state.room;
   renderInvite();
   $("#table-title").textContent = tr(`${gameTitle(r.game)} · room ${r.room} · ${rulesetName(r.game, r.ruleset)} · hand ${r.hand + 1}`, `${gameTitle(r.game)} · 房间 ${r.room} · ${rulesetName(r.game, r.ruleset)} · 第 ${r.hand + 1} 局`);
+  $("#table-rules").href = rulesUrl(r.game);
   $("#table-scores").replaceChildren(
     ...r.scores.map((x, s) => h("span", { class: "score", "data-seat": s }, `${seatLabel(s, true)}: ${signed(x)}`)),
   );

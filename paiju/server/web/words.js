@@ -38,7 +38,8 @@ export function gameLine(game) {
   return line ? tr(...line) : "";
 }
 
-// each ruleset's name and line; the rules pages are docs/rules/GAME.md rendered (paiju/server/rules.py), at /rules/GAME.html
+// each ruleset's name and line; the rules pages for players are docs/rules/players/GAME.md and
+// GAME.zh.md rendered (paiju/server/rules.py), at /rules/GAME.html and /rules/GAME.zh.html
 const RULESETS = {
   mahjong: {
     championship: ["championship", "竞赛", "108 suited tiles (no winds or dragons); seven pairs wins; 报听 allowed", "108 张序数牌（无风箭牌），七对可胡，可报听"],
@@ -68,9 +69,9 @@ export function rulesetLine(game, name) {
   return r ? tr(r[2], r[3]) : "";
 }
 
-/** The address of a game's rules page (rendered by the server from docs/rules/GAME.md). */
+/** The address of a game's rules page in the page's language. */
 export function rulesUrl(game) {
-  return `/rules/${game}.html`;
+  return `/rules/${game}${ZH ? ".zh" : ""}.html`;
 }
 
 // bridge's system card: every row of the bidding system the robots bid and read, the one each
