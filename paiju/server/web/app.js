@@ -16,7 +16,7 @@ import { sorry } from "./sorry.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, roomStatus, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -37,7 +37,7 @@ const state = {
   playerId: null,
   token: sessionStorage.getItem("paiju.token"),
   lastSeq: null,
-  name: localStorage.getItem("paiju.name") || `guest-${Math.floor(Math.random() * 9000 + 1000)}`,
+  name: localStorage.getItem("paiju.name") || `${tr("guest", "游客")}-${Math.floor(Math.random() * 9000 + 1000)}`,
   room: null, // {room, game, ruleset, seat, seats, scores, hand}
   model: null,
   prompt: null, // {prompt_id, seat, mask, options, deadline}
@@ -204,7 +204,7 @@ function handle(f) {
       onRematch(f);
       break;
     case "PONG":
-      $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ms`;
+      $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ${tr("ms", "毫秒")}`;
       break;
   }
 }
@@ -500,7 +500,7 @@ function onResult(f) {
             href: URL.createObjectURL(new Blob([pbn], { type: "text/plain" })),
             download: `paiju-${f.room}-board-${(f.detail || {}).board ?? f.hand + 1}.pbn`,
           },
-          tr("Download the board (PBN)", "下载本副牌（PBN）"),
+          tr("Download the board (PBN)", "下载本副牌（牌例文件）"),
         )
       : null;
   // every finished hand can be replayed, step by step, from the room's log
@@ -555,6 +555,7 @@ function renderTable() {
   const r = state.room;
   renderInvite();
   $("#table-title").textContent = tr(`${gameTitle(r.game)} · room ${r.room} · ${rulesetName(r.game, r.ruleset)} · hand ${r.hand + 1}`, `${gameTitle(r.game)} · 房间 ${r.room} · ${rulesetName(r.game, r.ruleset)} · 第 ${r.hand + 1} 局`);
+  $("#table-rules").href = rulesUrl(r.game);
   $("#table-scores").replaceChildren(
     ...r.scores.map((x, s) => h("span", { class: "score", "data-seat": s }, `${seatLabel(s, true)}: ${signed(x)}`)),
   );
@@ -860,8 +861,8 @@ function renderPickBar() {
       { class: "pick-buttons" },
       h("button", { id: "pick-play", class: "primary", onclick: playSelection, title: tr("Enter", "回车键") }, tr("Play", "出牌")),
       k ? h("button", { id: "pick-cover", onclick: coverSelection }, tr(`Cover ${k}`, `扣 ${k} 张`)) : null,
-      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "H 键") }, tr("Hint", "提示")),
-      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "Esc 键") }, tr("Clear", "重选")),
+      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "按 H 键") }, tr("Hint", "提示")),
+      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "退出键") }, tr("Clear", "重选")),
       h(
         "button",
         { id: "pick-list", "aria-expanded": folded ? "false" : "true", onclick: toggleList },
@@ -1180,7 +1181,7 @@ async function createRoom() {
     try {
       pbn = await file.text();
     } catch (e) {
-      showError(`${tr("the PBN file could not be read", "无法读取 PBN 文件")}: ${e.message}`);
+      showError(`${tr("the PBN file could not be read", "无法读取牌例文件")}: ${e.message}`);
       return;
     }
   }
@@ -1254,7 +1255,7 @@ function renderRooms() {
         h("td", {}, r.room),
         h("td", {}, `${gameTitle(r.game)} (${rulesetName(r.game, r.ruleset)})`),
         h("td", {}, ...seats),
-        h("td", {}, r.status),
+        h("td", {}, roomStatus(r.status)),
         h("td", {}, tr(`${r.hand}/${r.hands} played · ${r.spectators} watching`, `已打 ${r.hand}/${r.hands} 局 · ${r.spectators} 人观战`)),
         h("td", {}, h("button", { class: "watch", "data-room": r.room, onclick: () => send(frames.join(r.room)) }, tr("watch", "观战"))),
       );
