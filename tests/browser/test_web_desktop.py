@@ -34,7 +34,8 @@ WRAPPED = """() => {
 # an element wholly inside the window, as it is (no scrolling)
 ON_SCREEN = """(sel) => { const e = document.querySelector(sel); if (!e) return false;
   const r = e.getBoundingClientRect();
-  return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth; }"""
+  return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight
+    && r.left >= 0 && r.right <= window.innerWidth; }"""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -75,7 +76,8 @@ def test_the_bridge_result_fits_the_screen(base_url: str, browser: Any) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "web-bridge-result-1280x800.png"))
         for sel in ("#rematch-yes", "#rematch-no", "#back-to-lobby"):
-            assert page.evaluate(ON_SCREEN, sel), f"{sel} is not on screen at 1280x800: {page.locator(sel).bounding_box()}"
+            box = page.locator(sel).bounding_box()
+            assert page.evaluate(ON_SCREEN, sel), f"{sel} is not on screen at 1280x800: {box}"
         assert problems == [], problems
     finally:
         context.close()
