@@ -18,11 +18,11 @@ tests/server/test_spec_conformance.py compares a live server's answer with the r
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, get_args
 
 from paiju import games
-from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, FALLBACK_CLOCK_MS, Limits
+from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, FALLBACK_CLOCK_MS, Limits, rank_robots
 from paiju.core.social import Chat
 from paiju.protocol.frames import U64, LongText, MaxLen, Range
 
@@ -82,6 +82,20 @@ FIELDS: tuple[tuple[str, str], ...] = (
 
 LONGTEXT = next(m.n for m in get_args(LongText) if isinstance(m, MaxLen))  # CREATE_ROOM's pbn
 SEED_MAX = next(m.hi for m in get_args(U64) if isinstance(m, Range))  # CREATE_ROOM's seed
+
+
+def menus(describe: Callable[[str], Sequence[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:
+    """Each game's robots with their descriptions, strongest (the default) first, from
+    ``describe(game)`` (paiju.bots.registry.describe: ``(name, description)`` in any order).
+
+    >>> menus(lambda game: [("random", "any"), ("greedy", "best now")])["tricks"]
+    [('greedy', 'best now'), ('random', 'any')]
+    """
+    out = {}
+    for game in games.names():
+        described = dict(describe(game))
+        out[game] = [(name, described[name]) for name in rank_robots(list(described))]
+    return out
 
 
 def catalogue(
