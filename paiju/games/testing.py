@@ -10,9 +10,9 @@ seats not to act have nothing); the chosen legal action is accepted; the views a
 the events each seat receives hold no card byte beyond what that seat may see
 (its concealed cards plus the public ones, as a multiset), for spectators too, every
 view matches the game's declaration (``Game.VIEW``, paiju.protocol.views.check), its keys
-in the declared order, and they encode as protocol frames. At sampled steps: every legal option is accepted (on a
-copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
-not offered) is refused with a code and changes nothing. At the end: the game
+in the declared order, and they encode as protocol frames. At sampled steps: every legal
+option is accepted (on a copy) and a sample of illegal actions (out of turn, a code not
+in the mask, cards not offered) is refused with a code and changes nothing. At the end: the game
 terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
 every game), the outcome is whole, its detail matches the game's declaration
 (``Game.DETAIL``, as RESULT's ``detail``, in its order), and replaying the log from

@@ -765,13 +765,7 @@ async def test_resume_without_last_seq_and_the_token_to_keep(main: Served) -> No
         st = await ann.ask(CreateRoom("tricks", clock_ms=600_000), lambda f: isinstance(f, RoomState))
         assert isinstance(st, RoomState)
         await bob.ask(Join(st.room, 1), lambda f: isinstance(f, RoomState))
-        async with asyncio.timeout(20):  # bob to play, so that no stand-in plays for ann meanwhile
-            while 1 not in bob.prompts:
-                if 0 in ann.prompts:
-                    p = ann.prompts.pop(0)
-                    o = p.options[0]
-                    await ann.ask(Action(p.prompt_id, o.code, o.cards[: o.pick]), lambda f: isinstance(f, Ack))
-                await asyncio.sleep(0.02)
+        await play_until(bob, 1, ann, 0)  # bob to play, so that no stand-in plays for ann meanwhile
         start = len(bob.got)
         await ann.close()  # a drop
         away = await bob.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 0, start)
@@ -789,14 +783,7 @@ async def test_resume_without_last_seq_and_the_token_to_keep(main: Served) -> No
         old = await Conn.open(main.url)
         conns.append(old)
         assert await old.error_of(Hello(1, "ann5", token=welcome.token)) == ErrorCode.BAD_TOKEN
-        async with asyncio.timeout(20):  # bob plays until ann is to play
-            while 0 not in again.prompts:
-                if 1 in bob.prompts:
-                    p = bob.prompts.pop(1)
-                    o = p.options[0]
-                    await bob.ask(Action(p.prompt_id, o.code, o.cards[: o.pick]), lambda f: isinstance(f, Ack))
-                await asyncio.sleep(0.02)
-        prompt = again.prompts[0]
+        prompt = await play_until(again, 0, bob, 1)
         assert isinstance(prompt, Prompt) and prompt.room == st.room  # the seat is ann's again
         # a last_seq past the room's end is answered as none: a fresh ROOM_STATE
         third = await Conn.open(main.url)
@@ -815,6 +802,19 @@ async def test_resume_without_last_seq_and_the_token_to_keep(main: Served) -> No
     finally:
         for c in conns:
             await c.close()
+
+
+async def play_until(waiting: Conn, seat: int, mover: Conn, other: int) -> Prompt:
+    """``mover`` plays the first option of each prompt of seat ``other`` until ``waiting`` has
+    a prompt for ``seat``, which it returns."""
+    async with asyncio.timeout(20):
+        while seat not in waiting.prompts:
+            if other in mover.prompts:
+                p = mover.prompts.pop(other)
+                o = p.options[0]
+                await mover.ask(Action(p.prompt_id, o.code, o.cards[: o.pick]), lambda f: isinstance(f, Ack))
+            await asyncio.sleep(0.02)
+    return waiting.prompts[seat]
 
 
 def prompt_seq(c: Conn) -> int:
