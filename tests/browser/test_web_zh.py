@@ -11,6 +11,7 @@ only: 东 万 发, never their traditional forms)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         assert page.locator("#table-rules").get_attribute("href") == f"/rules/{game}.zh.html"
         rules = page.request.get(base_url + f"/rules/{game}.zh.html")
         assert rules.status == 200 and '<html lang="zh-Hans">' in rules.text(), rules.status
-        _play(page, random.Random(f"zh:{game}"))
+        play_to_result(page, random.Random(f"zh:{game}"), lambda: _check(page, "the table in play"))
         page.screenshot(path=str(_shot(game)))
         result = _check(page, "the result")
         room = page.evaluate("window.paiju.state.room.room")
@@ -90,15 +91,15 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         context.close()
 
 
-def _play(page: Any, rng: random.Random) -> None:
-    """Answer every prompt with a random legal option, by clicks, until the final RESULT; the
-    table's text checked at the third decision (a table in play)."""
+def play_to_result(page: Any, rng: random.Random, check: Callable[[], object]) -> None:
+    """Answer every prompt with a random legal option, by clicks, until the final RESULT;
+    ``check()`` at the third decision (a table in play)."""
     last, decisions = "", 0
     while (nxt := page.wait_for_function(NEXT, arg=last, timeout=60000, polling=50).json_value())["kind"] != "result":
         last = nxt["n"]
         decisions += 1
         if decisions == 3:
-            _check(page, "the table in play")
+            check()
         click_option(page, last, rng.choice(nxt["options"]), rng, 3000)
 
 

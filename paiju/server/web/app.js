@@ -328,7 +328,8 @@ function onRematch(f) {
   if (!box) {
     if (f.state !== 0) return;
     box = rematchBox();
-    $("#result").insertBefore(box, $("#back-to-lobby"));
+    const back = $("#back-to-lobby");
+    back.parentNode.insertBefore(box, back);
   }
   box.dataset.state = ["offer", "accepted", "declined", "expired"][f.state] || "";
   if (f.state === 0) {
@@ -516,7 +517,8 @@ function onResult(f) {
     h("table", { class: "scores" }, h("tr", {}, h("th", {}, tr("seat", "座位")), h("th", {}, tr("this hand", "本局")), h("th", {}, tr("match", "总分")), h("th", {}, tr("cards", "牌"))), ...rows),
     download,
     replayLink,
-    f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, tr("Back to the lobby", "返回大厅")) : h("p", {}, tr("The next hand starts in a moment.", "下一局马上开始。")),
+    // the way on (the rematch offer joins it) stays on screen however long the result is
+    f.final ? h("div", { class: "result-actions" }, h("button", { id: "back-to-lobby", onclick: leaveRoom }, tr("Back to the lobby", "返回大厅"))) : h("p", {}, tr("The next hand starts in a moment.", "下一局马上开始。")),
   ];
   box.replaceChildren(...parts.filter((x) => x !== null));
   box.dataset.hand = String(f.hand);
@@ -1152,6 +1154,7 @@ function renderGames(games) {
 }
 
 const HUMAN = "@player"; // the seat menu's value for "a player", never a robot's name
+const MAX_SEED = 2n ** 63n - 1n; // the largest seed CREATE_ROOM takes
 
 function describeRobots() {
   // the one-line description of each robot chosen, under the menus
@@ -1193,6 +1196,11 @@ async function createRoom() {
   const robots = names.length > 1 ? menus.map((e) => (e.value === HUMAN ? null : e.value || null)) : null;
   const clock = parseFloat($("#create-clock").value);
   const seed = $("#create-seed").value.trim();
+  // the wire's seed is a u64 of 0 .. 2^63 - 1 (SPEC.md, CREATE_ROOM): say so rather than send a refusal
+  if (seed && (!/^\d+$/.test(seed) || BigInt(seed) > MAX_SEED)) {
+    showError(tr(`A seed is a whole number from 0 to ${MAX_SEED}.`, `种子须为 0 到 ${MAX_SEED} 之间的整数。`));
+    return;
+  }
   remember({ game, ruleset: $("#create-ruleset").value, hands: $("#create-hands").value, clock: $("#create-clock").value });
   send(
     frames.createRoom({
