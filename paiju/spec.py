@@ -93,11 +93,7 @@ def _discovery() -> str:
     bots = importlib.import_module("paiju.bots.registry")
     config = importlib.import_module("paiju.core.config")
     rows = ["| field | meaning |", "|---|---|", *(f"| `{k}` | {v} |" for k, v in discovery.FIELDS)]
-    menus = {
-        g: [(n, d) for n in config.rank_robots([n for n, _ in bots.describe(g)]) for m, d in bots.describe(g) if m == n]
-        for g in GAMES
-    }
-    answer = discovery.catalogue(config.Limits(), robots=menus)
+    answer = discovery.catalogue(config.Limits(), robots=discovery.menus(bots.describe))
     rows += ["", "With the default settings and every robot of this code installed:", ""]
     rows += ["| game | seats | rulesets (the first is the default) | robots (the first is the default) |"]
     rows += ["|---|---|---|---|"]

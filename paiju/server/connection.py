@@ -1,5 +1,5 @@
 """One client connection: a bounded send queue flushed once per turn of the event loop,
-and a rate limit (the lobby, paiju/server/app.py, knows which player it speaks for once HELLO
+and a rate limit (the lobby, paiju/server/lobby.py, knows which player it speaks for once HELLO
 is done).
 
 Frames are encoded when queued, so a room never waits for a slow socket. A reader that

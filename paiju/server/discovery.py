@@ -18,11 +18,11 @@ tests/server/test_spec_conformance.py compares a live server's answer with the r
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from paiju import games
-from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, FALLBACK_CLOCK_MS, Limits
+from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, FALLBACK_CLOCK_MS, Limits, rank_robots
 
 FIELDS: tuple[tuple[str, str], ...] = (
     ("version", "the protocol version the server speaks (HELLO's `version`)"),
@@ -54,6 +54,20 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ),
 )
 """The answer's fields and what each means (SPEC.md §10)."""
+
+
+def menus(describe: Callable[[str], Sequence[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:
+    """Each game's robots with their descriptions, strongest (the default) first, from
+    ``describe(game)`` (paiju.bots.registry.describe: ``(name, description)`` in any order).
+
+    >>> menus(lambda game: [("random", "any"), ("greedy", "best now")])["tricks"]
+    [('greedy', 'best now'), ('random', 'any')]
+    """
+    out = {}
+    for game in games.names():
+        described = dict(describe(game))
+        out[game] = [(name, described[name]) for name in rank_robots(list(described))]
+    return out
 
 
 def catalogue(
