@@ -31,7 +31,8 @@ MARK = """() => {
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let t = walk.nextNode(); t; t = walk.nextNode()) {
     const e = t.parentElement;
-    if (!e || seen.has(e) || !e.getClientRects().length || e.closest('[hidden], option, script, style, #clock')) continue;
+    if (!e || seen.has(e) || !e.getClientRects().length) continue;
+    if (e.closest('[hidden], option, script, style, #clock')) continue;
     const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
     const cjk = [...own].filter((c) => c.codePointAt(0) >= 0x2e80);
     if (!cjk.length) continue;
@@ -44,7 +45,8 @@ MARK = """() => {
 
 
 # the page asked for the web font (its Chinese text needed it) and has it
-LOADED = """() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'paiju-cjk' && f.status === 'loaded')"""
+LOADED = """() => [...document.fonts]
+  .some((f) => f.family.replace(/"/g, '') === 'paiju-cjk' && f.status === 'loaded')"""
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +97,7 @@ def _all_cjk_drawn_by_the_web_font(page: Any, where: str) -> int:
     return len(got["drawn"])
 
 
-def test_chinese_is_drawn_with_the_sites_font_on_a_machine_without_cjk_fonts(base_url: str, no_cjk_browser: Any) -> None:
+def test_chinese_drawn_with_the_sites_font_on_a_machine_without_cjk_fonts(base_url: str, no_cjk_browser: Any) -> None:
     context = no_cjk_browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
     try:
         page = context.new_page()
@@ -112,7 +114,8 @@ def test_chinese_is_drawn_with_the_sites_font_on_a_machine_without_cjk_fonts(bas
         page.goto(base_url + "/rules/mahjong.zh.html")
         page.wait_for_function(LOADED, timeout=10000)
         rules = _all_cjk_drawn_by_the_web_font(page, "the rules page")
-        print(f"\nno CJK font on the machine: {lobby} + {table} + {rules} elements of Chinese text drawn with {webfont.FAMILY}")
+        drawn = f"{lobby} + {table} + {rules} elements of Chinese text drawn with {webfont.FAMILY}"
+        print(f"\nno CJK font on the machine: {drawn}")
     finally:
         context.close()
 
