@@ -1,7 +1,8 @@
 """The Chinese interface through a hand of each game, in headless Chromium against a real
 ``paiju serve``: a browser whose language is Chinese creates a room against fast robots, plays
-the hand by clicks to its result, then opens its replay, the player's records and the match's page. At the first prompt, at the result
-and at the replay's start and end, neither the visible text nor a tooltip (``title``) nor a
+the hand by clicks to its result, then opens its replay, the player's records and the match's
+page. At the first prompt, in play, at the result, at the replay's start and end and on the
+records' pages, neither the visible text nor a tooltip (``title``) nor a
 placeholder holds a Latin-letter word (and the table's "the rules" opens the game's Chinese
 rules page): only card ranks (A K Q J T, one letter), the compass
 letters N E S W, the names of players, robots and rooms, the site's name (paiju), the
