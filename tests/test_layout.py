@@ -56,6 +56,7 @@ ALLOWED: dict[str, set[str]] = {
         "redis",
         "msgpack",
         "prometheus_client",
+        "fontTools",  # python -m paiju.server.webfont only (the webfont extra), never the running server
     }
     | LOW,
     # the load tester speaks only the protocol, to any paiju server (never imports the server),

@@ -1,11 +1,13 @@
 """The Chinese interface through a hand of each game, in headless Chromium against a real
 ``paiju serve``: a browser whose language is Chinese creates a room against fast robots, plays
-the hand by clicks to its result, then opens its replay. At the first prompt, at the result
-and at the replay's start and end, neither the visible text nor a tooltip (``title``) nor a
+the hand by clicks to its result, then opens its replay, the player's records and the match's
+page. At the first prompt, in play, at the result, at the replay's start and end and on the
+records' pages, neither the visible text nor a tooltip (``title``) nor a
 placeholder holds a Latin-letter word (and the table's "the rules" opens the game's Chinese
 rules page): only card ranks (A K Q J T, one letter), the compass
-letters N E S W, the names of players, robots and rooms, the site's name (paiju) and the
-language menu's "English" may use Latin letters. No traditional character may show (simplified
+letters N E S W, the names of players, robots and rooms, the site's name (paiju), the
+language menu's "English", a match's hex commitment and salt and the hash's name (SHA-256) may
+use Latin letters. No traditional character may show (simplified
 only: 东 万 发, never their traditional forms)."""
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ SEEN = """() => {
     .filter((e) => !e.closest('[hidden]'))
     .map((e) => [e.title, e.placeholder, e.getAttribute('aria-label')].filter(Boolean).join(' ')).join('\\n');
   for (const n of names) t = t.split(n).join(' ');
-  return t;
+  // a match's commitment and salt are hex data, and SHA-256 the name of the hash that checks them
+  return t.replace(/\\b[0-9a-f]{16,}\\b/g, ' ').split('SHA-256').join(' ');
 }"""
 
 
@@ -85,6 +88,12 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         replay.click("#replay-end")
         replay.wait_for_selector('body[data-replay="end"]', timeout=15000)
         _check(replay, "the replay's end")
+        page.click("#show-mine")  # the player's records, then the match, in Chinese too
+        page.wait_for_selector("#records-body a.open-replay", timeout=15000)
+        _check(page, "the player's matches")
+        page.click("#records-body a.open-replay")
+        page.wait_for_selector("#records-body a.open-hand-replay", timeout=15000)
+        _check(page, "the match's page")
         print(f"\n{game} in zh: the result reads {result[:100]!r}")
         assert problems == [], problems
     finally:

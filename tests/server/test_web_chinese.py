@@ -1,7 +1,9 @@
 """The web client's Chinese (paiju/server/web): the bidding system's words have a Chinese
-rendering for every row of the tables the server explains calls with (web/meanings.js), and no
+rendering for every row of the tables the server explains calls with (web/meanings.js); no
 file of the client (scripts, pages, the rules pages) holds a traditional character: one character
-set per language, simplified (东 万 发 条, never 東 萬 發 條)."""
+set per language, simplified (东 万 发 条, never their traditional forms); and the site's CJK font
+(web/fonts/paiju-cjk.woff) has a glyph for every CJK character the client uses, with its licence
+beside it (tests/browser/test_web_font.py checks that Chromium draws the Chinese with it)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import re
 from pathlib import Path
 
 from paiju.games.bridge import bidding, explain
+from paiju.server import webfont
 
 WEB = Path(__file__).resolve().parents[2] / "paiju" / "server" / "web"
 TABLES = Path(bidding.__file__).with_name("tables")
@@ -60,3 +63,14 @@ def test_no_traditional_character_in_the_client() -> None:
         for f in files
     }
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_sites_font_has_every_character_it_uses() -> None:
+    used = webfont.site_characters()
+    assert len(used) > 300 and {"牌", "局", "东", "万", "发", "听"} <= used
+    missing = sorted(used - webfont.font_characters())
+    assert missing == [], f"run python -m paiju.server.webfont: {''.join(missing)}"
+    assert webfont.main(["--check"]) == 0
+    assert 10_000 < webfont.FONT.stat().st_size < 400_000
+    text = webfont.LICENCE.read_text(encoding="utf-8")
+    assert "WenQuanYi" in text and "Apache License" in text

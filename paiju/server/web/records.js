@@ -14,7 +14,7 @@ import { byName } from "./codes.js";
 import { cardsText, fromHex } from "./cards.js";
 import { h } from "./games.js";
 import { tr } from "./i18n.js";
-import { GAME_ORDER, gameTitle, rulesetName } from "./words.js";
+import { GAME_ORDER, gameTitle, rulesetName, statusWord } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -188,7 +188,7 @@ async function showPlayer(name, before = null) {
       h("td", {}, when(m.ended || m.started)),
       h("td", {}, gameTitle(m.game)),
       h("td", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` (${s.total})` : ""}`).join(", ")),
-      h("td", {}, m.status),
+      h("td", {}, statusWord(m.status)),
       h("td", { class: "rating-change" }, change),
       h("td", {}, h("a", { class: "open-replay", href: `/matches/${m.id}`, onclick: follow }, tr("replay", "回放"))),
     );
@@ -233,7 +233,7 @@ async function showMatch(id) {
     ),
   );
   box.replaceChildren(
-    h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${m.status}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${m.status}`)),
+    h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${statusWord(m.status)}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${statusWord(m.status)}`)),
     h("p", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")),
     fairness(m),
     m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, tr("PBN", "牌例文件")) : "",
