@@ -71,6 +71,10 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         page.wait_for_function(NEXT, arg="", timeout=30000)
         page.evaluate("document.querySelector('#prompt .option')?.dispatchEvent(new MouseEvent('mouseover'))")
         _check(page, "the table")
+        # the badge of the seat that opens the hand: each game's own word (bridge's dealer 发牌 is
+        # not its declarer 庄家; mahjong's dealer is 庄)
+        badge = page.locator(".board .badge.dealer").first.inner_text()
+        assert badge == {"bridge": "发", "mahjong": "庄", "niujiu": "头", "tricks": "先"}[game], badge
         # "the rules" at the table: the game's page for players, in Chinese
         assert page.locator("#table-rules").get_attribute("href") == f"/rules/{game}.zh.html"
         rules = page.request.get(base_url + f"/rules/{game}.zh.html")
@@ -94,6 +98,9 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         page.click("#records-body a.open-replay")
         page.wait_for_selector("#records-body a.open-hand-replay", timeout=15000)
         _check(page, "the match's page")
+        page.goto(f"{base_url}/leaderboard/{game}")
+        page.wait_for_selector("#records-body table, #records-body .not-found, #records-body p", timeout=15000)
+        _check(page, "the leaderboard")
         print(f"\n{game} in zh: the result reads {result[:100]!r}")
         assert problems == [], problems
     finally:

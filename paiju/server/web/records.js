@@ -132,6 +132,10 @@ export function showNotFound() {
   box.replaceChildren(cannotShow(new Error("not_found"), [`page at ${location.pathname}`, `地址为 ${location.pathname} 的页面`]));
 }
 
+// a seat holder's kind in the records (paiju.records.models: user, guest, robot), in words
+const KINDS = { user: ["player", "玩家"], guest: ["guest", "游客"], robot: ["robot", "机器人"] };
+const holderKind = (kind) => (KINDS[kind] ? tr(...KINDS[kind]) : kind);
+
 const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
 // A rating as shown: the openskill ordinal (mu - 3 sigma, what the leaderboard sorts by) on an
 // Elo-like scale, 1500 + 60 x ordinal, floored at 0: a newcomer shows 1500, not 0.00, and one
@@ -307,7 +311,7 @@ async function showLeaderboard(game) {
       { "data-player": p.name },
       h("td", {}, String(p.rank)),
       h("td", {}, h("a", { href: `/players/${encodeURIComponent(p.name)}`, onclick: follow }, p.name)),
-      h("td", {}, p.kind),
+      h("td", {}, holderKind(p.kind)),
       h("td", { class: "rating" }, rating(p.rating)),
       h("td", {}, `${p.mu.toFixed(1)} ± ${(3 * p.sigma).toFixed(1)}`),
       h("td", {}, String(p.matches)),
