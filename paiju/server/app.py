@@ -95,7 +95,7 @@ from paiju.server.http import WEB_DIR, Site, respond
 from paiju.server.keepalive import Keepalive
 from paiju.server.recording import Follower, RobotLabel, default_label
 from paiju.server.replays import Replays
-from paiju.server.room import Extras, Room
+from paiju.server.room import RECORD_WAIT, Extras, Room
 from paiju.server.runner import Runner, loop_time
 from paiju.server.storage import Journal, RoomStore
 
@@ -152,6 +152,7 @@ class Server:
         self._router: asyncio.Task[None] | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._analyses: asyncio.Task[int] | None = None
+        self._ending: set[Room] = set()  # closed rooms whose last frames wait for their records
         self.keepalive: Keepalive | None = None
         self._released = 0  # connections ended since memory was last handed back
         self._trim: asyncio.TimerHandle | None = None
@@ -220,6 +221,12 @@ class Server:
         self.runner.stop()
         for room in list(self.lobby.rooms.values()):
             room.stop()
+        ending = [r.sent(RECORD_WAIT) for r in self._ending if r.holding]  # their players hear the end
+        if ending:
+            await asyncio.gather(*ending)
+        for conn in list(self.lobby.conns):  # what lingers goes out before the closing frames
+            if isinstance(conn, Connection):
+                conn.flush()
         if self._ws is not None:
             self._ws.close()
             with contextlib.suppress(Exception):
@@ -378,6 +385,10 @@ class Server:
         self.runner.feed(o)
 
     def forget_room(self, room: Room) -> None:
+        # a closed room's last frames may still wait for its records: close() lets them go out
+        self._ending = {r for r in self._ending if r.holding}
+        if room.holding:
+            self._ending.add(room)
         if isinstance(room.follower, Follower):
             room.follower.closed()  # a match that did not reach its end is recorded as abandoned
         if self.lobby.rooms.get(room.id) is room:
@@ -573,11 +584,11 @@ def loop_kind() -> str:
 
 
 def _not_rebuilt(r: Replayed) -> str | None:
-    """Why the room of log ``r`` is not rebuilt after a restart (None: it is)."""
+    """Why the room of log ``r`` is not rebuilt after a restart (None: it is). A room whose
+    match is over is rebuilt too: its log is sealed only once its last frames went out, so
+    its players may not have heard the end (they hear it when they resume)."""
     if r.phase is Phase.WAITING:
         return "its match had not started"
-    if r.phase is Phase.OVER:
-        return "its match is over"
     if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats) and not r.watchers:
         return "nobody holds a seat or watches"
     return None

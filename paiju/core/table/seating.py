@@ -199,10 +199,13 @@ class Seating:
         AWAY for the grace period (a robot plays for them unless ``robot_on_drop`` is off);
         then the match carries on where the log stops."""
         c = self.c
+        over = c.phase is Phase.OVER  # its players may not have heard the end: they hear it on resume
         for i, st in enumerate(c.seats):
             if st.player is not None and st.member:
                 c.out.append(Bound(c.id, st.player, st.name or "player", i))
                 st.away_until = c.now + c.limits.grace
+                if over:
+                    continue
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
                     self.stream.seat_event(i, SeatKind.AWAY)
