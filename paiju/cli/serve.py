@@ -222,6 +222,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
     )
     g.add_argument(
+        "--rate-strikes",
+        type=positive_int,
+        default=d.rate_strikes,
+        help="frames over the rate a connection may send in its life before it is closed (%(default)s)",
+    )
+    g.add_argument(
         "--takeover-after", type=positive_int, default=d.takeover_after, help="timeouts before a robot plays"
     )
     g.add_argument(
@@ -293,6 +299,7 @@ def config_from(args: argparse.Namespace) -> Config:
         ping_interval=args.ping_interval,
         rate=args.rate,
         burst=args.burst,
+        rate_strikes=args.rate_strikes,
         takeover_after=args.takeover_after,
         quickplay_wait=args.quickplay_wait,
         hand_pause=args.hand_pause,
@@ -452,19 +459,16 @@ async def main_redis(
     lease: float = 5.0,
 ) -> int:
     from paiju.bots import registry
-    from paiju.bus.link import Link, client, redacted
+    from paiju.bus.link import Link, redacted
     from paiju.bus.rooms import RedisRoomBus
     from paiju.server.app import Server
     from paiju.server.cluster import UNREACHABLE, Cluster, ClusterStore
 
     log = logging.getLogger("paiju.server")
-    r = client(url)
-    link = Link(r, url, f"server:{cfg.server_id}", log)
     try:
-        await link.start()
-    except Exception as e:  # refused, timed out, wrong password, ...
-        await r.aclose()
-        return fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+        link = await Link.connect(url, f"server:{cfg.server_id}", log)
+    except ConnectionError as e:
+        return fail("serve", str(e), 1)
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     records = await open_records(database)
