@@ -36,11 +36,11 @@ from paiju.core.lobby import Lobby, Player
 from paiju.records import Database
 from paiju.records.recorder import Recorder
 from paiju.server import analyses, discovery, metrics
+from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.gate import Gate
 from paiju.server.host import RoomHost
 from paiju.server.http import WEB_DIR, Site, respond
-from paiju.server.connection import Connection
 from paiju.server.keepalive import Keepalive
 from paiju.server.lobby import LobbyShell
 from paiju.server.recording import RobotLabel, default_label
