@@ -14,6 +14,8 @@ The Redis layout (docs/design.md §5; docs/operations.md explains every key)::
     paiju:nodes               set of the node ids that hold or held a lease
     paiju:lobby               hash room id -> the public room as the lobby lists it (JSON)
     paiju:seat:{player_id}    the room a player was last seated in (resume through any node)
+    paiju:worker:{consumer}   the game/robot names a worker serves (expires unless renewed)
+    paiju:workers             set of the worker names that announced themselves
 
 The client is redis-py's asyncio API (``redis.asyncio``, with hiredis): asyncio-redis has
 not been maintained since 2020 and has no streams.

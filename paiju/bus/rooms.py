@@ -7,6 +7,7 @@ deadline are remembered, in the manner of lila-ws buffering while Redis is away:
 Redis comes back having lost its data (restarted without persistence), they are published
 again; requests queued during the outage are sent then, unless their deadline has passed
 (the room has applied the default action meanwhile, as it does whenever no decision comes).
+A :class:`~paiju.bus.roster.WorkerRoster` task reads which robots the workers serve (``serves``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from paiju.bus.link import (
     stream_entries,
 )
 from paiju.bus.memory import RoomBus
+from paiju.bus.roster import WorkerRoster
 from paiju.protocol import Decision, DecisionRequest, ProtocolError, decode, encode
 
 log = logging.getLogger("paiju.server")
@@ -51,6 +53,7 @@ class RedisRoomBus(RoomBus):
         self._in: asyncio.Queue[Decision] = asyncio.Queue()
         self._last = "0-0"  # set to Redis's clock by start(): decisions older than this process are stale
         self._tasks: list[asyncio.Task[None]] = []
+        self.roster = WorkerRoster(link)
         link.hooks.append(self._reconnected)
 
     async def start(self) -> None:
@@ -59,6 +62,7 @@ class RedisRoomBus(RoomBus):
         self._tasks = [
             asyncio.create_task(self._send_loop(), name="bus-send"),
             asyncio.create_task(self._read_loop(), name="bus-read"),
+            asyncio.create_task(self.roster.run(), name="bus-roster"),
         ]
 
     def _reconnected(self, lost: bool) -> None:
@@ -84,6 +88,9 @@ class RedisRoomBus(RoomBus):
 
     async def receive(self) -> Decision:
         return await self._in.get()
+
+    def serves(self, game: str, robot: str) -> bool:
+        return self.roster.serves(game, robot)
 
     async def close(self) -> None:
         await cancel_all(self._tasks)

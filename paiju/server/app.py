@@ -143,6 +143,7 @@ class Server:
             logged=store is not None or recorder is not None,  # the log feeds the records too
             taken=lambda rid: store is not None and rid in store.journals,
             observer=metrics.TABLES,
+            roster=bus,  # a full room waits for its robots' worker (paiju/bus/roster.py)
         )
         self.site = Site(self.health, self.replays, database, web_dir)
         self.site.route("/api/games", self._games)  # discovery (paiju/server/discovery.py, SPEC.md §10.1)
@@ -321,6 +322,7 @@ class Server:
             now=now,
             epoch=time.time() - now,
             observer=metrics.TABLES,
+            roster=self.bus,
         )
         follower = None
         if self.recorder is not None:

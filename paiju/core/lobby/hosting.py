@@ -172,6 +172,7 @@ class Hosting(Generic[R]):
             now=c.now,
             epoch=c.epoch,
             observer=c.observer,
+            roster=c.roster,
         )
 
     def _room_id(self, private: bool) -> str:
@@ -259,6 +260,7 @@ class Hosting(Generic[R]):
             now=c.now,
             epoch=c.epoch,
             observer=c.observer,
+            roster=c.roster,
         )
         c.room_address[new.id] = c.room_address.get(m.room, "")
         c.out.append(Open(new))

@@ -63,7 +63,19 @@ from paiju.core.lobby.messages import (
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Tick
-from paiju.core.table import UNOBSERVED, AnswerRematch, Exit, MuteName, Observer, Reply, SayLine, SwapSeat, TableIn
+from paiju.core.table import (
+    ALL_SERVED,
+    UNOBSERVED,
+    AnswerRematch,
+    Exit,
+    MuteName,
+    Observer,
+    Reply,
+    Roster,
+    SayLine,
+    SwapSeat,
+    TableIn,
+)
 from paiju.core.table.messages import Bound, Rematched, Unbound
 from paiju.core.throttle import Throttle
 from paiju.protocol import (
@@ -118,6 +130,7 @@ class Lobby(Common[R]):
         taken: Callable[[str], bool] = lambda rid: False,
         throttle: Throttle | None = None,
         observer: Observer = UNOBSERVED,
+        roster: Roster = ALL_SERVED,
     ) -> None:
         super().__init__(
             config,
@@ -131,6 +144,7 @@ class Lobby(Common[R]):
             taken=taken,
             throttle=throttle,
             observer=observer,
+            roster=roster,
         )
         self.people: People[R] = People(self)
         self.login: Login[R] = Login(self, self.people)
