@@ -93,6 +93,8 @@ class RedisRoomBus(RoomBus):
         return self.roster.serves(game, robot)
 
     async def close(self) -> None:
+        self.roster.stop()
+        await asyncio.gather(*(t for t in self._tasks if t.get_name() == "bus-roster"), return_exceptions=True)
         await cancel_all(self._tasks)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(1):

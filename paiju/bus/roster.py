@@ -17,6 +17,7 @@ yet waits for one (paiju/core/table/match.py) instead of playing its robot seats
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 
@@ -41,32 +42,34 @@ def names(robots: Mapping[str, Sequence[str]]) -> str:
     return " ".join(sorted(f"{g}/{r}" for g, rs in robots.items() for r in rs))
 
 
-async def announce(link: Link, consumer: str, robots: Mapping[str, Sequence[str]]) -> None:
-    """Keep ``consumer``'s announcement of ``robots`` alive until cancelled; then withdraw it."""
+async def announce(link: Link, consumer: str, robots: Mapping[str, Sequence[str]], stop: asyncio.Event) -> None:
+    """Keep ``consumer``'s announcement of ``robots`` alive until ``stop`` is set; then withdraw
+    it. (Stopped, not cancelled: a Redis command cancelled in flight while the worker's own
+    blocking reads were cancelled sometimes kept the process from exiting.)"""
     value = names(robots)
     key = serving_key(consumer)
-    try:
-        while True:
-            try:
-                async with link.redis.pipeline(transaction=True) as pipe:
-                    pipe.set(key, value, px=ANNOUNCE_TTL_MS)
-                    pipe.sadd(WORKERS, consumer)
-                    await pipe.execute()
-            except TRANSIENT as e:
-                await link.failed(e)
-                continue
-            except redis.exceptions.RedisError as e:
-                log.error("announcing worker %s failed: %s", consumer, e)
-            await asyncio.sleep(RENEW_S)
-    finally:
+    while not stop.is_set():
         try:
-            async with asyncio.timeout(1):
-                async with link.redis.pipeline(transaction=True) as pipe:
-                    pipe.delete(key)
-                    pipe.srem(WORKERS, consumer)
-                    await pipe.execute()
-        except NOT_BACK:
-            pass  # the key expires on its own
+            async with link.redis.pipeline(transaction=True) as pipe:
+                pipe.set(key, value, px=ANNOUNCE_TTL_MS)
+                pipe.sadd(WORKERS, consumer)
+                await pipe.execute()
+        except TRANSIENT as e:
+            await link.failed(e)
+            continue
+        except redis.exceptions.RedisError as e:
+            log.error("announcing worker %s failed: %s", consumer, e)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(RENEW_S):
+                await stop.wait()
+    try:
+        async with asyncio.timeout(1):
+            async with link.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                pipe.srem(WORKERS, consumer)
+                await pipe.execute()
+    except NOT_BACK:
+        pass  # the key expires on its own
 
 
 class WorkerRoster:
@@ -76,6 +79,7 @@ class WorkerRoster:
     def __init__(self, link: Link) -> None:
         self.link = link
         self.serving: frozenset[str] = frozenset()  # "game/robot"
+        self._stop = asyncio.Event()
 
     def serves(self, game: str, robot: str) -> bool:
         return f"{game}/{robot}" in self.serving
@@ -90,7 +94,10 @@ class WorkerRoster:
         self.serving = frozenset(n for v in values if v for n in (v.decode() if isinstance(v, bytes) else v).split())
 
     async def run(self) -> None:
-        while True:
+        """Read the roster every :data:`POLL_S` until :meth:`stop`. (Stopped, not cancelled: with
+        it cancelled beside the bus's blocking XREAD, that XREAD's cancellation sometimes never
+        ended, nor the server's exit with it.)"""
+        while not self._stop.is_set():
             try:
                 await self.read()
             except TRANSIENT as e:
@@ -98,4 +105,9 @@ class WorkerRoster:
                 continue
             except redis.exceptions.RedisError as e:
                 log.error("reading the workers' roster failed: %s", e)
-            await asyncio.sleep(POLL_S)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(POLL_S):
+                    await self._stop.wait()
+
+    def stop(self) -> None:
+        self._stop.set()

@@ -163,15 +163,14 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     served = {game: registry.names(game) for game in chosen}
     heap.settle()
     # the rooms waiting for these robots start once the servers read this (paiju/bus/roster.py)
-    announcing = asyncio.create_task(announce(link, name, served), name="announce")
+    announcing = asyncio.create_task(announce(link, name, served, stop), name="announce")
     # One line that scripts (and the tests) read: the worker is in the group and serving.
     log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)
     try:
         await worker.run(stop)
     finally:
-        announcing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await announcing
+        stop.set()  # (also when the worker failed) the announcement is withdrawn
+        await asyncio.gather(announcing, return_exceptions=True)
         if health is not None:
             health.cancel()
         if metrics is not None:
