@@ -230,6 +230,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
     )
     g.add_argument(
+        "--rate-strikes",
+        type=positive_int,
+        default=d.rate_strikes,
+        help="frames over the rate a connection may send in its life before it is closed (%(default)s)",
+    )
+    g.add_argument(
         "--takeover-after", type=positive_int, default=d.takeover_after, help="timeouts before a robot plays"
     )
     g.add_argument(
@@ -302,6 +308,7 @@ def config_from(args: argparse.Namespace) -> Config:
         ping_interval=args.ping_interval,
         rate=args.rate,
         burst=args.burst,
+        rate_strikes=args.rate_strikes,
         takeover_after=args.takeover_after,
         quickplay_wait=args.quickplay_wait,
         hand_pause=args.hand_pause,

@@ -176,10 +176,12 @@ class Hosting(Generic[R]):
         )
 
     def _room_id(self, private: bool) -> str:
-        """A new room's id: 16 hex digits for a private room (its link is the way in), else 6."""
+        """A new room's id: for a private room (its link is the way in) 64 random bits in 11
+        URL-safe base64 characters (16 hex digits had cost every EVENT and PROMPT 5 bytes
+        more), else "r" and 6 hex digits."""
         c = self.c
         while True:
-            rid = secrets.token_hex(8) if private else "r" + secrets.token_hex(3)
+            rid = secrets.token_urlsafe(8) if private else "r" + secrets.token_hex(3)
             if rid not in c.rooms and not c.taken(rid):
                 return rid
 

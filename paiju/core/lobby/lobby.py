@@ -13,7 +13,7 @@ still holds), inputs for a room's table (:class:`Feed`), a room to open (:class:
 shell makes its room and :meth:`Lobby.add`\\ s it), a resume's catch-up from an ended room
 (:class:`CatchUp`), connections to close (:class:`CloseConn`) and questions for the database
 or the other nodes (:class:`Lookup`, answered with :class:`Looked`). It reads no clock and
-does no I/O: paiju/server/app.py feeds it and carries its outputs out, and the tests drive it
+does no I/O: paiju/server/lobby.py feeds it and carries its outputs out, and the tests drive it
 directly (tests/server/test_lobby_core.py).
 
 Rooms are whatever handle the shell registers (paiju/server/room.py's Room; a test's stand-in):
