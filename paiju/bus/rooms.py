@@ -7,7 +7,7 @@ deadline are remembered, in the manner of lila-ws buffering while Redis is away:
 Redis comes back having lost its data (restarted without persistence), they are published
 again; requests queued during the outage are sent then, unless their deadline has passed
 (the room has applied the default action meanwhile, as it does whenever no decision comes).
-A :class:`~paiju.bus.roster.WorkerRoster` task reads which robots the workers serve (``serves``).
+The read task also reads which robots the workers serve (``serves``, paiju/bus/roster.py).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class RedisRoomBus(RoomBus):
         self._in: asyncio.Queue[Decision] = asyncio.Queue()
         self._last = "0-0"  # set to Redis's clock by start(): decisions older than this process are stale
         self._tasks: list[asyncio.Task[None]] = []
-        self.roster = WorkerRoster(link)
+        self.roster = WorkerRoster()
         link.hooks.append(self._reconnected)
 
     async def start(self) -> None:
@@ -62,7 +62,6 @@ class RedisRoomBus(RoomBus):
         self._tasks = [
             asyncio.create_task(self._send_loop(), name="bus-send"),
             asyncio.create_task(self._read_loop(), name="bus-read"),
-            asyncio.create_task(self.roster.run(), name="bus-roster"),
         ]
 
     def _reconnected(self, lost: bool) -> None:
@@ -93,8 +92,6 @@ class RedisRoomBus(RoomBus):
         return self.roster.serves(game, robot)
 
     async def close(self) -> None:
-        self.roster.stop()
-        await asyncio.gather(*(t for t in self._tasks if t.get_name() == "bus-roster"), return_exceptions=True)
         await cancel_all(self._tasks)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(1):
@@ -133,6 +130,8 @@ class RedisRoomBus(RoomBus):
         stream = decision_stream(self.server_id)
         while True:
             try:
+                if self.roster.due():
+                    await self.roster.read(self.redis)
                 got = await self.redis.xread({stream: self._last}, count=256, block=1_000)
             except TRANSIENT as e:
                 await self.link.failed(e)

@@ -125,7 +125,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     from paiju.bots.pool import DecisionPool
     from paiju.bots.worker import Worker
     from paiju.bus.link import Link, client, redacted
-    from paiju.bus.roster import announce
+    from paiju.bus.roster import names
     from paiju.bus.workers import RedisWorkerBus
 
     metrics: asyncio.Server | None = None
@@ -163,14 +163,12 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     served = {game: registry.names(game) for game in chosen}
     heap.settle()
     # the rooms waiting for these robots start once the servers read this (paiju/bus/roster.py)
-    announcing = asyncio.create_task(announce(link, name, served, stop), name="announce")
+    bus.announce(names(served))
     # One line that scripts (and the tests) read: the worker is in the group and serving.
     log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)
     try:
         await worker.run(stop)
     finally:
-        stop.set()  # (also when the worker failed) the announcement is withdrawn
-        await asyncio.gather(announcing, return_exceptions=True)
         if health is not None:
             health.cancel()
         if metrics is not None:
