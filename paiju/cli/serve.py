@@ -468,19 +468,16 @@ async def main_redis(
     lease: float = 5.0,
 ) -> int:
     from paiju.bots import registry
-    from paiju.bus.link import Link, client, redacted
+    from paiju.bus.link import Link, redacted
     from paiju.bus.rooms import RedisRoomBus
     from paiju.server.app import Server
     from paiju.server.cluster import UNREACHABLE, Cluster, ClusterStore
 
     log = logging.getLogger("paiju.server")
-    r = client(url)
-    link = Link(r, url, f"server:{cfg.server_id}", log)
     try:
-        await link.start()
-    except Exception as e:  # refused, timed out, wrong password, ...
-        await r.aclose()
-        return fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+        link = await Link.connect(url, f"server:{cfg.server_id}", log)
+    except ConnectionError as e:
+        return fail("serve", str(e), 1)
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     records = await open_records(database)

@@ -1,8 +1,9 @@
 """The web client's CJK font: the glyphs the site's Chinese uses, cut from WenQuanYi Micro Hei
 (文泉驿微米黑, Apache-2.0; the licence is ``web/fonts/paiju-cjk.LICENSE``) into
 ``paiju/server/web/fonts/paiju-cjk.woff``, so that a machine with no CJK font still shows 牌局,
-东南西北, 万 on the tiles and 报听 as characters, not boxes. The client's CSS declares it
-(``@font-face`` "paiju-cjk", for the CJK blocks only) after its Latin fonts.
+东南西北, 万 on the tiles and 报听 as characters, not boxes. ``web/fonts/paiju-cjk.css`` declares
+it (``@font-face`` "paiju-cjk", for the CJK blocks only); the client's style sheets import that
+and name the font first in their font lists.
 
 The characters are every CJK character (U+2E80 and up: CJK punctuation, ideographs, full-width
 forms) in the client's files: its scripts, pages and style sheets, and the rules pages. A

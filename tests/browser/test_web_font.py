@@ -97,13 +97,19 @@ def _all_cjk_drawn_by_the_web_font(page: Any, where: str) -> int:
     return len(got["drawn"])
 
 
+def _chinese_lobby(browser: Any, base_url: str) -> tuple[Any, Any]:
+    """A new context of ``browser`` in Chinese, and its page at the lobby, the web font loaded."""
+    context = browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.wait_for_selector(CONNECTED, timeout=15000)
+    page.wait_for_function(LOADED, timeout=10000)
+    return context, page
+
+
 def test_chinese_drawn_with_the_sites_font_on_a_machine_without_cjk_fonts(base_url: str, no_cjk_browser: Any) -> None:
-    context = no_cjk_browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
+    context, page = _chinese_lobby(no_cjk_browser, base_url)
     try:
-        page = context.new_page()
-        page.goto(base_url + "/")
-        page.wait_for_selector(CONNECTED, timeout=15000)
-        page.wait_for_function(LOADED, timeout=10000)
         lobby = _all_cjk_drawn_by_the_web_font(page, "the lobby")
         page.select_option("#create-game", "mahjong")
         page.click("#create-room")
@@ -121,12 +127,8 @@ def test_chinese_drawn_with_the_sites_font_on_a_machine_without_cjk_fonts(base_u
 
 
 def test_the_sites_font_comes_before_the_machines(base_url: str, browser: Any) -> None:
-    context = browser.new_context(viewport=SIZES["desktop"], locale="zh-CN")
+    context, page = _chinese_lobby(browser, base_url)
     try:
-        page = context.new_page()
-        page.goto(base_url + "/")
-        page.wait_for_selector(CONNECTED, timeout=15000)
-        page.wait_for_function(LOADED, timeout=10000)
         _all_cjk_drawn_by_the_web_font(page, "the lobby, with the machine's fonts")
         size = Path(webfont.FONT).stat().st_size
         assert size < 400_000, f"{webfont.FONT.name} is {size} bytes"

@@ -1,11 +1,13 @@
 """The Chinese interface through a hand of each game, in headless Chromium against a real
 ``paiju serve``: a browser whose language is Chinese creates a room against fast robots, plays
-the hand by clicks to its result, then opens its replay. At the first prompt, at the result
-and at the replay's start and end, neither the visible text nor a tooltip (``title``) nor a
+the hand by clicks to its result, then opens its replay, the player's records and the match's
+page. At the first prompt, in play, at the result, at the replay's start and end and on the
+records' pages, neither the visible text nor a tooltip (``title``) nor a
 placeholder holds a Latin-letter word (and the table's "the rules" opens the game's Chinese
 rules page): only card ranks (A K Q J T, one letter), the compass
-letters N E S W, the names of players, robots and rooms, the site's name (paiju) and the
-language menu's "English" may use Latin letters. No traditional character may show (simplified
+letters N E S W, the names of players, robots and rooms, the site's name (paiju), the
+language menu's "English", a match's hex commitment and salt and the hash's name (SHA-256) may
+use Latin letters. No traditional character may show (simplified
 only: 东 万 发, never their traditional forms)."""
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ SEEN = """() => {
     .filter((e) => !e.closest('[hidden]'))
     .map((e) => [e.title, e.placeholder, e.getAttribute('aria-label')].filter(Boolean).join(' ')).join('\\n');
   for (const n of names) t = t.split(n).join(' ');
-  return t;
+  // a match's commitment and salt are hex data, and SHA-256 the name of the hash that checks them
+  return t.replace(/\\b[0-9a-f]{16,}\\b/g, ' ').split('SHA-256').join(' ');
 }"""
 
 
@@ -68,6 +71,10 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         page.wait_for_function(NEXT, arg="", timeout=30000)
         page.evaluate("document.querySelector('#prompt .option')?.dispatchEvent(new MouseEvent('mouseover'))")
         _check(page, "the table")
+        # the badge of the seat that opens the hand: each game's own word (bridge's dealer 发牌 is
+        # not its declarer 庄家; mahjong's dealer is 庄)
+        badge = page.locator(".board .badge.dealer").first.inner_text()
+        assert badge == {"bridge": "发", "mahjong": "庄", "niujiu": "头", "tricks": "先"}[game], badge
         # "the rules" at the table: the game's page for players, in Chinese
         assert page.locator("#table-rules").get_attribute("href") == f"/rules/{game}.zh.html"
         rules = page.request.get(base_url + f"/rules/{game}.zh.html")
@@ -85,6 +92,15 @@ def test_a_hand_its_result_and_its_replay_in_chinese(base_url: str, browser: Any
         replay.click("#replay-end")
         replay.wait_for_selector('body[data-replay="end"]', timeout=15000)
         _check(replay, "the replay's end")
+        page.click("#show-mine")  # the player's records, then the match, in Chinese too
+        page.wait_for_selector("#records-body a.open-replay", timeout=15000)
+        _check(page, "the player's matches")
+        page.click("#records-body a.open-replay")
+        page.wait_for_selector("#records-body a.open-hand-replay", timeout=15000)
+        _check(page, "the match's page")
+        page.goto(f"{base_url}/leaderboard/{game}")
+        page.wait_for_selector("#records-body table, #records-body .not-found, #records-body p", timeout=15000)
+        _check(page, "the leaderboard")
         print(f"\n{game} in zh: the result reads {result[:100]!r}")
         assert problems == [], problems
     finally:

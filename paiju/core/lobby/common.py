@@ -105,6 +105,11 @@ class Common(Generic[R]):
         self.chat_rate = Rate(Chat.ADDRESS_BURST, Chat.ADDRESS_REFILL_S)
         self.now = 0.0
         self.out: list[LobbyOut] = []  # what the input in hand has made so far
+        self.assemble()
+
+    def assemble(self) -> None:
+        """Make the parts that share this state: none here; the lobby makes its own (and
+        so takes this signature as it is)."""
 
     # ------------------------------------------------------------------ queries
     def room_of(self, conn: Conn) -> str | None:

@@ -35,12 +35,9 @@ A connection is whatever the caller passes (the shell's Connection, a test's int
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from paiju import games
 from paiju.core import errors
-from paiju.core.config import Config
 from paiju.core.lobby.common import Common, R
 from paiju.core.lobby.hosting import Hosting
 from paiju.core.lobby.login import Login
@@ -63,21 +60,8 @@ from paiju.core.lobby.messages import (
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Tick
-from paiju.core.table import (
-    ALL_SERVED,
-    UNOBSERVED,
-    AnswerRematch,
-    Exit,
-    MuteName,
-    Observer,
-    Reply,
-    Roster,
-    SayLine,
-    SwapSeat,
-    TableIn,
-)
+from paiju.core.table import AnswerRematch, Exit, MuteName, Reply, SayLine, SwapSeat, TableIn
 from paiju.core.table.messages import Bound, Rematched, Unbound
-from paiju.core.throttle import Throttle
 from paiju.protocol import (
     Account,
     Action,
@@ -116,39 +100,15 @@ class Lobby(Common[R]):
     unix time; ``taken(id)``: a room id that may not be given (a log of that id exists).
     """
 
-    def __init__(
-        self,
-        config: Config | Any,
-        *,
-        secret: bytes,
-        robots: Callable[[str], Sequence[str]] | None = None,
-        directory: bool = False,
-        accounts: bool = False,
-        epoch: float = 0.0,
-        reply_to: str = "",
-        logged: bool = False,
-        taken: Callable[[str], bool] = lambda rid: False,
-        throttle: Throttle | None = None,
-        observer: Observer = UNOBSERVED,
-        roster: Roster = ALL_SERVED,
-    ) -> None:
-        super().__init__(
-            config,
-            secret=secret,
-            robots=robots,
-            directory=directory,
-            accounts=accounts,
-            epoch=epoch,
-            reply_to=reply_to,
-            logged=logged,
-            taken=taken,
-            throttle=throttle,
-            observer=observer,
-            roster=roster,
-        )
-        self.people: People[R] = People(self)
-        self.login: Login[R] = Login(self, self.people)
-        self.hosting: Hosting[R] = Hosting(self)
+    people: People[R]
+    login: Login[R]
+    hosting: Hosting[R]
+
+    def assemble(self) -> None:
+        """The parts, made at the end of :class:`Common`'s ``__init__`` (the arguments are its)."""
+        self.people = People(self)
+        self.login = Login(self, self.people)
+        self.hosting = Hosting(self)
 
     def add(self, room: R) -> None:
         """Register ``room`` (opened after :class:`Open`, or rebuilt from its log)."""

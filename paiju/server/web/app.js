@@ -16,7 +16,7 @@ import { sorry } from "./sorry.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, roomStatus, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, statusWord, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -1264,7 +1264,7 @@ function renderRooms() {
         h("td", {}, r.room),
         h("td", {}, `${gameTitle(r.game)} (${rulesetName(r.game, r.ruleset)})`),
         h("td", {}, ...seats),
-        h("td", {}, roomStatus(r.status)),
+        h("td", {}, statusWord(r.status)),
         h("td", {}, tr(`${r.hand}/${r.hands} played · ${r.spectators} watching`, `已打 ${r.hand}/${r.hands} 局 · ${r.spectators} 人观战`)),
         h("td", {}, h("button", { class: "watch", "data-room": r.room, onclick: () => send(frames.join(r.room)) }, tr("watch", "观战"))),
       );

@@ -78,11 +78,12 @@ export function rulesUrl(game) {
 // call's explanation comes from (served from the tables themselves: paiju/server/systemcard.py)
 export const SYSTEM_CARD_URL = "/rules/bridge-system.html";
 
-// a room's status in the lobby's list (ROOM_LIST's status: paiju.core.lifecycle.Phase)
-const ROOM_STATUS = { waiting: ["waiting", "等人中"], playing: ["playing", "进行中"], over: ["over", "已结束"] };
+// a room's status in the lobby's list (ROOM_LIST's status: paiju.core.lifecycle.Phase) and a
+// match's in the records (paiju.records.models: playing, over, abandoned)
+const STATUS = { waiting: ["waiting", "等人中"], playing: ["playing", "进行中"], over: ["over", "已结束"], abandoned: ["abandoned", "中途结束"] };
 
-export function roomStatus(status) {
-  const pair = ROOM_STATUS[status];
+export function statusWord(status) {
+  const pair = STATUS[status];
   return pair ? tr(...pair) : status;
 }
 
