@@ -93,6 +93,7 @@ class Server:
             logged=store is not None or recorder is not None,  # the log feeds the records too
             taken=lambda rid: store is not None and rid in store.journals,
             observer=metrics.TABLES,
+            roster=bus,  # a full room waits for its robots' worker (paiju/bus/roster.py)
         )
         self.host = RoomHost(
             self.lobby,

@@ -154,6 +154,7 @@ class RoomHost:
             now=now,
             epoch=time.time() - now,
             observer=metrics.TABLES,
+            roster=self.bus,
         )
         follower = None
         if self.recorder is not None:

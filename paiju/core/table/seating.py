@@ -217,3 +217,5 @@ class Seating:
         self.match.maybe_close()  # nobody seated or watching: nobody is left to play for
         if not c.closed and c.phase is Phase.PLAYING:
             self.match.resume()
+        elif not c.closed and c.phase is Phase.WAITING and not c.free_seats() and not c.quickplay:
+            self.match.start()  # full, it was waiting for its robots' worker
