@@ -70,9 +70,11 @@ def clock_setting(text: str) -> tuple[str, int]:
 
 if TYPE_CHECKING:
     from paiju.bots.pool import CallPool
+    from paiju.bus.link import Link
     from paiju.records import Database
     from paiju.records.recorder import Recorder
     from paiju.server.app import Server
+    from paiju.server.cluster import Cluster
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -451,20 +453,13 @@ async def main_redis(
     advertise: str | None = None,
     lease: float = 5.0,
 ) -> int:
-    from paiju.bots import registry
-    from paiju.bus.link import Link, client, redacted
-    from paiju.bus.rooms import RedisRoomBus
-    from paiju.server.app import Server
-    from paiju.server.cluster import UNREACHABLE, Cluster, ClusterStore
+    from paiju.bus.link import redacted
+    from paiju.server.cluster import UNREACHABLE
 
     log = logging.getLogger("paiju.server")
-    r = client(url)
-    link = Link(r, url, f"server:{cfg.server_id}", log)
-    try:
-        await link.start()
-    except Exception as e:  # refused, timed out, wrong password, ...
-        await r.aclose()
-        return fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+    link = await connect_redis(url, cfg.server_id)
+    if link is None:
+        return 1
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     records = await open_records(database)
@@ -472,6 +467,70 @@ async def main_redis(
         await link.close()
         return 1
     db, rec = records
+    stop = asyncio.Event()
+    drain = asyncio.Event()  # SIGTERM: hand the rooms over to the other nodes first
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
+    try:
+        async with node(cfg, link, db, rec, log_ttl=log_ttl, advertise=advertise, lease=lease) as (server, cluster):
+            heap.settle()
+            print(
+                f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
+                f" with Redis {redacted(url)} as server {cfg.server_id}",
+                flush=True,
+            )
+            await stop.wait()
+            if drain.is_set():
+                try:
+                    async with asyncio.timeout(20):  # within the deploy files' 30 s grace
+                        handed = await cluster.drain()
+                    log.info("drained: %d rooms handed over to other nodes", handed)
+                except UNREACHABLE as e:  # Redis away (or slow past the bound): the others take the rest
+                    log.warning("drain cut short (%s): the other nodes take the rest over", type(e).__name__)
+    finally:
+        await link.close()
+        await close_records(db, rec)
+    return 0
+
+
+async def connect_redis(url: str, server_id: str) -> Link | None:
+    """A started link to Redis at ``url`` for server ``server_id``; None (said on stderr) when
+    it cannot be reached."""
+    from paiju.bus.link import Link, client, redacted
+
+    r = client(url)
+    link = Link(r, url, f"server:{server_id}", logging.getLogger("paiju.server"))
+    try:
+        await link.start()
+    except Exception as e:  # refused, timed out, wrong password, ...
+        await r.aclose()
+        fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+        return None
+    return link
+
+
+@contextlib.asynccontextmanager
+async def node(
+    cfg: Config,
+    link: Link,
+    db: Database,
+    rec: Recorder,
+    *,
+    log_ttl: int,
+    advertise: str | None = None,
+    lease: float = 5.0,
+) -> AsyncIterator[tuple[Server, Cluster]]:
+    """A node of a service on Redis (``link``), listening, around the records ``db`` and
+    ``rec``: its rooms restored from Redis, its lease held; all closed on exit (the rooms left
+    stay in Redis, the link and the records open). ``paiju serve --redis`` runs it, and so does
+    paiju.testing.inprocess."""
+    from paiju.bots import registry
+    from paiju.bus.rooms import RedisRoomBus
+    from paiju.server.app import Server
+    from paiju.server.cluster import Cluster, ClusterStore
+
     bus = RedisRoomBus(link, cfg.server_id)
     store = ClusterStore(link, cfg.server_id, log_ttl=log_ttl, seat_ttl=int(cfg.limits.token_ttl))
     server = Server(
@@ -487,12 +546,6 @@ async def main_redis(
     )
     store.start()
     await bus.start()
-    stop = asyncio.Event()
-    drain = asyncio.Event()  # SIGTERM: hand the rooms over to the other nodes first
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGINT, stop.set)
-        loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
     cluster: Cluster | None = None
     warm_games()
     try:
@@ -501,20 +554,7 @@ async def main_redis(
         cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
         await cluster.start()
         server.robot_menus()  # the robots' modules imported now, not in the first /healthz
-        heap.settle()
-        print(
-            f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
-            f" with Redis {redacted(url)} as server {cfg.server_id}",
-            flush=True,
-        )
-        await stop.wait()
-        if drain.is_set():
-            try:
-                async with asyncio.timeout(20):  # within the deploy files' 30 s grace
-                    handed = await cluster.drain()
-                log.info("drained: %d rooms handed over to other nodes", handed)
-            except UNREACHABLE as e:  # Redis away (or slow past the bound): the others take the rest
-                log.warning("drain cut short (%s): the other nodes take the rest over", type(e).__name__)
+        yield server, cluster
     finally:
         # The rooms left stay in Redis (their tasks are cancelled, not ended): the other
         # nodes take them over, or a restart with the same server id rebuilds them.
@@ -524,9 +564,6 @@ async def main_redis(
         extras.close()
         await store.close()
         await bus.close()
-        await link.close()
-        await close_records(db, rec)
-    return 0
 
 
 def warm_games() -> None:

@@ -17,9 +17,8 @@ import pytest
 from paiju.cli import eventloop
 from paiju.client import Client, ServerError
 from paiju.protocol import ErrorCode, Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
-from paiju.testing import launch
 
-from .conftest import TEST_OPTIONS, Served, stop_server
+from .conftest import TEST_OPTIONS, Served, start_server, stop_server
 
 
 def events(c: Client) -> list[Event]:
@@ -120,7 +119,7 @@ def loop(request: pytest.FixtureRequest) -> str:
 
 def on_loop(loop: str, *options: str) -> Iterator[Served]:
     """A server of this module on event loop ``loop`` (its /healthz says so)."""
-    s = launch.serve("--robot-pace", "0", *options, "--loop", loop, timeout=60)  # three at once on a busy machine
+    s = start_server(*options, "--loop", loop)
     try:
         assert health(s, timeout=60)["loop"] == loop  # the first /healthz imports the robots' menus
         yield s
