@@ -87,17 +87,43 @@ def _requests() -> str:
     return "\n".join(parts)
 
 
+def _bytes() -> str:
+    """§4.4: every valid byte, by game and by field type (paiju.protocol.cards)."""
+    cards = importlib.import_module("paiju.protocol.cards")
+    what = {
+        "tricks": "cards: number k of 1..2n is the k-th byte here (`standard`, n = 8: 0x02-0x0e, 0x12-0x14)",
+        "mahjong": "tiles: `classic`'s 34 kinds; `championship` deals the 27 suited ones (0x01-0x29)",
+        "niujiu": "cards: 48, no 4s",
+        "bridge": "cards: 52",
+    }
+    sets = [(f"`{g}`", what[g], cards.DECKS[g]) for g in GAMES]
+    sets += [
+        ("bids", "a bridge BID's byte (`level << 4 \\| strain`)", cards.BIDS),
+        ("`cards`", "a `cards` field: `0x00` (hidden) and every game's cards and tiles", cards.CARD_DOMAIN),
+        ("`actbytes`", "an `actbytes` field: `0x00`, every game's cards and tiles, and the bids", cards.ACTION_DOMAIN),
+    ]
+    rows = ["| set | what | count | bytes |", "|---|---|---|---|"]
+    rows += [f"| {k} | {what} | {len(v)} | {cards.byte_runs(v)} |" for k, what, v in sets]
+    return "\n".join(rows) + "\n"
+
+
+def _omitted() -> str:
+    """§2.1: the trailing fields the encoder leaves out while they hold their defaults (Frame.LATER)."""
+    rows = ["| frame | fields left out while at their default |", "|---|---|"]
+    for cls in FRAMES.values():
+        if cls.LATER:
+            later = describe(cls)[-cls.LATER :]
+            rows.append(f"| {wire_name(cls)} | {', '.join(f'`{n}` ({d})' for n, _, d in later)} |")
+    return "\n".join(rows) + "\n"
+
+
 def _discovery() -> str:
     """§10: the fields of GET /api/games, and the games, rulesets and robots of this code."""
     discovery = importlib.import_module("paiju.server.discovery")
     bots = importlib.import_module("paiju.bots.registry")
     config = importlib.import_module("paiju.core.config")
     rows = ["| field | meaning |", "|---|---|", *(f"| `{k}` | {v} |" for k, v in discovery.FIELDS)]
-    menus = {
-        g: [(n, d) for n in config.rank_robots([n for n, _ in bots.describe(g)]) for m, d in bots.describe(g) if m == n]
-        for g in GAMES
-    }
-    answer = discovery.catalogue(config.Limits(), robots=menus)
+    answer = discovery.catalogue(config.Limits(), robots=discovery.menus(bots.describe))
     rows += ["", "With the default settings and every robot of this code installed:", ""]
     rows += ["| game | seats | rulesets (the first is the default) | robots (the first is the default) |"]
     rows += ["|---|---|---|---|"]
@@ -105,6 +131,15 @@ def _discovery() -> str:
         rs = "; ".join(f"`{r['name']}`: {r['description']}" for r in g["rulesets"])
         robots = ", ".join(f"`{r['name']}`" for r in g["robots"])
         rows.append(f"| `{g['name']}` | {g['seats']} | {rs} | {robots} |")
+    serve = importlib.import_module("paiju.cli.serve")
+    p = argparse.ArgumentParser()
+    serve.add_arguments(p)
+    defaults = p.parse_args([])
+    defaults.pbn_text = None
+    served = discovery.catalogue(serve.config_from(defaults).limits, robots={})
+    rows += ["", "`limits`, `timings` and `chat` with `paiju serve`'s defaults:", ""]
+    rows += ["| field | default |", "|---|---|"]
+    rows += [f"| `{part}.{k}` | {v:,} |" for part in ("limits", "timings", "chat") for k, v in served[part].items()]
     return "\n".join(rows) + "\n"
 
 
@@ -121,6 +156,8 @@ def blocks() -> dict[str, str]:
     out["room-events"] = _enum(actions.RoomEvent, True) + "\n" + _enum(actions.SeatKind, False)
     out["errors"] = _enum(errors.ErrorCode, False)
     out["requests"] = _requests()
+    out["omitted"] = _omitted()
+    out["bytes"] = _bytes()
     out["discovery"] = _discovery()
     out["features"] = _enum(importlib.import_module("paiju.protocol.frames").Feature, False)
     for g in GAMES:

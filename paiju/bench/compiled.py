@@ -1,7 +1,8 @@
 """The compiled build against the pure-Python one: the codec and the move path, interleaved.
 
 ``python -m paiju.bench.compiled`` times, in fresh processes that alternate between the builds
-(rounds x builds, each build once a round, medians printed):
+(rounds x builds, each build once a round, medians printed), in CPU time of the thread that
+does the work (wall time moves with the machine's load more):
 
 - ``codec``: encode + decode of the frames of one tricks move (ACTION, ACK, two EVENTs, a
   PROMPT with an option), µs a move;
@@ -120,23 +121,23 @@ def _codec(n: int) -> float:
         Event("r1234567", 97, 0x40, 0, b"\x05", 0),
         Prompt("r1234567", 42, 1, 29_500, 0, [Option(0, b"\x01\x03\x07\x09\x0b\x0d\x11", 1)]),
     ]
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     for _ in range(n):
         decode(action)
         for f in frames:
             decode(encode(f))
-    return (time.perf_counter() - t0) / n * 1e6
+    return (time.thread_time() - t0) / n * 1e6
 
 
 def _table(n: int) -> float:
     """µs an action for seeded tricks matches at a Table, about ``n`` actions in all."""
     actions = 0
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     seed = 0
     while actions < n:
         seed += 1
         actions += sum(1 for _, data in play("tricks", seed) if data[1] == 0x49)  # one ACK an action
-    return (time.perf_counter() - t0) / actions * 1e6
+    return (time.thread_time() - t0) / actions * 1e6
 
 
 def _workloads() -> dict[str, Callable[[], object]]:
@@ -182,10 +183,10 @@ def _modules(n: int) -> dict[str, float]:
     """µs a call of each :func:`_workloads`, ``n`` calls each."""
     out = {}
     for name, work in _workloads().items():
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for _ in range(n):
             work()
-        out[name] = (time.perf_counter() - t0) / n * 1e6
+        out[name] = (time.thread_time() - t0) / n * 1e6
     return out
 
 

@@ -57,7 +57,9 @@ SERVERS: dict[str, tuple[str, str]] = {
     "paiju": ("paiju", "paiju"),
     "colyseus_per_move": ("Colyseus, patch after every move", "colyseus"),
     "colyseus_default": ("Colyseus, default 50 ms patches", "colyseus"),
+    "baseline": ("paiju, the --baseline checkout", "paiju"),  # only with --baseline
 }
+SERVERS_NAMED = [k for k in SERVERS if k != "baseline"]  # what --servers names
 MODES = {"colyseus_per_move": "per-move", "colyseus_default": "default"}
 # the limits of paiju serve that a load from one address would hit (connections, rooms a minute)
 PAIJU_LIMITS = (
@@ -103,9 +105,9 @@ def hand_counts(text: str) -> list[int]:
 def server_keys(text: str) -> list[str]:
     """``paiju,colyseus_per_move`` -> the servers to measure, in the table's order."""
     keys = text.split(",")
-    unknown = [k for k in keys if k not in SERVERS]
+    unknown = [k for k in keys if k not in SERVERS or k == "baseline"]
     if unknown or not keys:
-        raise argparse.ArgumentTypeError(f"{text!r}: the servers are {', '.join(SERVERS)} (comma-separated)")
+        raise argparse.ArgumentTypeError(f"{text!r}: the servers are {', '.join(SERVERS_NAMED)} (comma-separated)")
     return [k for k in SERVERS if k in keys]
 
 
@@ -172,9 +174,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--servers",
         type=server_keys,
-        default=list(SERVERS),
+        default=SERVERS_NAMED,
         metavar="S,S",
-        help=f"the servers to measure (default all: {','.join(SERVERS)}); the ratio needs the first two",
+        help=f"the servers to measure (default all: {','.join(SERVERS_NAMED)}); the ratio needs the first two",
+    )
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also measure `paiju serve` run from checkout DIR (e.g. `git archive COMMIT | tar -x -C DIR`, or "
+        "a pure-Python copy beside a compiled install), interleaved with the others under the same load: "
+        "the ratio paiju / baseline in actions per server-CPU-second is printed",
     )
     p.add_argument(
         "--json",
@@ -226,6 +237,12 @@ def run(args: argparse.Namespace) -> int:
         db = f"sqlite:///{scratch.name}/peers.sqlite3"
         if "paiju" in args.servers:
             children["paiju"] = serve(*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", db)
+        if args.baseline is not None:  # (python -m paiju from DIR imports DIR's paiju)
+            base_db = f"sqlite:///{scratch.name}/baseline.sqlite3"
+            children["baseline"] = serve(
+                *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", base_db, cwd=args.baseline.resolve()
+            )
+            args.servers = [*args.servers, "baseline"]
         for key, mode in MODES.items():
             if key not in args.servers:
                 continue
@@ -374,11 +391,12 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         for rooms in args.rooms:
             rows = [r for r in runs if r["rooms"] == rooms and r["hands_per_match"] == hands]
             figures = {k: medians([r for r in rows if r["server"] == k]) for k in args.servers}
-            paiju, move, default = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
+            paiju, move, default, base = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
             mix[str(rooms)] = {
                 **figures,
                 "ratio": round(paiju / move, 3) if paiju and move else None,
                 "ratio_default": round(paiju / default, 3) if paiju and default else None,
+                "ratio_baseline": round(paiju / base, 3) if paiju and base else None,
             }
     out["rooms"] = out["mixes"][str(args.hands[0])]  # the first mix, as before several
     if len(args.hands) > 1:
@@ -544,6 +562,10 @@ def table(figures: dict[str, Any], rooms: int, hands: int) -> str:
         lines.append(
             f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "
             f"(against the 50 ms default: {num(figures['ratio_default'], '.2f')})"
+        )
+    if figures.get("ratio_baseline") is not None:
+        lines.append(
+            f"  paiju / the baseline checkout in actions per server-CPU-second: {num(figures['ratio_baseline'], '.3f')}"
         )
     return "\n".join(lines)
 

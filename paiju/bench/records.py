@@ -103,6 +103,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         for k, (linger, process) in enumerate(runs):
             rec = Recorder(db, linger=linger, writer=records_writer if process else None)
             rec.start()
+            await rec.ready()  # the writer's start (imports, connect) is not a hand's cost
+            writer0 = sum(cpu_of(pid) for pid in rec.writer_pids())
             started = time.time()
 
             def end(i: int, k: int = k, rec: Recorder = rec, started: float = started) -> None:
@@ -116,7 +118,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             await _pace(args.hands, args.gap, end)
             await rec.flush()
             cpu = time.process_time() - c
-            writer = sum(cpu_of(pid) for pid in rec.writer_pids())
+            writer = sum(cpu_of(pid) for pid in rec.writer_pids()) - writer0
             await rec.close()
             per_hand = 1000 * (cpu - idle) / args.hands
             run = {"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures}

@@ -182,6 +182,19 @@ class Link:
         self._token = secrets.token_hex(8)
         self._recovering: asyncio.Task[None] | None = None
 
+    @classmethod
+    async def connect(cls, url: str, process: str, log: logging.Logger) -> Link:
+        """A link to Redis at ``url`` for ``process``, connected (:meth:`start`); when Redis
+        cannot be reached, ConnectionError saying so (the password left out of the address)."""
+        r = client(url)
+        link = cls(r, url, process, log)
+        try:
+            await link.start()
+        except Exception as e:  # refused, timed out, wrong password, ...
+            await r.aclose()
+            raise ConnectionError(f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}") from e
+        return link
+
     async def start(self, timeout: float = 5.0) -> None:
         """Connect for the first time (raises on failure: the caller reports it and exits)."""
         async with asyncio.timeout(timeout):

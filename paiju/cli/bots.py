@@ -124,7 +124,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     from paiju.bots import registry
     from paiju.bots.pool import DecisionPool
     from paiju.bots.worker import Worker
-    from paiju.bus.link import Link, client, redacted
+    from paiju.bus.link import Link
     from paiju.bus.workers import RedisWorkerBus
 
     metrics: asyncio.Server | None = None
@@ -134,13 +134,10 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
         except OSError as e:
             return fail(f"cannot serve metrics on {args.metrics_host}:{args.metrics_port}: {e}", 2)
         log.info("metrics at http://%s:%d/metrics", args.metrics_host, args.metrics_port)
-    r = client(url)
-    link = Link(r, url, f"bots:{name}", log)
     try:
-        await link.start()
-    except Exception as e:  # refused, timed out, wrong password, ...
-        await r.aclose()
-        return fail(f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
+        link = await Link.connect(url, f"bots:{name}", log)
+    except ConnectionError as e:
+        return fail(str(e), 1)
     bus = RedisWorkerBus(link, name, lease_ms=args.lease_ms, max_deliveries=args.max_deliveries)
     pool = DecisionPool(args.processes)
     worker = Worker(bus, chosen, name=name, concurrency=args.concurrency, pool=pool)

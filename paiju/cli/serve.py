@@ -224,6 +224,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--burst", type=positive_int, default=d.burst, help="frames a connection may send at once (%(default)s)"
     )
     g.add_argument(
+        "--rate-strikes",
+        type=positive_int,
+        default=d.rate_strikes,
+        help="frames over the rate a connection may send in its life before it is closed (%(default)s)",
+    )
+    g.add_argument(
         "--takeover-after", type=positive_int, default=d.takeover_after, help="timeouts before a robot plays"
     )
     g.add_argument(
@@ -295,6 +301,7 @@ def config_from(args: argparse.Namespace) -> Config:
         ping_interval=args.ping_interval,
         rate=args.rate,
         burst=args.burst,
+        rate_strikes=args.rate_strikes,
         takeover_after=args.takeover_after,
         quickplay_wait=args.quickplay_wait,
         hand_pause=args.hand_pause,
@@ -453,13 +460,14 @@ async def main_redis(
     advertise: str | None = None,
     lease: float = 5.0,
 ) -> int:
-    from paiju.bus.link import redacted
+    from paiju.bus.link import Link, redacted
     from paiju.server.cluster import UNREACHABLE
 
     log = logging.getLogger("paiju.server")
-    link = await connect_redis(url, cfg.server_id)
-    if link is None:
-        return 1
+    try:
+        link = await Link.connect(url, f"server:{cfg.server_id}", log)
+    except ConnectionError as e:
+        return fail("serve", str(e), 1)
     if not cfg.secret:
         log.warning("no --secret / PAIJU_SECRET: resume tokens will not outlive this process")
     records = await open_records(database)
@@ -493,22 +501,6 @@ async def main_redis(
         await link.close()
         await close_records(db, rec)
     return 0
-
-
-async def connect_redis(url: str, server_id: str) -> Link | None:
-    """A started link to Redis at ``url`` for server ``server_id``; None (said on stderr) when
-    it cannot be reached."""
-    from paiju.bus.link import Link, client, redacted
-
-    r = client(url)
-    link = Link(r, url, f"server:{server_id}", logging.getLogger("paiju.server"))
-    try:
-        await link.start()
-    except Exception as e:  # refused, timed out, wrong password, ...
-        await r.aclose()
-        fail("serve", f"cannot reach Redis at {redacted(url)}: {type(e).__name__}: {e}", 1)
-        return None
-    return link
 
 
 @contextlib.asynccontextmanager

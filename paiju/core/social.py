@@ -99,6 +99,9 @@ class Chat:
     BURST = 5
     REFILL_S = 2.0
     KEEP = 50
+    # all the connections of one client address together: twice a player's rate (the lobby's)
+    ADDRESS_BURST = 2 * BURST
+    ADDRESS_REFILL_S = REFILL_S / 2
 
     def __init__(self) -> None:
         self.kept: dict[ChatChannel, deque[Line]] = {ch: deque(maxlen=self.KEEP) for ch in ChatChannel}

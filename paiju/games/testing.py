@@ -9,13 +9,13 @@ Checked at every step: who acts and the legal sets agree (mask = the options' co
 seats not to act have nothing); the chosen legal action is accepted; the views and
 the events each seat receives hold no card byte beyond what that seat may see
 (its concealed cards plus the public ones, as a multiset), for spectators too, every
-view matches the game's declaration (``Game.VIEW``, paiju.protocol.views.check), and they
-encode as protocol frames. At sampled steps: every legal option is accepted (on a
-copy) and a sample of illegal actions (out of turn, a code not in the mask, cards
-not offered) is refused with a code and changes nothing. At the end: the game
+view matches the game's declaration (``Game.VIEW``, paiju.protocol.views.check), its keys
+in the declared order, and they encode as protocol frames. At sampled steps: every legal
+option is accepted (on a copy) and a sample of illegal actions (out of turn, a code not
+in the mask, cards not offered) is refused with a code and changes nothing. At the end: the game
 terminated within ``max_steps``, ``outcome()`` raised HandNotOver until then (the same in
 every game), the outcome is whole, its detail matches the game's declaration
-(``Game.DETAIL``, as RESULT's ``detail``), and replaying the log from
+(``Game.DETAIL``, as RESULT's ``detail``, in its order), and replaying the log from
 the seed gives the same events, views and outcome.
 """
 
@@ -104,7 +104,7 @@ def _check_hidden(game: Game[Any], events: list[Any], where: str) -> None:
         if extra:
             raise ConformanceError(f"{where}: the view of {who} shows {bytes(extra.elements()).hex()} it may not see")
         try:
-            views.check(type(game).VIEW, view, seats=game.num_seats, where=f"the view of {who}")
+            views.check(type(game).VIEW, view, seats=game.num_seats, where=f"the view of {who}", ordered=True)
         except ViewError as e:
             raise ConformanceError(f"{where}: {e} (its declaration: {type(game).VIEW.__module__})") from None
         frame = RoomState("r", game.name, game.rules.name, seat, 0, 0, [], [], view)
@@ -280,7 +280,7 @@ def check_game(
         if len(out.scores) != game.num_seats or len(out.hands) != game.num_seats:
             raise ConformanceError(f"{where}: outcome {out} is not one entry per seat")
         try:
-            views.check(cls.DETAIL, dict(out.detail), seats=game.num_seats, where="the outcome's detail")
+            views.check(cls.DETAIL, dict(out.detail), seats=game.num_seats, where="the outcome's detail", ordered=True)
         except ViewError as e:
             raise ConformanceError(f"{where}: {e} (its declaration: {cls.DETAIL.__module__}.Detail)") from None
         try:

@@ -76,13 +76,13 @@ GROUPS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
     ),
     (
         "bus and robot worker (the rest)",
-        lambda f: any(x.startswith(("Worker.", "MemoryBus.", "Server._route")) for x in f),
+        lambda f: any(x.startswith(("Worker.", "MemoryBus.", "RoomHost.route_decisions")) for x in f),
     ),
     (
         "reading, handshakes, lobby (the rest)",
         lambda f: any(
             x.startswith(
-                ("_SelectorSocketTransport._read", "serve.<locals>", "Server.handler", "BaseSelectorEventLoop._accept")
+                ("_SelectorSocketTransport._read", "serve.<locals>", "Gate.handler", "BaseSelectorEventLoop._accept")
             )
             for x in f
         ),

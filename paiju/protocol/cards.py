@@ -187,3 +187,25 @@ CARD_DOMAIN = frozenset({HIDDEN}) | MAHJONG_TILES | BRIDGE_CARDS | NIUJIU_CARDS
 """Every byte that is a card or tile in some game (the codec's check; each game checks its own)."""
 ACTION_DOMAIN = CARD_DOMAIN | BIDS
 """Bytes an ACTION or an option may carry: cards, tiles, or a bid."""
+DECKS = {
+    "tricks": frozenset(tricks_card(k) for k in range(1, 53)),  # the `pack` ruleset's 2n = 52
+    "mahjong": MAHJONG_TILES,  # the classic ruleset's 34 kinds (championship: the 27 suited)
+    "niujiu": NIUJIU_CARDS,
+    "bridge": BRIDGE_CARDS,
+}
+"""Each game's card or tile bytes, over all its rulesets (SPEC.md §4.4 lists them)."""
+
+
+def byte_runs(values: frozenset[int] | set[int]) -> str:
+    """``values`` as runs of consecutive bytes, as SPEC.md §4.4 writes them.
+
+    >>> byte_runs({0, 1, 2, 3, 0x10, 0x12})
+    '0x00-0x03, 0x10, 0x12'
+    """
+    runs: list[list[int]] = []
+    for b in sorted(values):
+        if runs and runs[-1][1] == b - 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    return ", ".join(f"0x{a:02x}" if a == z else f"0x{a:02x}-0x{z:02x}" for a, z in runs)

@@ -8,8 +8,8 @@ changes nothing on the wire; it is the one statement of the shape that the rest 
 - the games build their views as these types (mypy checks the keys and value types);
 - :func:`check` tests a value against its declaration — keys, msgpack types, card-only
   ``bin`` values, and the declared shape: a :data:`PerSeat` array has one entry per seat,
-  an array marked ``Length(n)`` has n (the conformance kit runs it on every view of its
-  random games);
+  an array marked ``Length(n)`` has n; with ``ordered``, each map's keys in the declared
+  order too (the conformance kit runs it on every view of its random games);
 - :func:`read` gives a robot the view of a DECISION_REQUEST as its declared type, checked;
 - :func:`table` writes the view's table in SPEC.md (``python -m paiju.spec``).
 
@@ -22,6 +22,10 @@ changes nothing on the wire; it is the one statement of the shape that the rest 
 Traceback (most recent call last):
 ...
 paiju.protocol.views.ViewError: view.counts: 1 entries, the declaration says one per seat (2)
+>>> check(Demo, {"counts": [1, 0], "hand": b"\\x12"}, seats=2, ordered=True)
+Traceback (most recent call last):
+...
+paiju.protocol.views.ViewError: view: keys ['counts', 'hand'], declared in the order ['hand', 'counts']
 """
 
 from __future__ import annotations
@@ -79,11 +83,12 @@ def _ordered(decl: type) -> dict[str, Any]:
     return {k: hints[k] for k in decl.__annotations__}
 
 
-def check(decl: type, value: Any, *, seats: int | None, where: str = "view") -> None:
+def check(decl: type, value: Any, *, seats: int | None, where: str = "view", ordered: bool = False) -> None:
     """Raise :class:`ViewError` unless ``value`` is a ``decl`` for a game of ``seats`` seats
-    (None: as many as its first per-seat array has, the same in all of them)."""
+    (None: as many as its first per-seat array has, the same in all of them); with
+    ``ordered``, unless every map's keys also come in their declared order (SPEC.md §6)."""
     try:
-        _checker(decl)(value, [-1 if seats is None else seats])
+        _checker(decl, ordered)(value, [-1 if seats is None else seats])
     except _Mismatch as e:
         raise ViewError(f"{where}{''.join(reversed(e.path))}: {e.problem}") from None
 
@@ -144,7 +149,7 @@ def _of_type(t: type, name: str) -> _Check:
 
 
 @functools.cache
-def _checker(tp: Any) -> _Check:
+def _checker(tp: Any, ordered: bool = False) -> _Check:
     """A function that checks a value against ``tp`` (made once per declared type: the
     conformance kit checks every view of thousands of games)."""
     tp = _unwrap(tp)
@@ -154,7 +159,8 @@ def _checker(tp: Any) -> _Check:
         length = next((m.n for m in meta if isinstance(m, Length)), None)
     origin = get_origin(tp)
     if is_typeddict(tp):
-        declared = {k: _checker(t) for k, t in _ordered(tp).items()}
+        declared = {k: _checker(t, ordered) for k, t in _ordered(tp).items()}
+        order = tuple(declared)
         required = tp.__required_keys__
 
         def check_map(v: Any, seats: list[int]) -> None:
@@ -163,6 +169,8 @@ def _checker(tp: Any) -> _Check:
             if not required <= v.keys() <= declared.keys():
                 missing, extra = sorted(required - v.keys()), sorted(v.keys() - declared.keys())
                 raise _Mismatch(f"keys {missing} missing, {extra} not declared")
+            if ordered and tuple(v) != order and list(v) != [k for k in order if k in v]:
+                raise _Mismatch(f"keys {list(v)}, declared in the order {[k for k in order if k in v]}")
             for k, x in v.items():
                 try:
                     declared[k](x, seats)
@@ -172,7 +180,7 @@ def _checker(tp: Any) -> _Check:
 
         return check_map
     if origin in (Union, types.UnionType):
-        alts = [_checker(a) for a in get_args(tp)]
+        alts = [_checker(a, ordered) for a in get_args(tp)]
 
         def check_union(v: Any, seats: list[int]) -> None:
             problems = []
@@ -194,7 +202,7 @@ def _checker(tp: Any) -> _Check:
 
         return check_literal
     if origin is list:
-        item = _checker(get_args(tp)[0])
+        item = _checker(get_args(tp)[0], ordered)
 
         def check_list(v: Any, seats: list[int]) -> None:
             if type(v) is not list:
@@ -214,7 +222,7 @@ def _checker(tp: Any) -> _Check:
 
         return check_list
     if origin is tuple:
-        items = [_checker(a) for a in get_args(tp)]
+        items = [_checker(a, ordered) for a in get_args(tp)]
 
         def check_tuple(v: Any, seats: list[int]) -> None:
             if type(v) not in (list, tuple) or len(v) != len(items):

@@ -90,7 +90,7 @@ class Database:
             kwargs |= {"pool_size": pool_size, "max_overflow": pool_size, "pool_pre_ping": True}
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         self.session: async_sessionmaker[AsyncSession] = async_sessionmaker(self.engine, expire_on_commit=False)
 
     def __repr__(self) -> str:
@@ -151,7 +151,7 @@ def _config(conn: Connection) -> Config:
     return cfg
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # WAL: readers (the API) never wait for the writer; foreign keys are off by default in SQLite
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")

@@ -18,7 +18,9 @@ par, the trick game's solved values), which may come long after the hand, to its
 process: ``paiju.bots.pool.CallPool``, whose pipe the event loop watches: no thread) writes in a
 process of its own, started with the recorder: the SQL, SQLAlchemy's bookkeeping and the
 driver's thread then cost the event loop nothing but handing the batch over, where they took
-some tenth of a busy server's loop (docs/performance.md). The batches still go one at a time
+some tenth of a busy server's loop (docs/performance.md); there a SQLite file is written
+through the blocking driver (paiju/records/blocking.py: no hop to a driver's thread a
+statement, which cost the writer some 40 % of its CPU). The batches still go one at a time
 and in order, and that process ends with the server. A writer that dies (killed) is replaced
 and the batch in hand written again; one killed in the instant between its commit and its
 answer would have that batch written twice (its matches then stored twice): a window of a
@@ -33,6 +35,8 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from paiju.records.database import Database, redacted
 from paiju.records.matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, add_analysis, write_batch
@@ -111,14 +115,21 @@ class Recorder:
         self._writing: asyncio.Future[tuple[list[bool], int]] | None = None  # the batch in the writer's hands
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
+        self._warm: asyncio.Future[tuple[list[bool], int]] | None = None  # the writer's start and connect
 
     def start(self) -> None:
         if self._writer is not None:
             self._pool = self._writer()  # its process starts at once (ready for the first batch)
             # and connects: the first hand's RESULT, which waits for its record, waits for no import
-            warm = self._pool.submit(_write_in_writer, self.db.url, [])
+            warm = self._warm = self._pool.submit(_write_in_writer, self.db.url, [])
             warm.add_done_callback(lambda f: f.cancelled() or f.exception())  # (its failure: the first batch's)
         self._task = asyncio.create_task(self._run(), name="records")
+
+    async def ready(self) -> None:
+        """Wait until the writer process has started and connected (at once without one)."""
+        if self._warm is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._warm)
 
     async def close(self, timeout: float = 10.0) -> None:
         """Write what is queued (bounded by ``timeout``), then stop."""
@@ -211,9 +222,15 @@ class Batches:
     """Writes batches of jobs to ``db``, each in one transaction, and knows the matches it
     opened: a :class:`Recorder`'s writing, in its event loop or in its writer process."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, blocking: bool = False) -> None:
         self.db = db
         self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
+        # in the writer process, SQLite through its blocking driver (paiju/records/blocking.py)
+        self.begin: Callable[[], contextlib.AbstractAsyncContextManager[AsyncSession]] = db.session.begin
+        if blocking and db.sqlite:
+            from paiju.records.blocking import Blocking
+
+            self.begin = Blocking(db).begin
 
     async def write(self, batch: Sequence[Job]) -> tuple[list[bool], int]:
         """Write ``batch`` in one transaction, retried while it fails for a transient reason;
@@ -261,7 +278,7 @@ class Batches:
                 plan.hands.append(job.hand)
             else:
                 plan.end, plan.end_at = (job.seats, job.totals, job.complete), i
-        async with self.db.session.begin() as s:
+        async with self.begin() as s:
             ids = await write_batch(s, list(plans.values()), self.match_ids) if plans else {}
             for a in analyses:
                 if a.info is None:
@@ -292,7 +309,7 @@ def _write_in_writer(url: str, batch: list[Job]) -> tuple[list[bool], int]:
     """Run in the writer process: write ``batch`` (``(whether each job was written, failures)``)."""
     global _in_writer
     if _in_writer is None or _in_writer[1].db.url != url:
-        _in_writer = (asyncio.new_event_loop(), Batches(Database(url)))
+        _in_writer = (asyncio.new_event_loop(), Batches(Database(url), blocking=True))
     loop, batches = _in_writer
     return loop.run_until_complete(batches.write(batch))
 

@@ -17,7 +17,7 @@ A request for a room another live node owns is answered with REDIRECT to that no
 (:class:`protocol.Moved`); the client follows it. When a node's lease has expired, the
 other nodes claim its rooms (compare-and-set on owner and epoch: one node wins each room)
 and rebuild them from their logs at the same event sequence number, as a restart does
-(:meth:`paiju.server.app.Server.rebuild`); the players resume with their tokens through any node.
+(:meth:`paiju.server.host.RoomHost.rebuild`); the players resume with their tokens through any node.
 Rooms are spread over the survivors by rendezvous hashing; a room its preferred node has
 not claimed within half a lease is claimed by any. A resume or a JOIN for a dead node's
 room claims it at once.
@@ -207,7 +207,7 @@ class Cluster:
     """This node's part in the service (implements :class:`paiju.server.directory.Directory`)."""
 
     def __init__(self, server: Server, store: ClusterStore, *, url: str, lease: float = 5.0) -> None:
-        self.host: Host = server  # this node's rooms, only through paiju/server/directory.py's Host
+        self.host: Host = server.host  # this node's rooms, only through paiju/server/directory.py's Host
         self.store = store
         self.link = store.link
         self.redis = store.redis

@@ -1,5 +1,5 @@
 """One client connection: a bounded send queue flushed once per turn of the event loop,
-and a rate limit (the lobby, paiju/server/app.py, knows which player it speaks for once HELLO
+and a rate limit (the lobby, paiju/server/lobby.py, knows which player it speaks for once HELLO
 is done).
 
 Frames are encoded when queued, so a room never waits for a slow socket. A reader that
@@ -52,6 +52,7 @@ class Connection:
         "_closer",
         "_drainer",
         "_flush_soon",
+        "_lingering",
         "_lingers",
         "_out",
         "_stamp",
@@ -83,6 +84,8 @@ class Connection:
         self._out: list[bytes] = []  # frames waiting for the end of this turn (or for the socket)
         self._flush_soon = False
         self._lingers = 0.0  # when its lingering frames are due (0: none waits; only frames that may wait are queued)
+        # the lingering connections of this loop (looked up once, not at every move)
+        self._lingering = _lingering(self.loop, limits.linger) if limits.linger > 0 else None
         self._drainer: asyncio.Task[None] | None = None  # only while the socket's buffer is full
         self._closer: asyncio.Task[None] | None = None
         self.burst = 0  # frames of a granted replay still waiting here
@@ -119,11 +122,11 @@ class Connection:
             return True
         # a burst that fills half the send queue leaves at once: lingering must never make a
         # reader look slow (the queue's bound is for frames the socket would not take)
-        if urgent or self.limits.linger <= 0 or len(self._out) >= self.limits.send_queue // 2:
+        if urgent or self._lingering is None or len(self._out) >= self.limits.send_queue // 2:
             self._flush_soon = True
             self.loop.call_soon(self._flush)
         elif not self._lingers:
-            self._lingers = _lingering(self.loop, self.limits.linger).add(self)
+            self._lingers = self._lingering.add(self)
         return True
 
     @property

@@ -1,7 +1,7 @@
 """What the lobby asks of the other nodes when several `paiju serve --redis` nodes make one
 service: :class:`Directory`, implemented on Redis by :class:`paiju.server.cluster.Cluster`.
 
-The lobby (paiju/server/app.py) holds only its own rooms; for anything else it asks here. A
+The lobby (paiju/server/lobby.py) holds only its own rooms; for anything else it asks here. A
 request that belongs to another node raises :class:`protocol.Moved`, which the lobby
 answers with REDIRECT (paiju/protocol/SPEC.md): the client goes to that node and asks again.
 """
@@ -44,7 +44,7 @@ class Directory(Protocol):
 
 
 class Host(Protocol):
-    """What the directory asks of this node's server (paiju/server/app.py's Server): it never reads
+    """What the directory asks of this node's rooms (paiju/server/host.py's RoomHost): it never reads
     or writes the lobby's players and rooms itself."""
 
     def room(self, rid: str) -> Room | None:

@@ -41,6 +41,7 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
     ".wasm": "application/wasm",
+    ".woff": "font/woff",
 }
 TEXT = "text/plain; charset=utf-8"
 # the web client's own pages (player, match, leaderboard): each address is its index.html

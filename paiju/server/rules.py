@@ -1,13 +1,16 @@
-"""Each game's rules page for the web client: ``docs/rules/GAME.md`` rendered to
-``paiju/server/web/rules/GAME.html`` (package data, served at ``/rules/GAME.html`` like the rest of
-the client; the lobby links each game and ruleset to it).
+"""Each game's rules pages for players, in English and in simplified Chinese:
+``docs/rules/players/GAME.md`` and ``GAME.zh.md`` rendered to ``paiju/server/web/rules/GAME.html``
+and ``GAME.zh.html`` (package data, served at ``/rules/GAME.html`` like the rest of the client;
+the lobby and the table link each game to the page in the player's language). The rules as the
+engines implement them, with the source of each, are the developers' documents beside them
+(``docs/rules/GAME.md``).
 
 The renderer knows the Markdown the rules documents use: headings, paragraphs, lists (with
 continuation lines), pipe tables, ``code``, **bold**, *italic* and links. Every character of
 the source is escaped first, so nothing in a document becomes markup it did not spell. A link to
 another document of the repository is shown as its text (those files are not served).
 
-    python -m paiju.server.rules            # write paiju/server/web/rules/*.html from docs/rules/*.md
+    python -m paiju.server.rules            # write paiju/server/web/rules/*.html from docs/rules/players/*.md
     python -m paiju.server.rules --check    # exit 1 if a committed page differs from its document
 
 >>> print(render_markdown("# A & B\\n\\n- **one** `x<y`\\n  two\\n\\n| a | b |\\n|---|---|\\n| 1 | 2 |"))
@@ -30,7 +33,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ROOT / "docs" / "rules"
+SOURCES = ROOT / "docs" / "rules" / "players"
 PAGES = Path(__file__).parent / "web" / "rules"
 
 _INLINE = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|\*(.+?)\*|\[([^\]]+)\]\(([^)\s]+)\)")
@@ -113,7 +116,7 @@ def render_markdown(text: str) -> str:
 
 
 PAGE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -121,23 +124,46 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="rules.css">
 </head>
 <body>
-<p><a href="/">paiju</a></p>
+<nav><a href="/">{back}</a> <a href="{other}" hreflang="{other_lang}">{other_name}</a></nav>
 {body}
 </body>
 </html>
 """
+# each language's page: its lang attribute, its link back to the lobby, and its name in the
+# link from the other language's page
+LANGS = {"en": ("en", "← paiju: play", "English"), "zh": ("zh-Hans", "← 返回牌局", "中文")}
 
 
-def page(game: str, text: str) -> str:
-    """The rules page of ``game`` from its document's text."""
+def page(name: str, text: str) -> str:
+    """The rules page ``name`` (``niujiu`` or ``niujiu.zh``) from its document's text.
+
+    >>> p = page("tricks.zh", "# 吃墩：规则")
+    >>> '<html lang="zh-Hans">' in p, '<a href="tricks.html" hreflang="en">English</a>' in p
+    (True, True)
+    """
+    game, _, lang = name.partition(".")
+    lang = lang or "en"
+    other = "zh" if lang == "en" else "en"
     first = next((line for line in text.splitlines() if line.startswith("# ")), f"# {game}")
     title = html.escape(re.sub(r"[`*]", "", first[2:]).strip(), quote=False)
-    return PAGE.format(title=title, body=render_markdown(text))
+    return PAGE.format(
+        lang=LANGS[lang][0],
+        title=title,
+        back=LANGS[lang][1],
+        other=f"{game}.html" if other == "en" else f"{game}.{other}.html",
+        other_lang=LANGS[other][0],
+        other_name=LANGS[other][2],
+        body=render_markdown(text),
+    )
 
 
 def pages() -> dict[str, str]:
-    """Every rules page, by file name (``mahjong.html`` ...), from docs/rules."""
-    return {f"{src.stem}.html": page(src.stem, src.read_text(encoding="utf-8")) for src in sorted(SOURCES.glob("*.md"))}
+    """Every rules page, by file name (``mahjong.html``, ``mahjong.zh.html`` ...), from
+    docs/rules/players."""
+    return {
+        f"{src.name.removesuffix('.md')}.html": page(src.name.removesuffix(".md"), src.read_text(encoding="utf-8"))
+        for src in sorted(SOURCES.glob("*.md"))
+    }
 
 
 def stale() -> list[str]:

@@ -31,6 +31,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from paiju.bus.link import Link
 from paiju.cli import eventloop
 from paiju.cli import serve as cli
 from paiju.cli.args import LOG_FORMAT
@@ -136,9 +137,7 @@ async def serving(*args: str) -> AsyncIterator[InProcess]:
 async def _node(a: argparse.Namespace, db: Database, rec: Recorder) -> AsyncIterator[Server]:
     """``paiju serve --redis URL``'s node on the records ``db`` and ``rec``."""
     cfg = cli.config_from(a)
-    link = await cli.connect_redis(a.redis, cfg.server_id)
-    if link is None:
-        raise RuntimeError(f"paiju.testing.inprocess: Redis at {a.redis} cannot be reached")
+    link = await Link.connect(a.redis, f"server:{cfg.server_id}", logging.getLogger("paiju.server"))
     try:
         async with cli.node(cfg, link, db, rec, log_ttl=a.log_ttl, advertise=a.advertise, lease=a.lease) as (s, _):
             yield s

@@ -13,7 +13,7 @@ async def test_a_match_of_small_deals_is_solved_in_one_call_with_each_deal_its_v
     pool = analysis.pool()
     try:
         values = analysis.Values(pool)
-        seed, hands = 11, 4
+        seed, hands = 11, 20  # a long match: still one call
         first = games.create("tricks", seed)
         got = [await values(first, hands)]
         assert len(values.ready) == hands - 1  # the next hands' values wait for their deals

@@ -70,7 +70,7 @@ def test_friends_invite_chat_play_and_rematch(base_url: str, browser: Any) -> No
             ann.wait_for_selector(f'#invite button.swap-seat[data-seat="{s}"][data-to="player"]', timeout=10000)
         link = ann.locator("#invite-url").input_value(timeout=10000)
         room = ann.evaluate(ROOM)
-        assert link == f"{base_url}/r/{room}" and len(room) == 16  # a private room's id
+        assert link == f"{base_url}/r/{room}" and len(room) == 11  # a private room's id (64 bits, URL-safe base64)
         listed = ann.evaluate("() => window.paiju.state.rooms.map((r) => r.room)")
         assert room not in listed, "a private room is listed"
 

@@ -19,7 +19,7 @@ from tests.browser.test_web_client import ARTIFACTS, PUBLIC, RAW, _play_hand
 
 pytestmark = pytest.mark.browser
 
-BIG_SEED = 8454444894898038214  # above 2**53: a JavaScript number would show 8454444894898038000
+BIG_SEED = 2**63 - 1  # the largest seed of the wire, above 2**53: a JavaScript number would round it
 
 
 def _db_seed(url: str, match_id: int) -> int | None:

@@ -1,8 +1,8 @@
 """Touch on a phone (390x844), in headless Chromium against a real ``paiju serve``: on the lobby,
 a table (bridge, in its auction: the auction's cells are tapped to read the calls' meanings),
-the records' pages (a player's matches, a match, a leaderboard) and a replay, every element a
-player may touch (links, buttons, inputs, selects, checkboxes, the auction's cells) is at least
-40x40 px and no page scrolls sideways."""
+the records' pages (a player's matches, a match, a leaderboard), a replay and a rules page, in
+English and in Chinese, every element a player may touch (links, buttons, inputs, selects,
+checkboxes, the auction's cells) is at least 40x40 px and no page scrolls sideways."""
 
 from __future__ import annotations
 
@@ -50,12 +50,18 @@ async def _finished_match(ws_url: str) -> str:
         return st.room
 
 
-def test_touch_targets_and_width_on_a_phone(base_url: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_touch_targets_and_width_on_a_phone(base_url: str, browser: Any, lang: str) -> None:
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
     with ThreadPoolExecutor(1) as pool:  # a finished match for the records and the replay
         room = pool.submit(asyncio.run, _finished_match(ws_url)).result(timeout=180)
     context, page, problems = open_page(
-        browser, base_url + "/", viewport=SIZES["phone"], is_mobile=True, has_touch=True
+        browser,
+        base_url + "/",
+        viewport=SIZES["phone"],
+        is_mobile=True,
+        has_touch=True,
+        locale="zh-CN" if lang == "zh" else "en-US",
     )
     try:
         checked = {"lobby": _check(page, "lobby")}
@@ -80,7 +86,9 @@ def test_touch_targets_and_width_on_a_phone(base_url: str, browser: Any) -> None
         page.goto(f"{base_url}/?replay={room}/0")
         page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
         checked["replay"] = _check(page, "replay")
+        page.goto(f"{base_url}/rules/bridge{'.zh' if lang == 'zh' else ''}.html")  # the longest rules page
+        checked["rules"] = _check(page, "rules")
         assert problems == [], problems
-        print(f"phone: every actionable element >= {MIN} px, no sideways scroll: {checked}")
+        print(f"phone ({lang}): every actionable element >= {MIN} px, no sideways scroll: {checked}")
     finally:
         context.close()

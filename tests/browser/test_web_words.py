@@ -2,11 +2,14 @@
 link says "This table has ended" in the lobby (no code, no room id); the pages for an unknown
 match, player, game and path say what is missing with a link to the lobby; every ERROR code of
 the wire (the room's and each game's) has a sentence in both languages (sorry.js); a refusal at
-the table shows a sentence, not its code; and no page shows "null", "undefined" or "NaN"
-(the DOM is scanned after each step)."""
+the table shows a sentence, not its code; and no page shows "null", "undefined" or "NaN":
+the DOM is scanned after each step of a player's evening (the lobby, a table for friends and
+its invite box, quick play, the table, the result, the player's records, a match, its replay),
+in English and in Chinese."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -16,6 +19,7 @@ from paiju import games
 from paiju.protocol import ErrorCode, answers
 from tests.browser.pages import open_page
 from tests.browser.test_web_client import SIZES
+from tests.browser.test_web_zh import play_to_result
 
 pytestmark = pytest.mark.browser
 
@@ -79,5 +83,44 @@ def test_dead_invite_and_unknown_pages(base_url: str, browser: Any, lang: str) -
             _clean(page, path)
         assert problems == [], problems
         print(f"{lang}: a dead invite and four unknown addresses said in words")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_raw_data_through_an_evening(base_url: str, browser: Any, lang: str) -> None:
+    context, page, problems = open_page(
+        browser, base_url + "/", viewport=SIZES["desktop"], locale="zh-CN" if lang == "zh" else "en-US"
+    )
+    try:
+        page.on("dialog", lambda d: d.accept())  # leaving a table may ask first
+        _clean(page, "the lobby")
+        page.click('.play-friends[data-game="tricks"]')  # a table for friends: its invite box
+        page.wait_for_selector("#invite:not([hidden]) #invite-copy", timeout=15000)
+        assert page.locator("#invite-url").input_value().startswith(base_url + "/r/")
+        _clean(page, "the invite box")
+        page.click("#leave")
+        page.wait_for_selector('body[data-screen="lobby"]', timeout=15000)
+        _clean(page, "the lobby again")
+        page.select_option("#create-game", "tricks")
+        page.click("#quick-play")  # waits for players a few seconds, then robots fill the seats
+        page.wait_for_selector('body[data-screen="table"]', timeout=15000)
+        _clean(page, "quick play, waiting")
+        play_to_result(page, random.Random(f"null:{lang}"), lambda: _clean(page, "the table in play"))
+        _clean(page, "the result")
+        page.click("#show-mine")  # the player's records: the match just played, once it is written
+        page.wait_for_selector("#records-body a.open-replay", timeout=15000)
+        _clean(page, "the player's matches")
+        page.click("#records-body a.open-replay")
+        page.wait_for_selector("#records-body a.open-hand-replay", timeout=15000)
+        _clean(page, "the match")
+        href = page.locator("#records-body a.open-hand-replay").first.get_attribute("href") or ""
+        page.goto(base_url + "/" + href.lstrip("./"))
+        page.wait_for_selector('body[data-replay="stepping"]', timeout=15000)
+        _clean(page, "the replay")
+        page.click("#replay-end")
+        page.wait_for_selector('body[data-replay="end"]', timeout=15000)
+        _clean(page, "the replay's end")
+        assert problems == [], problems
     finally:
         context.close()

@@ -39,7 +39,7 @@ async def test_a_room_that_cannot_be_rebuilt_closes_its_match(tmp_path: Path) ->
     try:
         await link.start()
         server = Server(Config(port=0), MemoryBus("n1"), store=RoomStore(link, "n1"), database=db)
-        assert await server.rebuild("rgone", [b"\x01not a log"]) is None  # a log that does not read
+        assert await server.host.rebuild("rgone", [b"\x01not a log"]) is None  # a log that does not read
     finally:
         await link.close()
         r.stop()

@@ -1,5 +1,5 @@
 """A driver for the lobby's core (paiju/core/lobby.py) with real tables and no I/O: what the
-shell (paiju/server/app.py) does, in a few lines, with the clock, the database and the other nodes
+shell (paiju/server/lobby.py) does, in a few lines, with the clock, the database and the other nodes
 as test doubles. Connections are ints; each one's frames are kept in order."""
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def match_log(game: str, seed: int, hands: int) -> list[roomlog.Entry]:
         if d.table.phase.name == "OVER" or not (d.answer_robots(rng) or d.random_answer("ann", rng)):
             break
     assert d.table.phase.name == "OVER", f"{game} seed {seed}: the match did not end"
-    # the head first, as the server writes it when the room opens (paiju/server/app.py)
+    # the head first, as the server writes it when the room opens (paiju/server/host.py)
     return [d.table.head(), *(o.entry for o in d.outputs if isinstance(o, Append))]
 
 

@@ -12,17 +12,21 @@ server with tight bounds gives the errors of the limits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import itertools
 import json
 import random
 import re
 import tempfile
+import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 import websockets
 
@@ -31,7 +35,7 @@ from paiju.bots import registry as robots
 from paiju.client import Client, ServerError
 from paiju.core.config import rank_robots
 from paiju.games import GameAction
-from paiju.games.testing import random_action
+from paiju.games.testing import play_random, random_action
 from paiju.protocol import (
     Account,
     Action,
@@ -44,6 +48,7 @@ from paiju.protocol import (
     ListRooms,
     Mute,
     Ping,
+    ProtocolError,
     QuickPlay,
     RematchAnswer,
     RematchOffer,
@@ -53,12 +58,16 @@ from paiju.protocol import (
     SetSeat,
     answers,
     decode,
+    echo,
     encode,
     views,
 )
 from paiju.protocol.actions import RoomEvent, SeatKind
-from paiju.protocol.frames import MAX_FRAME, Ack, Error, Event, Frame, Pong, Prompt, Result, Welcome
+from paiju.protocol.frames import FRAMES, MAX_FRAME, Ack, Error, Event, Frame, Pong, Prompt, Result, Token, Welcome
+from paiju.spec import SPEC, wire_name
+from paiju.testing import inprocess
 from tests.cluster import test_drain_refusals as drain_refusals
+from tests.protocol import test_spec as spec_vectors
 
 from .conftest import TEST_OPTIONS, Served, serving
 
@@ -89,6 +98,7 @@ class Conn:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.got: list[Frame] = []
+        self.at: list[float] = []  # when each frame of got arrived (time.monotonic())
         self.prompts: dict[int, Prompt] = {}  # by seat: the open prompt
         self.changed = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
@@ -110,6 +120,7 @@ class Conn:
                     elif f.seat in self.prompts and self.prompts[f.seat].prompt_id == f.prompt_id:
                         del self.prompts[f.seat]
                 self.got.append(f)
+                self.at.append(time.monotonic())
                 self.changed.set()
         except websockets.ConnectionClosed:
             self.changed.set()
@@ -126,13 +137,14 @@ class Conn:
                 self.changed.clear()
                 await self.changed.wait()
 
-    async def ask(self, frame: Frame | bytes, pred: Callable[[Frame], bool] | None = None) -> Frame:
-        """Send ``frame`` and return the answer ``pred`` accepts (default: the first frame after it)."""
+    async def ask(self, frame: Frame | bytes | str, pred: Callable[[Frame], bool] | None = None) -> Frame:
+        """Send ``frame`` (bytes: as they are; str: a text message) and return the answer ``pred``
+        accepts (default: the first frame after it)."""
         start = len(self.got)
-        await self.ws.send(frame if isinstance(frame, bytes) else encode(frame))
+        await self.ws.send(frame if isinstance(frame, (bytes, str)) else encode(frame))
         return await self.wait(pred or (lambda f: True), start)
 
-    async def error_of(self, frame: Frame | bytes, type_: int | None = None) -> int:
+    async def error_of(self, frame: Frame | bytes | str, type_: int | None = None) -> int:
         """The code of the ERROR answering ``frame`` (AssertionError: it was carried out)."""
         t = type_ if type_ is not None else getattr(frame, "TYPE", None)
 
@@ -157,7 +169,8 @@ def get_json(url: str) -> Any:
 Provoked = dict[tuple[str, int], int]  # (request, listed code) -> the code the server answered
 
 
-async def lobby_errors(url: str, seen: Provoked) -> None:
+async def lobby_errors(url: str, seen: Provoked, chat: dict[str, int]) -> None:
+    """The lobby's refusals (``chat``: discovery's, whose ``burst`` the chat limit is provoked with)."""
     ann = await Conn.open(url)
     try:
         for name, frame in [
@@ -231,7 +244,7 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         seen["MUTE", ErrorCode.NOT_IN_ROOM] = await bob.error_of(Mute(room, "ann"))
         seen["SET_SEAT", ErrorCode.NOT_IN_ROOM] = await bob.error_of(SetSeat(room, 1, True))
         seen["SAY", ErrorCode.BAD_FIELD] = await ann.error_of(Say(room, "   "))
-        for i in range(5):  # five lines at once, then one every 2 s
+        for i in range(chat["burst"]):  # discovery's burst of lines at once, then one every refill_ms
             await ann.ws.send(encode(Say(room, f"line {i}")))
         seen["SAY", ErrorCode.RATE_LIMITED] = await ann.error_of(Say(room, "one too many"))
         seen["REMATCH_ANSWER", ErrorCode.WRONG_STATE] = await ann.error_of(RematchAnswer(room, True))
@@ -246,9 +259,9 @@ async def lobby_errors(url: str, seen: Provoked) -> None:
         await ann.close()
 
 
-async def rematch_elsewhere(url: str, seen: Provoked) -> None:
+async def rematch_elsewhere(url: str, seen: Provoked, rematch_ms: int) -> None:
     """A rematch answer from a player who opened another room meanwhile (the other player's
-    offer keeps the old room open)."""
+    offer keeps the old room open); the offer's time is discovery's ``rematch_ms``."""
     two = [await Client.connect(url, name, hello=False) for name in ("rem", "rem2")]
     try:
         for c in two:
@@ -258,8 +271,9 @@ async def rematch_elsewhere(url: str, seen: Provoked) -> None:
         st = await two[0].create("tricks", hands=1, clock_ms=60_000)
         await two[1].join(st.room, 1)
         await asyncio.gather(*(c.play(random.Random(3)) for c in two))
-        while not isinstance(await two[0].recv(30), RematchOffer):
+        while not isinstance(offer := await two[0].recv(30), RematchOffer):
             pass
+        assert rematch_ms - 5_000 < offer.ms_left <= rematch_ms, (offer, rematch_ms)
         await two[0].create("tricks", bots=[1], robot="random", clock_ms=60_000)
         with pytest.raises(ServerError) as e:
             await two[0].request(RematchAnswer(st.room, True), lambda f: False)
@@ -489,7 +503,7 @@ async def play_game(url: str, game: str, hands: int, seen: dict[int, int], resul
             assert isinstance(result, Result)
             out = g.outcome()
             assert result.hands == list(out.hands) and result.scores == list(out.scores)
-            views.check(type(g).DETAIL, dict(result.detail), seats=n, where=f"{game} RESULT.detail")
+            views.check(type(g).DETAIL, dict(result.detail), seats=n, where=f"{game} RESULT.detail", ordered=True)
             results.append(result)
             if wanted <= set(seen):
                 break
@@ -505,8 +519,9 @@ HANDS = {"tricks": 2, "niujiu": 8, "mahjong": 8, "bridge": 6}
 
 async def test_every_listed_error_is_the_code_the_server_answers(main: Served, tight: Served) -> None:
     seen: Provoked = {}
-    await lobby_errors(main.url, seen)
-    await rematch_elsewhere(main.url, seen)
+    discovered = get_json(main.http + "/api/games")
+    await lobby_errors(main.url, seen, discovered["chat"])
+    await rematch_elsewhere(main.url, seen, discovered["timings"]["rematch_ms"])
     await limit_errors(tight.url, seen)
     results: list[Result] = []
     for game in games.names():
@@ -541,7 +556,7 @@ def test_discovery_matches_the_registries(main: Served) -> None:
         assert [r["name"] for r in g["robots"]] == rank_robots(list(described))
         assert all(r["description"] == described[r["name"]] for r in g["robots"])
         assert g["robots"][0]["default"] and g["options"]["hands"]["min"] == 1
-        assert g["options"]["seats"] == {"min": 0, "max": g["seats"] - 1}
+        assert g["options"]["bots"] == {"min": 0, "max": g["seats"] - 1}
     assert answer["version"] == 1 and answer["limits"]["max_rooms"] > 0
     assert Counter("pbn" in g["options"] for g in answer["games"]) == Counter({False: 3, True: 1})
 
@@ -562,9 +577,18 @@ async def test_names_and_robot_seats(main: Served) -> None:
     event names the seat's new holder in its text."""
     bad = await Conn.open(main.url)
     try:
-        assert await bad.error_of(Hello(1, "random (robot)")) == ErrorCode.BAD_FIELD
+        for robotlike in ("random (robot)", "  random (robot) ", "Random (ROBOT)", "x (robot)\u200b"):
+            assert await bad.error_of(Hello(1, robotlike)) == ErrorCode.BAD_FIELD, robotlike
     finally:
         await bad.close()
+    blank = await Conn.open(main.url)
+    try:  # a name of nothing but spaces and invisible characters is none: a guest name is given
+        st = await blank.ask(Hello(1, " \u200b\t "))
+        assert isinstance(st, Welcome)
+        st = await blank.ask(CreateRoom("tricks", bots=[1]), lambda f: isinstance(f, RoomState))
+        assert isinstance(st, RoomState) and st.seats[0] == f"guest-{st.seats[0][6:]}" and len(st.seats[0]) == 10
+    finally:
+        await blank.close()
     ann = await Conn.open(main.url)
     bob = await Conn.open(main.url, "bob")
     try:
@@ -608,3 +632,329 @@ def test_the_rules_pages_promise_no_code_the_server_never_sends() -> None:
     for mention in re.finditer(r"WINDOW_CLOSED", text):
         around = text[mention.start() : mention.start() + 200]
         assert "never" in around or "engine's only" in around, around
+
+
+# ------------------------------------------------------------------ the gaps a client written from SPEC.md met
+SPEC_TEXT = SPEC.read_text(encoding="utf-8")
+
+
+def generated(key: str) -> str:
+    """The text of SPEC.md's generated block ``key``."""
+    m = re.search(rf"<!-- generated: {key} -->\n(.*?)<!-- end -->", SPEC_TEXT, re.S)
+    assert m, f"SPEC.md has no generated block {key!r}"
+    return m.group(1)
+
+
+def rows(block: str) -> list[list[str]]:
+    """The cells of a generated table's rows (its head and rule left out)."""
+    return [
+        [c.strip() for c in line.strip("|").split(" | ")] for line in block.splitlines()[2:] if line.startswith("|")
+    ]
+
+
+@contextlib.asynccontextmanager
+async def own_server(*extra: str) -> AsyncIterator[Served]:
+    """A server of this test's own in its event loop (discovery read without blocking it)."""
+    with tempfile.TemporaryDirectory() as d:
+        async with inprocess.serving(*TEST_OPTIONS, *extra, "--database", f"sqlite:///{Path(d) / 'r.sqlite3'}") as s:
+            yield s
+
+
+async def discovered(s: Served) -> Any:
+    return await asyncio.to_thread(get_json, s.http + "/api/games")
+
+
+async def test_a_robot_s_pace_never_lets_its_clock_run_out() -> None:
+    """Gap 2 (§8): a robot's pace (30 s here, far over the room's clock of 1 s) waits at most
+    half the move's clock: the robot answers half a clock after its prompt and no TIMEOUT
+    is ever played for it; discovery says the pace."""
+    async with own_server("--robot-pace", "30") as s:
+        assert (await discovered(s))["timings"]["robot_pace_ms"] == 30_000
+        ann = await Conn.open(s.url, "pace")
+        try:
+            clock = 1_000
+            await ann.ask(
+                CreateRoom("tricks", clock_ms=clock, bots=[1], robot="random"), lambda f: isinstance(f, RoomState)
+            )
+            gaps: list[float] = []  # from the frame before each robot's card to the card
+            answered: set[int] = set()
+            i = 0
+            while len(gaps) < 3:
+                f = await ann.wait(lambda f: True, i)
+                if isinstance(f, Prompt) and f.seat == 0 and f.mask and f.prompt_id not in answered:
+                    answered.add(f.prompt_id)
+                    o = f.options[0]
+                    await ann.ws.send(encode(Action(f.prompt_id, o.code, o.cards[: o.pick])))
+                elif isinstance(f, Event) and f.seat == 1 and f.code == echo(0):
+                    gaps.append(ann.at[i] - ann.at[i - 1])
+                i += 1
+            assert not [f for f in ann.got if isinstance(f, Event) and f.code == RoomEvent.TIMEOUT], ann.got
+            assert min(gaps) > clock / 2000 - 0.15, gaps  # paced: half the clock, not at once
+        finally:
+            await ann.close()
+
+
+def test_discovery_lists_every_option_and_timing(main: Served) -> None:
+    """Gap 4 (§10.1): discovery names every CREATE_ROOM field but ``game``, with ranges the
+    server and the codec hold to, and every timing, bound and chat limit, equal to the
+    server's settings (``TEST_OPTIONS``, the others their defaults); SPEC.md names each key."""
+    answer = get_json(main.http + "/api/games")
+    documented = generated("discovery")
+    fields = {f.name: f for f in dataclasses.fields(CreateRoom) if f.name != "game"}
+    for g in answer["games"]:
+        opts = g["options"]
+        assert set(opts) == set(fields) - ({"pbn"} if g["name"] != "bridge" else set()) | {"bank_ms"}, opts
+        rulesets = list(games.get(g["name"]).RULESETS)
+        assert opts["ruleset"] == {"values": rulesets, "default": rulesets[0]}
+        menu = [r["name"] for r in g["robots"]]
+        assert opts["robot"] == {"values": menu, "default": menu[0]}
+        assert opts["robots"] == {"values": menu, "length": g["seats"]}
+        assert opts["bots"] == {"min": 0, "max": g["seats"] - 1}
+        assert opts["private"] == {"default": fields["private"].default}
+        assert opts["seed"]["default"] is None and opts["seed"]["min"] == 0
+        top = encode(CreateRoom(g["name"], seed=opts["seed"]["max"]))
+        assert decode(top) == CreateRoom(g["name"], seed=opts["seed"]["max"])
+        with pytest.raises(ProtocolError):  # one over the listed bound: the codec refuses it
+            decode(encode(CreateRoom(g["name"], seed=opts["seed"]["max"] + 1)))
+        assert opts["clock_ms"]["default"] == main.server.config.clocks[g["name"]]
+        assert opts["bank_ms"] == main.server.config.banks[g["name"]]
+        for key in opts:
+            assert f"`{key}`" in documented, key
+    (bridge,) = [g for g in answer["games"] if g["name"] == "bridge"]
+    assert bridge["options"]["pbn"] == {"max_chars": 60_000}
+    given = dict(zip(TEST_OPTIONS[::2], TEST_OPTIONS[1::2], strict=True))
+    lim = main.server.limits
+    assert answer["timings"] == {
+        "grace_ms": float(given["--grace"]) * 1000,
+        "robot_pace_ms": 0,  # (the test servers' robots play at full speed)
+        "rematch_ms": lim.rematch_wait * 1000,
+        "quickplay_wait_ms": float(given["--quickplay-wait"]) * 1000,
+        "hand_pause_ms": float(given["--hand-pause"]) * 1000,
+        "waiting_expiry_ms": lim.waiting_expiry * 1000,
+        "stall_ms": lim.stall * 1000,
+        "ping_interval_ms": lim.ping_interval * 1000,
+        "token_ttl_ms": lim.token_ttl * 1000,
+        "takeover_after": lim.takeover_after,
+    }
+    assert answer["limits"]["rate"] == float(given["--rate"]) and answer["limits"]["burst"] == int(given["--burst"])
+    assert answer["limits"]["replay_buffer"] == lim.replay_buffer and answer["limits"]["send_queue"] == lim.send_queue
+    assert answer["chat"] == {
+        "max_chars": 200,
+        "burst": 5,
+        "refill_ms": 2000,
+        "address_burst": 10,
+        "address_refill_ms": 1000,
+        "kept": 50,
+    }
+    for part in ("limits", "timings", "chat"):
+        assert f"| `{part}` |" in documented
+        for key in answer[part]:
+            assert f"`{key}`" in documented, (part, key)
+
+
+async def test_resume_without_last_seq_and_the_token_to_keep(main: Served) -> None:
+    """Gap 5 (§8): a HELLO with the token and no ``last_seq`` gets WELCOME (a new token), a
+    fresh ROOM_STATE, the SEAT event of the return, then its prompts; the token shown has
+    ended, and so has each WELCOME's once LEAVE sent TOKEN, whose token resumes."""
+    ann = await Conn.open(main.url)
+    bob = await Conn.open(main.url, "bob5")
+    conns = [ann, bob]
+    try:
+        welcome = await ann.ask(Hello(1, "ann5"))
+        assert isinstance(welcome, Welcome)
+        st = await ann.ask(CreateRoom("tricks", clock_ms=600_000), lambda f: isinstance(f, RoomState))
+        assert isinstance(st, RoomState)
+        await bob.ask(Join(st.room, 1), lambda f: isinstance(f, RoomState))
+        await play_until(bob, 1, ann, 0)  # bob to play, so that no stand-in plays for ann meanwhile
+        start = len(bob.got)
+        await ann.close()  # a drop
+        away = await bob.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT and f.seat == 0, start)
+        assert isinstance(away, Event) and away.arg == SeatKind.AWAY
+        again = await Conn.open(main.url)
+        conns.append(again)
+        back = await again.ask(Hello(1, "ann5", token=welcome.token))
+        assert isinstance(back, Welcome) and back.player_id == welcome.player_id and back.token != welcome.token
+        state = await again.wait(lambda f: True, 1)
+        assert isinstance(state, RoomState) and (state.room, state.seat) == (st.room, 0), again.got
+        assert state.seq >= away.seq
+        seat = await again.wait(lambda f: isinstance(f, Event) and f.code == RoomEvent.SEAT, 2)
+        assert isinstance(seat, Event) and (seat.seq, seat.seat, seat.arg) == (state.seq + 1, 0, SeatKind.HUMAN)
+        assert all(f.seq > state.seq for f in again.got if isinstance(f, Event))  # nothing replayed twice
+        old = await Conn.open(main.url)
+        conns.append(old)
+        assert await old.error_of(Hello(1, "ann5", token=welcome.token)) == ErrorCode.BAD_TOKEN
+        prompt = await play_until(again, 0, bob, 1)
+        assert isinstance(prompt, Prompt) and prompt.room == st.room  # the seat is ann's again
+        # a last_seq past the room's end is answered as none: a fresh ROOM_STATE
+        third = await Conn.open(main.url)
+        conns.append(third)
+        w3 = await third.ask(Hello(1, "ann5", token=back.token, last_seq=2**32 - 1))
+        assert isinstance(w3, Welcome) and w3.token != back.token
+        fresh = await third.wait(lambda f: True, 1)
+        assert isinstance(fresh, RoomState) and fresh.seq >= prompt_seq(again), third.got
+        token = await third.ask(Leave(st.room), lambda f: isinstance(f, Token))
+        assert isinstance(token, Token) and token.token != w3.token
+        late = await Conn.open(main.url)
+        conns.append(late)
+        assert await late.error_of(Hello(1, "ann5", token=w3.token)) == ErrorCode.BAD_TOKEN
+        resumed = await late.ask(Hello(1, "ann5", token=token.token))
+        assert isinstance(resumed, Welcome) and resumed.player_id == welcome.player_id
+    finally:
+        for c in conns:
+            await c.close()
+
+
+async def play_until(waiting: Conn, seat: int, mover: Conn, other: int) -> Prompt:
+    """``mover`` plays the first option of each prompt of seat ``other`` until ``waiting`` has
+    a prompt for ``seat``, which it returns."""
+    async with asyncio.timeout(20):
+        while seat not in waiting.prompts:
+            if other in mover.prompts:
+                p = mover.prompts.pop(other)
+                o = p.options[0]
+                await mover.ask(Action(p.prompt_id, o.code, o.cards[: o.pick]), lambda f: isinstance(f, Ack))
+            await asyncio.sleep(0.02)
+    return waiting.prompts[seat]
+
+
+def prompt_seq(c: Conn) -> int:
+    """The last event sequence number ``c`` has seen."""
+    return max(f.seq for f in c.got if isinstance(f, (Event, RoomState)))
+
+
+def test_the_encoder_leaves_out_exactly_what_spec_lists() -> None:
+    """Gap 6 (§2.1): with every defaulted field at its default, each frame (one of §9's vectors
+    of each type) is written up to the fields §2.1 lists for it and no further; the last
+    listed field at another value writes them all; every frame cut after its required fields
+    reads back whole."""
+    listed = {name: re.findall(r"`(\w+)`", fields) for name, fields in rows(generated("omitted"))}
+    other = {"features": 1, "first_free": True, "robots": [1], "commitment": "ab", "text": "x", "seed": 5}
+    other |= {"salt": "00", "left": [0]}
+    samples = {type(f): f for f in (eval(src, spec_vectors.NAMESPACE) for src, _ in spec_vectors.VECTORS)}
+    assert set(samples) == set(FRAMES.values())
+    for cls, sample in samples.items():
+        fields = dataclasses.fields(cls)
+        defaults = {
+            f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            for f in fields
+            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        }
+        bare = dataclasses.replace(sample, **defaults)
+        written = msgpack.unpackb(encode(bare), raw=False)
+        left_out = [f.name for f in fields][len(written) - 1 :]
+        assert left_out == listed.get(wire_name(cls), []), cls.__name__
+        assert decode(encode(bare)) == bare
+        required = len(fields) - len(defaults)
+        assert decode(msgpack.packb(written[: 1 + required], use_bin_type=True)) == bare, cls.__name__
+        if left_out:
+            full = dataclasses.replace(bare, **{left_out[-1]: other[left_out[-1]]})
+            assert len(msgpack.unpackb(encode(full), raw=False)) == 1 + len(fields), cls.__name__
+
+
+def byte_set(runs: str) -> set[int]:
+    """``0x01-0x03, 0x05`` as the bytes it names."""
+    out: set[int] = set()
+    for run in runs.split(", "):
+        a, _, z = run.partition("-")
+        out |= set(range(int(a, 16), int(z or a, 16) + 1))
+    return out
+
+
+async def test_every_valid_byte_is_enumerated(main: Served) -> None:
+    """Gap 7 (§4.4): the server takes exactly the bytes §4.4 lists in an ACTION's cards
+    (``actbytes``) and in a frame's ``cards`` (an EVENT, refused afterwards as a server's
+    frame), and refuses every other byte with BAD_CARD; each game deals exactly its row's
+    bytes, and bridge's first call offers exactly the bids."""
+    sets = {key.strip("`"): byte_set(runs) for key, _, count, runs in rows(generated("bytes"))}
+    assert all(str(len(sets[key.strip("`")])) == count for key, _, count, _ in rows(generated("bytes")))
+    a, e = await Conn.open(main.url, "bytes7"), await Conn.open(main.url, "bytes7e")  # (a bucket each)
+    try:
+        for b in range(256):
+            action = bytes([0x94, Action.TYPE, 0x01, 0x00, 0xC4, 0x01, b])
+            code = await a.error_of(action, None)
+            assert code == (ErrorCode.NOT_IN_ROOM if b in sets["actbytes"] else ErrorCode.BAD_CARD), hex(b)
+            code = await e.error_of(encode(Event("r1", 1, 0x30, 0, bytes([b]))), None)
+            assert code == (ErrorCode.WRONG_DIRECTION if b in sets["cards"] else ErrorCode.BAD_CARD), hex(b)
+    finally:
+        await a.close()
+        await e.close()
+    for name in games.names():
+        dealt: set[int] = set()
+        for rules in games.get(name).RULESETS:
+            for seed in range(6):
+                g = play_random(games.create(name, seed, rules), random.Random(seed))
+                seen = {b for e in g.events for b in e.cards} - {0}
+                assert name != "mahjong" or rules != "championship" or max(seen) < 0x30  # no honours
+                dealt |= seen
+        assert dealt == sets[name], name
+    bridge = games.create("bridge", 0)
+    (first,) = bridge.to_act()
+    assert {b for o in bridge.legal(first).options if o.code == 0 for b in o.cards} == sets["bids"]
+
+
+async def test_the_rate_bucket_counts_every_message() -> None:
+    """Gap 9 (§1): every message takes a token from a bucket full at the start, HELLO and
+    refused frames included; one that finds it empty is answered RATE_LIMITED (naming the
+    frame, even an unreadable one) instead of its own answer, and the strike after
+    ``rate_strikes`` closes the connection (1008) unanswered."""
+    async with own_server("--rate", "0.01", "--burst", "4", "--rate-strikes", "2") as s:
+        limits = (await discovered(s))["limits"]
+        assert (limits["rate"], limits["burst"], limits["rate_strikes"]) == (0.01, 4, 2)
+        c = Conn(await websockets.connect(s.url))
+        try:
+            assert await c.error_of(bytes.fromhex("c1")) == ErrorCode.MALFORMED
+            assert await c.error_of("a text message") == ErrorCode.MALFORMED
+            assert await c.error_of(Ping(1)) == ErrorCode.HELLO_FIRST
+            assert isinstance(await c.ask(Hello(1, "bucket")), Welcome)  # the fourth token: the bucket is empty
+            got = await c.ask(Ping(5), lambda f: isinstance(f, Error))
+            assert isinstance(got, Error) and (got.code, got.ref_type, got.ref_id) == (
+                ErrorCode.RATE_LIMITED,
+                Ping.TYPE,
+                5,
+            )
+            unread = bytes([0x94, Action.TYPE, 0xCD, 0x30, 0x39, 0, 0xC4, 1, 0xFF])  # a BAD_CARD, had it been read
+            got = await c.ask(unread, lambda f: isinstance(f, Error))
+            assert isinstance(got, Error) and (got.code, got.ref_type, got.ref_id) == (
+                ErrorCode.RATE_LIMITED,
+                Action.TYPE,
+                12345,
+            )
+            before = len(c.got)
+            await c.ws.send(encode(Ping(6)))  # the third strike
+            await asyncio.wait_for(c.ws.wait_closed(), 10)
+            assert c.ws.close_code == 1008 and len(c.got) == before, c.got[before:]
+        finally:
+            await c.close()
+        fresh = await Conn.open(s.url, "bucket2")  # each connection has its own bucket
+        await fresh.close()
+
+
+def test_result_details_keep_the_declared_key_order() -> None:
+    """Gap 10 (§6.5, §9): every RESULT vector's ``detail`` is a game's Detail, its keys in the
+    declared order (mahjong's `fan` an int); random mahjong hands, won on a discard, by
+    self-draw or drawn, give their details and views in the declared order too."""
+    from paiju.protocol import mahjong
+
+    details = [
+        r.detail
+        for r in (eval(src, spec_vectors.NAMESPACE) for src, _ in spec_vectors.VECTORS)
+        if isinstance(r, Result)
+    ]
+    assert [d for d in details if d]
+    for detail in filter(None, details):
+        fits = []
+        for name in games.names():
+            try:
+                views.check(games.get(name).DETAIL, dict(detail), seats=None, ordered=True)
+                fits.append(name)
+            except views.ViewError:
+                pass
+        assert fits, f"§9's RESULT detail {detail} is no game's Detail in its declared order"
+    ends: set[str] = set()
+    for seed in range(60):
+        g = play_random(games.create("mahjong", seed), random.Random(seed))
+        detail = dict(g.outcome().detail)
+        views.check(mahjong.Detail, detail, seats=4, ordered=True, where=f"seed {seed}")
+        views.check(mahjong.View, g.view(None), seats=4, ordered=True, where=f"seed {seed}")
+        ends.add("drawn" if detail["winner"] < 0 else "self-draw" if detail["self_draw"] else "discard")
+    assert ends == {"drawn", "self-draw", "discard"}, ends

@@ -22,7 +22,7 @@ from paiju.bots.pool import CallPool
 from paiju.bots.tricks.solver import DEFAULT_ORDER, solve
 from paiju.protocol.cards import tricks_number
 
-AHEAD = 8  # the hands of a match one call solves at most (a deal of its first, the next ones)
+AHEAD = 64  # the hands of a match one call solves at most (a deal of its first, the next ones)
 KEPT = 4096  # values worked out ahead and kept for their hands (the oldest go first)
 
 
@@ -48,10 +48,11 @@ def value_future(pool: CallPool, game: Any) -> asyncio.Future[dict[str, Any]]:
 class Values:
     """``values(game, hands)``: the future of :func:`deal_value` of ``game``, the deal just
     dealt of a match of ``hands`` hands, worked out in ``pool``'s process. A small deal (the
-    solver's table holds its value: a lookup) is sent with the next hands of its match (dealt
-    there from the seed as the table deals them, up to :data:`AHEAD` in all), whose values
-    wait here for their deals: one round trip to the process for several hands, which had
-    cost more than the solving. A larger deal goes alone (its solve is the long part).
+    solver's table holds its value: a lookup) is sent with the rest of its match (dealt there
+    from the seed as the table deals them, up to :data:`AHEAD` hands in all), whose values
+    wait here for their deals: one round trip to the process a match, not one a hand (the
+    round trips had cost more than the solving). A larger deal goes alone (its solve is the
+    long part).
     """
 
     def __init__(self, pool: CallPool) -> None:

@@ -2,7 +2,7 @@
 
 A :class:`Lobby` takes one input (:data:`LobbyIn`, paiju/core/lobby/messages.py) with the time
 ``now`` and returns what must happen outside (:data:`LobbyOut`). It reads no clock and does no
-I/O: paiju/server/app.py feeds it and carries its outputs out, and the tests drive it directly
+I/O: paiju/server/lobby.py feeds it and carries its outputs out, and the tests drive it directly
 (tests/server/test_lobby_core.py). The lobby routes each input to one of its parts, each in its
 module:
 

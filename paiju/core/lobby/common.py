@@ -99,10 +99,15 @@ class Common(Generic[R]):
         self.checking: dict[Conn, tuple[str, bool]] = {}
         self.rematching: set[Conn] = set()  # connections that answer rematch offers (Feature.REMATCH)
         self.leaving: set[str] = set()  # players whose LEAVE their room is carrying out
-        # chat lines per client address: twice a player's rate (paiju/core/social.py)
-        self.chat_rate = Rate(2 * Chat.BURST, Chat.REFILL_S / 2)
+        # chat lines per client address (paiju/core/social.py)
+        self.chat_rate = Rate(Chat.ADDRESS_BURST, Chat.ADDRESS_REFILL_S)
         self.now = 0.0
         self.out: list[LobbyOut] = []  # what the input in hand has made so far
+        self.assemble()
+
+    def assemble(self) -> None:
+        """Make the parts that share this state: none here; the lobby makes its own (and
+        so takes this signature as it is)."""
 
     # ------------------------------------------------------------------ queries
     def room_of(self, conn: Conn) -> str | None:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from typing import Generic, Literal
+from typing import Generic, Literal, TypedDict
 
 from paiju import games
-from paiju.core.config import FALLBACK_CLOCK_MS, rank_robots
+from paiju.core.config import FALLBACK_CLOCK_MS, Limits, rank_robots
 from paiju.core.lifecycle import Phase
 from paiju.core.lobby.common import Common, Player, R
 from paiju.core.lobby.messages import Feed, Open
 from paiju.core.messages import Conn
-from paiju.core.table import Enter, Table
+from paiju.core.table import Enter, Observer, Table
 from paiju.core.table.messages import Rematched
 from paiju.games import Rules
 from paiju.protocol import (
@@ -38,6 +38,19 @@ from paiju.protocol import (
     RoomInfo,
     RoomList,
 )
+
+
+class Opened(TypedDict):
+    """The arguments of a new :class:`Table` that its lobby gives (the room's own come from
+    CREATE_ROOM, quick play or the match before a rematch)."""
+
+    limits: Limits
+    reply_to: str
+    created: float
+    logged: bool
+    now: float
+    epoch: float
+    observer: Observer
 
 
 class Hosting(Generic[R]):
@@ -165,20 +178,29 @@ class Hosting(Generic[R]):
             robots=list(f.robots),
             private=f.private,
             quickplay=quickplay,
-            limits=lim,
-            reply_to=c.reply_to,
-            created=c.epoch + c.now,
-            logged=c.logged,
-            now=c.now,
-            epoch=c.epoch,
-            observer=c.observer,
+            **self._opened(),
         )
 
+    def _opened(self) -> Opened:
+        """What a table this lobby opens takes from it."""
+        c = self.c
+        return {
+            "limits": c.limits,
+            "reply_to": c.reply_to,
+            "created": c.epoch + c.now,
+            "logged": c.logged,
+            "now": c.now,
+            "epoch": c.epoch,
+            "observer": c.observer,
+        }
+
     def _room_id(self, private: bool) -> str:
-        """A new room's id: 16 hex digits for a private room (its link is the way in), else 6."""
+        """A new room's id: for a private room (its link is the way in) 64 random bits in 11
+        URL-safe base64 characters (16 hex digits had cost every EVENT and PROMPT 5 bytes
+        more), else "r" and 6 hex digits."""
         c = self.c
         while True:
-            rid = secrets.token_hex(8) if private else "r" + secrets.token_hex(3)
+            rid = secrets.token_urlsafe(8) if private else "r" + secrets.token_hex(3)
             if rid not in c.rooms and not c.taken(rid):
                 return rid
 
@@ -252,13 +274,7 @@ class Hosting(Generic[R]):
             robot=t.default_robot,
             robots=robots,
             private=t.private,
-            limits=c.limits,
-            reply_to=c.reply_to,
-            created=c.epoch + c.now,
-            logged=c.logged,
-            now=c.now,
-            epoch=c.epoch,
-            observer=c.observer,
+            **self._opened(),
         )
         c.room_address[new.id] = c.room_address.get(m.room, "")
         c.out.append(Open(new))

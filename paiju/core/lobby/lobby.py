@@ -13,7 +13,7 @@ still holds), inputs for a room's table (:class:`Feed`), a room to open (:class:
 shell makes its room and :meth:`Lobby.add`\\ s it), a resume's catch-up from an ended room
 (:class:`CatchUp`), connections to close (:class:`CloseConn`) and questions for the database
 or the other nodes (:class:`Lookup`, answered with :class:`Looked`). It reads no clock and
-does no I/O: paiju/server/app.py feeds it and carries its outputs out, and the tests drive it
+does no I/O: paiju/server/lobby.py feeds it and carries its outputs out, and the tests drive it
 directly (tests/server/test_lobby_core.py).
 
 Rooms are whatever handle the shell registers (paiju/server/room.py's Room; a test's stand-in):
@@ -35,12 +35,9 @@ A connection is whatever the caller passes (the shell's Connection, a test's int
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from paiju import games
 from paiju.core import errors
-from paiju.core.config import Config
 from paiju.core.lobby.common import Common, R
 from paiju.core.lobby.hosting import Hosting
 from paiju.core.lobby.login import Login
@@ -63,9 +60,8 @@ from paiju.core.lobby.messages import (
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Tick
-from paiju.core.table import UNOBSERVED, AnswerRematch, Exit, MuteName, Observer, Reply, SayLine, SwapSeat, TableIn
+from paiju.core.table import AnswerRematch, Exit, MuteName, Reply, SayLine, SwapSeat, TableIn
 from paiju.core.table.messages import Bound, Rematched, Unbound
-from paiju.core.throttle import Throttle
 from paiju.protocol import (
     Account,
     Action,
@@ -104,37 +100,15 @@ class Lobby(Common[R]):
     unix time; ``taken(id)``: a room id that may not be given (a log of that id exists).
     """
 
-    def __init__(
-        self,
-        config: Config | Any,
-        *,
-        secret: bytes,
-        robots: Callable[[str], Sequence[str]] | None = None,
-        directory: bool = False,
-        accounts: bool = False,
-        epoch: float = 0.0,
-        reply_to: str = "",
-        logged: bool = False,
-        taken: Callable[[str], bool] = lambda rid: False,
-        throttle: Throttle | None = None,
-        observer: Observer = UNOBSERVED,
-    ) -> None:
-        super().__init__(
-            config,
-            secret=secret,
-            robots=robots,
-            directory=directory,
-            accounts=accounts,
-            epoch=epoch,
-            reply_to=reply_to,
-            logged=logged,
-            taken=taken,
-            throttle=throttle,
-            observer=observer,
-        )
-        self.people: People[R] = People(self)
-        self.login: Login[R] = Login(self, self.people)
-        self.hosting: Hosting[R] = Hosting(self)
+    people: People[R]
+    login: Login[R]
+    hosting: Hosting[R]
+
+    def assemble(self) -> None:
+        """The parts, made at the end of :class:`Common`'s ``__init__`` (the arguments are its)."""
+        self.people = People(self)
+        self.login = Login(self, self.people)
+        self.hosting = Hosting(self)
 
     def add(self, room: R) -> None:
         """Register ``room`` (opened after :class:`Open`, or rebuilt from its log)."""

@@ -17,6 +17,7 @@ name and address, never locking the owner out).
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Generic
 
 from paiju.core import tokens
@@ -34,6 +35,7 @@ from paiju.core.lobby.messages import (
 )
 from paiju.core.lobby.people import People
 from paiju.core.messages import Conn, Send
+from paiju.core.social import clean
 from paiju.core.table import ROBOT_SUFFIX, Resume
 from paiju.core.throttle import seconds
 from paiju.protocol import (
@@ -68,10 +70,13 @@ class Login(Generic[R]):
             raise ProtocolError(
                 ErrorCode.BAD_VERSION, f"this server speaks protocol version {VERSION}, not {f.version}"
             )
-        if f.name.endswith(ROBOT_SUFFIX):  # a person is never taken for a robot (ROOM_STATE's seats)
+        name = clean(f.name)  # no control or format characters, no spaces at its ends (as chat lines)
+        if name.casefold().endswith(ROBOT_SUFFIX):  # a person is never taken for a robot (ROOM_STATE's seats)
             raise ProtocolError(
                 ErrorCode.BAD_FIELD, f"name: {f.name!r} ends as a robot seat's name does ({ROBOT_SUFFIX!r})"
             )
+        if name != f.name:  # (an empty one: a guest name is given at WELCOME)
+            f = replace(f, name=name)
         if f.session is not None and not c.accounts:
             raise LobbyError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         pid = self._token(f)

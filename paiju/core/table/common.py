@@ -147,6 +147,11 @@ class Common:
         self.closed = False
         self.now = now
         self.out: list[TableOut] = []  # what the input in hand has made so far
+        self.assemble()
+
+    def assemble(self) -> None:
+        """Make the parts that share this state: none here; the table makes its own (and
+        so takes this signature as it is)."""
 
     # ------------------------------------------------------------------ queries
     def info(self) -> RoomInfo:

@@ -46,7 +46,6 @@ from paiju.core.table.seating import Seating
 from paiju.core.table.standins import StandIns
 from paiju.core.table.stream import Stream
 from paiju.core.table.talk import Talk
-from paiju.games import Rules
 from paiju.protocol import PaijuError, SeatKind
 
 log = logging.getLogger("paiju.room")
@@ -62,52 +61,17 @@ class Table(Common):
     its log entries (the caller appends :meth:`head` first).
     """
 
-    def __init__(
-        self,
-        room_id: str,
-        game: str,
-        rules: str | Rules | None,
-        *,
-        seed: int,
-        hands: int,
-        clock_ms: int,
-        robot: str,  # the keyword-only arguments without a default first: mypyc's signatures want it
-        bank_ms: int = 0,
-        bots: list[int] | tuple[int, ...] = (),
-        robots: list[str | None] | tuple[str | None, ...] = (),
-        private: bool = False,
-        quickplay: bool = False,
-        limits: Limits | None = None,
-        now: float = 0.0,
-        epoch: float = 0.0,
-        reply_to: str = "",
-        created: float = 0.0,
-        logged: bool = False,
-        observer: Observer = UNOBSERVED,
-        salt: bytes = b"",
-    ) -> None:
-        super().__init__(
-            room_id,
-            game,
-            rules,
-            seed=seed,
-            hands=hands,
-            clock_ms=clock_ms,
-            robot=robot,
-            bank_ms=bank_ms,
-            bots=bots,
-            robots=robots,
-            private=private,
-            quickplay=quickplay,
-            limits=limits,
-            now=now,
-            epoch=epoch,
-            reply_to=reply_to,
-            created=created,
-            logged=logged,
-            observer=observer,
-            salt=salt,
-        )
+    stream: Stream
+    prompts: Prompts
+    standins: StandIns
+    talk: Talk
+    match: Match
+    seating: Seating
+    clocks: Clocks
+    routes: dict[type, Callable[[Any], None]]
+
+    def assemble(self) -> None:
+        """The parts, made at the end of :class:`Common`'s ``__init__`` (the arguments are its)."""
         self.stream = Stream(self)
         self.prompts = Prompts(self)
         self.standins = StandIns(self, self.stream, self.prompts)
@@ -117,7 +81,7 @@ class Table(Common):
         self.seating = Seating(self, self.stream, self.prompts, self.standins, self.talk, self.match)
         self.clocks = Clocks(self, self.stream, self.prompts, self.standins, self.talk, self.match, self.seating)
         # the part that handles each input
-        self.routes: dict[type, Callable[[Any], None]] = {
+        self.routes = {
             Enter: self.seating.enter,
             Exit: self.seating.exit,
             Drop: self.seating.drop,

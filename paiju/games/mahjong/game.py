@@ -391,8 +391,9 @@ class Mahjong(Game[MahjongRules]):
         for p in payers:
             scores[p] -= points
             scores[seat] += points
-        self.result = {
+        self.result = {  # in the declared order (paiju.protocol.mahjong.Detail, SPEC.md §6.5)
             "winner": seat,
+            "scores": scores,
             "from": seat if discarder is None else discarder,
             "tile": bytes([tile]),
             "form": kind,
@@ -400,7 +401,6 @@ class Mahjong(Game[MahjongRules]):
             "ready": int(self.ready[seat]),
             "self_draw": int(discarder is None),
             "points": points,
-            "scores": scores,
         }
         self.phase = OVER
         self.window = None
@@ -425,9 +425,9 @@ class Mahjong(Game[MahjongRules]):
     def outcome(self) -> Outcome:
         if not self.is_over:
             raise HandNotOver()
-        detail = dict(self.result)
-        detail["melds"] = [self._melds_view(s, None, reveal=True) for s in range(SEATS)]
-        detail["scores"] = list(self.result["scores"])
+        winner, scores, *rest = self.result.items()
+        melds = ("melds", [self._melds_view(s, None, reveal=True) for s in range(SEATS)])
+        detail = dict([winner, ("scores", list(scores[1])), melds, *rest])  # the declared order (Detail)
         return Outcome(tuple(self.result["scores"]), tuple(self._hidden(s) for s in range(SEATS)), detail)
 
     # ------------------------------------------------------------------ what each seat sees

@@ -16,7 +16,7 @@ import { sorry } from "./sorry.js";
 import * as records from "./records.js";
 import { replaySource, startReplay } from "./replay.js";
 import { bridgeBoard, resultSummary } from "./results.js";
-import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
+import { BRIDGE_SEATS, GAME_ORDER, SYSTEM_CARD_URL, actName, eventText, gameLine, gameTitle, holderName, robotLabel, robotLine, robotOf, statusWord, rulesUrl, setRobotLabels, rulesetLine, rulesetName, seatBase } from "./words.js";
 import { LANG, LANGS, ZH, count, setLang, tr, translatePage } from "./i18n.js";
 
 // codes by name (codes.js and proto.js, checked against paiju/protocol/ by tests/browser/test_web_tables.py)
@@ -37,7 +37,7 @@ const state = {
   playerId: null,
   token: sessionStorage.getItem("paiju.token"),
   lastSeq: null,
-  name: localStorage.getItem("paiju.name") || `guest-${Math.floor(Math.random() * 9000 + 1000)}`,
+  name: localStorage.getItem("paiju.name") || `${tr("guest", "游客")}-${Math.floor(Math.random() * 9000 + 1000)}`,
   room: null, // {room, game, ruleset, seat, seats, scores, hand}
   model: null,
   prompt: null, // {prompt_id, seat, mask, options, deadline}
@@ -204,7 +204,7 @@ function handle(f) {
       onRematch(f);
       break;
     case "PONG":
-      $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ms`;
+      $("#rtt").textContent = `${Math.round(performance.now() - state.pingSent)} ${tr("ms", "毫秒")}`;
       break;
   }
 }
@@ -328,7 +328,8 @@ function onRematch(f) {
   if (!box) {
     if (f.state !== 0) return;
     box = rematchBox();
-    $("#result").insertBefore(box, $("#back-to-lobby"));
+    const back = $("#back-to-lobby");
+    back.parentNode.insertBefore(box, back);
   }
   box.dataset.state = ["offer", "accepted", "declined", "expired"][f.state] || "";
   if (f.state === 0) {
@@ -500,7 +501,7 @@ function onResult(f) {
             href: URL.createObjectURL(new Blob([pbn], { type: "text/plain" })),
             download: `paiju-${f.room}-board-${(f.detail || {}).board ?? f.hand + 1}.pbn`,
           },
-          tr("Download the board (PBN)", "下载本副牌（PBN）"),
+          tr("Download the board (PBN)", "下载本副牌（牌例文件）"),
         )
       : null;
   // every finished hand can be replayed, step by step, from the room's log
@@ -516,7 +517,8 @@ function onResult(f) {
     h("table", { class: "scores" }, h("tr", {}, h("th", {}, tr("seat", "座位")), h("th", {}, tr("this hand", "本局")), h("th", {}, tr("match", "总分")), h("th", {}, tr("cards", "牌"))), ...rows),
     download,
     replayLink,
-    f.final ? h("button", { id: "back-to-lobby", onclick: leaveRoom }, tr("Back to the lobby", "返回大厅")) : h("p", {}, tr("The next hand starts in a moment.", "下一局马上开始。")),
+    // the way on (the rematch offer joins it) stays on screen however long the result is
+    f.final ? h("div", { class: "result-actions" }, h("button", { id: "back-to-lobby", onclick: leaveRoom }, tr("Back to the lobby", "返回大厅"))) : h("p", {}, tr("The next hand starts in a moment.", "下一局马上开始。")),
   ];
   box.replaceChildren(...parts.filter((x) => x !== null));
   box.dataset.hand = String(f.hand);
@@ -555,6 +557,7 @@ function renderTable() {
   const r = state.room;
   renderInvite();
   $("#table-title").textContent = tr(`${gameTitle(r.game)} · room ${r.room} · ${rulesetName(r.game, r.ruleset)} · hand ${r.hand + 1}`, `${gameTitle(r.game)} · 房间 ${r.room} · ${rulesetName(r.game, r.ruleset)} · 第 ${r.hand + 1} 局`);
+  $("#table-rules").href = rulesUrl(r.game);
   $("#table-scores").replaceChildren(
     ...r.scores.map((x, s) => h("span", { class: "score", "data-seat": s }, `${seatLabel(s, true)}: ${signed(x)}`)),
   );
@@ -860,8 +863,8 @@ function renderPickBar() {
       { class: "pick-buttons" },
       h("button", { id: "pick-play", class: "primary", onclick: playSelection, title: tr("Enter", "回车键") }, tr("Play", "出牌")),
       k ? h("button", { id: "pick-cover", onclick: coverSelection }, tr(`Cover ${k}`, `扣 ${k} 张`)) : null,
-      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "H 键") }, tr("Hint", "提示")),
-      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "Esc 键") }, tr("Clear", "重选")),
+      h("button", { id: "pick-hint", onclick: hint, title: tr("H", "按 H 键") }, tr("Hint", "提示")),
+      h("button", { id: "pick-clear", onclick: () => setSelection([]), title: tr("Escape", "退出键") }, tr("Clear", "重选")),
       h(
         "button",
         { id: "pick-list", "aria-expanded": folded ? "false" : "true", onclick: toggleList },
@@ -1151,6 +1154,7 @@ function renderGames(games) {
 }
 
 const HUMAN = "@player"; // the seat menu's value for "a player", never a robot's name
+const MAX_SEED = 2n ** 63n - 1n; // the largest seed CREATE_ROOM takes
 
 function describeRobots() {
   // the one-line description of each robot chosen, under the menus
@@ -1180,7 +1184,7 @@ async function createRoom() {
     try {
       pbn = await file.text();
     } catch (e) {
-      showError(`${tr("the PBN file could not be read", "无法读取 PBN 文件")}: ${e.message}`);
+      showError(`${tr("the PBN file could not be read", "无法读取牌例文件")}: ${e.message}`);
       return;
     }
   }
@@ -1192,6 +1196,11 @@ async function createRoom() {
   const robots = names.length > 1 ? menus.map((e) => (e.value === HUMAN ? null : e.value || null)) : null;
   const clock = parseFloat($("#create-clock").value);
   const seed = $("#create-seed").value.trim();
+  // the wire's seed is a u64 of 0 .. 2^63 - 1 (SPEC.md, CREATE_ROOM): say so rather than send a refusal
+  if (seed && (!/^\d+$/.test(seed) || BigInt(seed) > MAX_SEED)) {
+    showError(tr(`A seed is a whole number from 0 to ${MAX_SEED}.`, `种子须为 0 到 ${MAX_SEED} 之间的整数。`));
+    return;
+  }
   remember({ game, ruleset: $("#create-ruleset").value, hands: $("#create-hands").value, clock: $("#create-clock").value });
   send(
     frames.createRoom({
@@ -1254,7 +1263,7 @@ function renderRooms() {
         h("td", {}, r.room),
         h("td", {}, `${gameTitle(r.game)} (${rulesetName(r.game, r.ruleset)})`),
         h("td", {}, ...seats),
-        h("td", {}, r.status),
+        h("td", {}, statusWord(r.status)),
         h("td", {}, tr(`${r.hand}/${r.hands} played · ${r.spectators} watching`, `已打 ${r.hand}/${r.hands} 局 · ${r.spectators} 人观战`)),
         h("td", {}, h("button", { class: "watch", "data-room": r.room, onclick: () => send(frames.join(r.room)) }, tr("watch", "观战"))),
       );

@@ -10,6 +10,7 @@ export const HIDDEN = 0x00;
 const SUIT_LETTERS = "CDHS";
 const SUIT_SYMBOLS = ["♣", "♦", "♥", "♠"];
 const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+const SUIT_NAMES_ZH = ["梅花", "方块", "红桃", "黑桃"];
 const MJ_SUITS = "msp";
 const MJ_SUIT_NAMES = ["characters", "bamboo", "dots"];
 const HONOURS = "ESWNCFP";
@@ -17,7 +18,7 @@ const HONOUR_NAMES = ZH ? ["东风", "南风", "西风", "北风", "红中", "�
 // Chinese tile names (simplified characters only): 五筒, 东; the wind's character on its tile
 const MJ_SUITS_ZH = ["万", "条", "筒"];
 const HONOURS_ZH = "东南西北中发白";
-const STRAINS = ["♣", "♦", "♥", "♠", "NT"];
+const STRAINS = ["♣", "♦", "♥", "♠", tr("NT", "无将")];
 const STRAIN_LETTERS = ["C", "D", "H", "S", "NT"];
 
 export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -43,11 +44,12 @@ export function formatTile(b) {
   return s === 3 ? HONOURS[r - 1] : `${r}${MJ_SUITS[s]}`;
 }
 
-/** Bridge call notation: 0x34 -> "3NT", 0 -> "Pass", 1 -> "X", 2 -> "XX". */
+/** Bridge call notation: 0x34 -> "3NT", 0 -> "Pass", 1 -> "X", 2 -> "XX" (in Chinese 3无将,
+ * 不叫, 加倍, 再加倍). */
 export function formatCall(b) {
   if (b === 0) return tr("Pass", "不叫");
-  if (b === 1) return "X";
-  if (b === 2) return "XX";
+  if (b === 1) return tr("X", "加倍");
+  if (b === 2) return tr("XX", "再加倍");
   return `${b >> 4}${STRAINS[b & 15]}`;
 }
 export function callLetters(b) {
@@ -85,8 +87,8 @@ function longName(game, b) {
     if (ZH) return s === 3 ? HONOUR_NAMES[r - 1] : tileZh(b);
     return s === 3 ? HONOUR_NAMES[r - 1] : `${r} ${MJ_SUIT_NAMES[s]} (${formatTile(b)})`;
   }
-  if (game === "tricks") return `card ${tricksNumber(b)} (${formatCard(b)})`;
-  return `${rankText(b & 15)} of ${SUIT_NAMES[b >> 4]} (${formatCard(b)})`;
+  if (game === "tricks") return tr(`card ${tricksNumber(b)} (${formatCard(b)})`, `${tricksNumber(b)} 号牌`);
+  return tr(`${rankText(b & 15)} of ${SUIT_NAMES[b >> 4]} (${formatCard(b)})`, `${SUIT_NAMES_ZH[b >> 4]} ${rankText(b & 15)}`);
 }
 
 // ------------------------------------------------------------------ elements

@@ -5,6 +5,7 @@
 // card the server sent as 0x00 stays face down.
 
 import { ACTION_CODES, ECHO, ROOM, ROOM_EVENTS, codesOf, gameInfo } from "./codes.js";
+import { meaningText } from "./meanings.js";
 import { HIDDEN, callEl, cardEl, cardsEl, cardText, cardsText, formatCall, handOrder, hex } from "./cards.js";
 import { BRIDGE_SEATS, SYSTEM_CARD_URL, VULNERABILITY, actName, niujiuKind, seatBase, vulnerabilityWords } from "./words.js";
 import { tr } from "./i18n.js";
@@ -144,10 +145,19 @@ class Model {
     return ctx.seatLabel(s);
   }
 
+  /** The badge of the seat that opens the hand, and its tooltip: [English, 中文, title, 标题]. Each
+   * game names it its own way (bridge's dealer 发牌 is not its declarer 庄家). */
+  dealerBadge() {
+    return ["L", "先", "leads the first trick", "首墩先出"];
+  }
+
   /** The seat panel: name, badges, and what the seat holds. */
   seatPanel(s, ctx, body) {
     const badges = [];
-    if (s === this.dealer) badges.push(h("span", { class: "badge dealer", title: tr("dealer / head / leader of the hand", "庄家 / 头家 / 本局先出") }, tr("D", "庄")));
+    if (s === this.dealer) {
+      const [en, zh, titleEn, titleZh] = this.dealerBadge();
+      badges.push(h("span", { class: "badge dealer", title: tr(titleEn, titleZh) }, tr(en, zh)));
+    }
     if (ctx.promptSeat === s || (ctx.promptSeat === null && this.turn === s)) badges.push(h("span", { class: "badge turn" }, tr("to act", "出牌")));
     if (ctx.isBot(s)) badges.push(h("span", { class: "badge bot" }, tr("robot", "机器人")));
     if (ctx.isAway(s)) badges.push(h("span", { class: "badge away" }, tr("away", "离线")));
@@ -274,6 +284,10 @@ function trickArea(model, ctx, trick, lastTrick, { label = null } = {}) {
 // ------------------------------------------------------------------ contract bridge
 
 class BridgeModel extends Model {
+  dealerBadge() {
+    return ["D", "发", "dealer: calls first", "发牌人：第一个叫牌"];
+  }
+
   reset(hand, dealer) {
     super.reset(hand, dealer);
     // the BOARD event that follows HAND_START gives the board's number and vulnerability
@@ -394,7 +408,7 @@ class BridgeModel extends Model {
 
   contractText() {
     if (this.contract === null || this.contract === undefined) return this.phase === "over" ? tr("passed out", "四家不叫") : tr("auction", "叫牌中");
-    const call = `${formatCall(this.contract)}${["", " X", " XX"][this.doubled]}`;
+    const call = `${formatCall(this.contract)}${["", tr(" X", " 加倍"), tr(" XX", " 再加倍")][this.doubled]}`;
     return tr(`${call} by ${BRIDGE_SEATS[this.declarer]}`, `${call}，${BRIDGE_SEATS[this.declarer]}家主打`);
   }
 
@@ -465,7 +479,7 @@ function auctionTable(model, compact = false) {
     // one's own call: what the system (and so a robot partner) reads in it
     const label = seat === model.me ? tr(`${call}, as your partner reads it: `, `${call}，同伴的理解：`) : `${call}: `;
     // the system's words are text, never markup
-    meaning.replaceChildren(h("b", {}, label), h("span", { class: "meaning-text" }, model.explained[i] || tr("no explanation", "没有解释")));
+    meaning.replaceChildren(h("b", {}, label), h("span", { class: "meaning-text" }, meaningText(model.explained[i]) || tr("no explanation", "没有解释")));
   };
   const cells = Array(model.dealer).fill(null).concat(model.auction);
   for (let i = 0; i < cells.length; i += 4) {
@@ -477,7 +491,7 @@ function auctionTable(model, compact = false) {
       }
       const k = j - model.dealer;
       const text = model.explained[k] || "";
-      const td = h("td", { class: "explained", "data-index": k, "data-explain": text, title: text, tabindex: "0" }, callEl(cells[j]));
+      const td = h("td", { class: "explained", "data-index": k, "data-explain": text, title: meaningText(text), tabindex: "0" }, callEl(cells[j]));
       td.addEventListener("mouseenter", () => show(k));
       td.addEventListener("focus", () => show(k));
       td.addEventListener("click", () => show(k));
@@ -494,6 +508,10 @@ function auctionTable(model, compact = false) {
 
 // ------------------------------------------------------------------ Niujiu
 class NiujiuModel extends Model {
+  dealerBadge() {
+    return ["H", "头", "the head: leads first", "头家：第一个出牌"];
+  }
+
   reset(hand, dealer) {
     super.reset(hand, dealer);
     this.head = dealer;
@@ -619,6 +637,10 @@ const MELD_NAMES = {
 const CLAIMED_MELD = { [MAHJONG.echo.CHOW]: MELD.CHOW, [MAHJONG.echo.PONG]: MELD.PONG, [MAHJONG.echo.KONG]: MELD.KONG_EXPOSED };
 
 class MahjongModel extends Model {
+  dealerBadge() {
+    return ["D", "庄", "dealer", "庄家"];
+  }
+
   reset(hand, dealer) {
     super.reset(hand, dealer);
     this.discards = Array.from({ length: this.n }, () => []);

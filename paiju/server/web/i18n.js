@@ -1,7 +1,7 @@
 // The page's language: English or simplified Chinese (简体中文), chosen in the header, kept in
 // localStorage, by default the browser's (navigator.language "zh…" gives Chinese). Each text is
 // written once in both languages where it is used: tr("Leave", "离开"). Chinese text uses the
-// simplified characters only (东 万 发, never 東 萬 發), in both interfaces.
+// simplified characters only (东 万 发, never their traditional forms), in both interfaces.
 
 const KEY = "paiju.lang";
 export const LANGS = { en: "English", zh: "中文" };
@@ -34,11 +34,12 @@ export function setLang(lang) {
 }
 
 /** The static page's texts: each element with data-i18n="English|中文" (its text), or
- * data-i18n-placeholder / data-i18n-title (those attributes). */
+ * data-i18n-placeholder / data-i18n-title / data-i18n-label (aria-label). */
 export function translatePage() {
   document.documentElement.lang = ZH ? "zh-Hans" : "en";
   const both = (v) => v.split("|")[ZH ? 1 : 0];
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = both(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = both(e.dataset.i18nPlaceholder);
   for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = both(e.dataset.i18nTitle);
+  for (const e of document.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", both(e.dataset.i18nLabel));
 }

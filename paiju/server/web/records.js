@@ -14,7 +14,7 @@ import { byName } from "./codes.js";
 import { cardsText, fromHex } from "./cards.js";
 import { h } from "./games.js";
 import { tr } from "./i18n.js";
-import { GAME_ORDER, gameTitle, rulesetName } from "./words.js";
+import { GAME_ORDER, gameTitle, rulesetName, statusWord } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -132,6 +132,10 @@ export function showNotFound() {
   box.replaceChildren(cannotShow(new Error("not_found"), [`page at ${location.pathname}`, `地址为 ${location.pathname} 的页面`]));
 }
 
+// a seat holder's kind in the records (paiju.records.models: user, guest, robot), in words
+const KINDS = { user: ["player", "玩家"], guest: ["guest", "游客"], robot: ["robot", "机器人"] };
+const holderKind = (kind) => (KINDS[kind] ? tr(...KINDS[kind]) : kind);
+
 const when = (t) => (t ? new Date(t * 1000).toLocaleString() : "");
 // A rating as shown: the openskill ordinal (mu - 3 sigma, what the leaderboard sorts by) on an
 // Elo-like scale, 1500 + 60 x ordinal, floored at 0: a newcomer shows 1500, not 0.00, and one
@@ -188,7 +192,7 @@ async function showPlayer(name, before = null) {
       h("td", {}, when(m.ended || m.started)),
       h("td", {}, gameTitle(m.game)),
       h("td", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` (${s.total})` : ""}`).join(", ")),
-      h("td", {}, m.status),
+      h("td", {}, statusWord(m.status)),
       h("td", { class: "rating-change" }, change),
       h("td", {}, h("a", { class: "open-replay", href: `/matches/${m.id}`, onclick: follow }, tr("replay", "回放"))),
     );
@@ -233,10 +237,10 @@ async function showMatch(id) {
     ),
   );
   box.replaceChildren(
-    h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${m.status}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${m.status}`)),
+    h("h2", {}, tr(`match ${m.id}: ${gameTitle(m.game)} (${rulesetName(m.game, m.ruleset)}), ${statusWord(m.status)}`, `对局 ${m.id}：${gameTitle(m.game)}（${rulesetName(m.game, m.ruleset)}），${statusWord(m.status)}`)),
     h("p", {}, m.seats.map((s) => `${s.name}${s.total !== null ? ` ${s.total}` : ""}`).join(" · ")),
     fairness(m),
-    m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, "PBN") : "",
+    m.game === "bridge" ? h("a", { href: `/api/matches/${m.id}.pbn`, download: `paiju-${m.id}.pbn` }, tr("PBN", "牌例文件")) : "",
     ...hands,
   );
   if (m.seed !== null) checkDeals(m);
@@ -307,7 +311,7 @@ async function showLeaderboard(game) {
       { "data-player": p.name },
       h("td", {}, String(p.rank)),
       h("td", {}, h("a", { href: `/players/${encodeURIComponent(p.name)}`, onclick: follow }, p.name)),
-      h("td", {}, p.kind),
+      h("td", {}, holderKind(p.kind)),
       h("td", { class: "rating" }, rating(p.rating)),
       h("td", {}, `${p.mu.toFixed(1)} ± ${(3 * p.sigma).toFixed(1)}`),
       h("td", {}, String(p.matches)),

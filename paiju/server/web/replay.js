@@ -10,6 +10,7 @@
 // #replay-speed milliseconds (space bar: play/pause).
 
 import { ACTION_CODES, ECHO } from "./codes.js";
+import { tr } from "./i18n.js";
 import { decodeAll } from "./proto.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -21,9 +22,9 @@ export function replaySource(params) {
     return /^\d+$/.test(b || "") && a ? [a, Number(b)] : null;
   };
   const room = spec("replay");
-  if (room) return { url: `replay/${encodeURIComponent(room[0])}/${room[1]}.msgpack`, label: `room ${room[0]}, hand ${room[1] + 1}` };
+  if (room) return { url: `replay/${encodeURIComponent(room[0])}/${room[1]}.msgpack`, label: tr(`room ${room[0]}, hand ${room[1] + 1}`, `房间 ${room[0]} 第 ${room[1] + 1} 局`) };
   const match = spec("match");
-  if (match) return { url: `api/matches/${encodeURIComponent(match[0])}/${match[1]}.msgpack`, label: `match ${match[0]}, hand ${match[1] + 1}` };
+  if (match) return { url: `api/matches/${encodeURIComponent(match[0])}/${match[1]}.msgpack`, label: tr(`match ${match[0]}, hand ${match[1] + 1}`, `对局 ${match[0]} 第 ${match[1] + 1} 局`) };
   return null;
 }
 
@@ -39,17 +40,17 @@ export async function startReplay(source, app) {
   $("#leave").hidden = true;
   $("#chat").hidden = true; // a replay has no table to talk to
   $("#replay-bar").hidden = false;
-  app.setStatus(`replay of ${source.label}`);
+  app.setStatus(tr(`replay of ${source.label}`, `${source.label}的回放`));
   try {
     const r = await fetch(source.url, { cache: "no-store" });
-    if (!r.ok) throw new Error(r.status === 404 ? "this server has no such finished hand (it may have expired)" : `HTTP ${r.status}`);
+    if (!r.ok) throw new Error(r.status === 404 ? tr("this server has no such finished hand (it may have expired)", "服务器上没有这一局（可能已过期）") : tr(`the server answered ${r.status}`, `服务器返回 ${r.status}`));
     replay.frames = decodeAll(new Uint8Array(await r.arrayBuffer()));
     // the replay starts at the deal: every frame before the first seat's first action (the
     // events of a finished hand carry every seat's cards, so each hand shows face up from here)
     const first = replay.frames.findIndex((f) => f.name === "EVENT" && f.code >= ECHO && f.code < ECHO + ACTION_CODES);
     replay.start = first > 0 ? first : 1;
   } catch (e) {
-    app.showError(`replay: ${e.message}`);
+    app.showError(tr(`replay: ${e.message}`, `回放：${e.message}`));
     document.body.dataset.replay = "error";
     return;
   }
@@ -59,7 +60,7 @@ export async function startReplay(source, app) {
     clearTimeout(timer);
     timer = null;
     play.dataset.playing = "0";
-    play.title = "play the hand";
+    play.title = tr("play the hand", "自动播放");
   };
   const tick = () => {
     seekTo(app, replay.at + 1);
@@ -70,7 +71,7 @@ export async function startReplay(source, app) {
     if (timer !== null) return pause();
     if (replay.at >= replay.frames.length) seekTo(app, replay.start); // at the end: from the deal again
     play.dataset.playing = "1";
-    play.title = "pause";
+    play.title = tr("pause", "暂停");
     timer = setTimeout(tick, Number($("#replay-speed").value) || 800);
   };
   const seek = (k) => {
@@ -106,7 +107,7 @@ function seekTo(app, k) {
     state.quiet = false;
   }
   state.replay.at = k;
-  $("#replay-pos").textContent = `event ${k - 1} of ${all.length - 1}`;
+  $("#replay-pos").textContent = tr(`event ${k - 1} of ${all.length - 1}`, `第 ${k - 1} 步，共 ${all.length - 1} 步`);
   $("#replay-back").disabled = $("#replay-start").disabled = k <= state.replay.start;
   $("#replay-step").disabled = $("#replay-end").disabled = k >= all.length;
   document.body.dataset.replay = k >= all.length ? "end" : "stepping";

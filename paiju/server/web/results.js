@@ -81,13 +81,16 @@ function mahjongResult(f, d, ctx) {
 }
 
 // ------------------------------------------------------------------ bridge
-const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", NT: "NT" };
+const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠", NT: tr("NT", "无将") };
 
-/** "4SX" -> {level: 4, text: "4♠ doubled"}; "Pass" -> null. */
+/** "4SX" -> {level: 4, doubled: 1, call: "4♠", text: "4♠ doubled"} (in Chinese "4♠ 加倍");
+ * "Pass" -> null. */
 export function parseContract(text) {
   const m = /^([1-7])(C|D|H|S|NT)(X{0,2})$/.exec(text || "");
   if (!m) return null;
-  return { level: Number(m[1]), text: `${m[1]}${STRAIN_SYMBOLS[m[2]]}${["", " doubled", " redoubled"][m[3].length]}` };
+  const call = `${m[1]}${STRAIN_SYMBOLS[m[2]]}`;
+  const doubled = m[3].length;
+  return { level: Number(m[1]), doubled, call, text: call + tr(["", " doubled", " redoubled"], ["", " 加倍", " 再加倍"])[doubled] };
 }
 
 function bridgeResult(f, d, ctx) {
@@ -105,7 +108,7 @@ function bridgeResult(f, d, ctx) {
     out.push(row(tr("contract", "定约"), h("b", { class: "contract-text" }, c.text), tr(` by ${ctx.seatLabel(d.declarer)}`, `，${ctx.seatLabel(d.declarer)}主打`)));
     out.push(row(tr("tricks", "墩数"), tr(`${d.tricks} of the ${need} needed: ${made}${claimed}`, `${d.tricks} 墩（需 ${need} 墩）：${by >= 0 ? (by === 0 ? "正好完成" : `超 ${by} 墩`) : `宕 ${-by}`}`)));
   }
-  out.push(row(tr("score", "得分"), h("span", { class: "ns" }, `NS ${signed(ns)}`), " · ", h("span", { class: "ew" }, `EW ${signed(-ns)}`)));
+  out.push(row(tr("score", "得分"), h("span", { class: "ns" }, `${tr("NS", "南北")} ${signed(ns)}`), " · ", h("span", { class: "ew" }, `${tr("EW", "东西")} ${signed(-ns)}`)));
   // the match so far: one line per board, with North-South's IMPs against the deal's par (the
   // datum of a board no other table played). The par is solved off the server's loop: a board
   // whose solve was not done when its RESULT went out shows "—", and the total counts the others;
@@ -124,14 +127,14 @@ function bridgeResult(f, d, ctx) {
     const ns = sum(boards.map((b) => b.ns));
     const missing = boards.length - boards.filter(hasPar).length;
     const note = !vsPar
-      ? tr("This server sends no par: no IMPs.", "此服务器不提供最优定约分数：不计 IMP。")
-      : tr("IMPs: North-South's score against the deal's par (double-dummy), board by board.", "IMP：南北得分与该副牌双明手最优分数之差，逐副计算。") +
+      ? tr("This server sends no par: no IMPs.", "此服务器不提供最优定约分数：不计国际比赛分。")
+      : tr("IMPs: North-South's score against the deal's par (double-dummy), board by board.", "国际比赛分：南北得分与该副牌双明手最优分数之差，逐副计算。") +
         (missing ? tr(` "—": ${missing} board(s) whose par was not solved in time, left out of the total.`, ` “—”：${missing} 副牌的最优分数未及时算出，不计入总分。`) : "");
     out.push(
       h(
         "table",
         { class: "match", "data-boards": boards.length },
-        h("tr", {}, ...cells(h("th", {}, tr("board", "牌号")), h("th", {}, tr("contract", "定约")), h("th", {}, "NS"), h("th", {}, "EW"), vsPar ? h("th", {}, tr("par NS", "最优分 NS")) : null, vsPar ? h("th", {}, "IMPs NS") : null)),
+        h("tr", {}, ...cells(h("th", {}, tr("board", "牌号")), h("th", {}, tr("contract", "定约")), h("th", {}, tr("NS", "南北")), h("th", {}, tr("EW", "东西")), vsPar ? h("th", {}, tr("par NS", "南北最优分")) : null, vsPar ? h("th", {}, tr("IMPs NS", "南北国际比赛分")) : null)),
         ...rows,
         h("tr", { class: "total" }, ...cells(h("td", { colspan: 2 }, tr("match", "全场")), h("td", { class: "num" }, signed(ns)), h("td", { class: "num" }, signed(-ns)), vsPar ? h("td", {}, "") : null, vsPar ? h("td", { class: "num imps" }, signed(sum(impsOf.filter((x) => x !== null)))) : null)),
       ),
@@ -147,7 +150,7 @@ export function bridgeBoard(f, seatLabel) {
   const c = parseContract(d.contract);
   return {
     board: d.board ?? f.hand + 1,
-    contract: c ? `${c.text.replace(" doubled", "X").replace(" redoubled", "XX")} ${seatLabel(d.declarer)[0]}` : "passed out",
+    contract: c ? `${c.call}${tr(["", "X", "XX"], ["", "加倍", "再加倍"])[c.doubled]} ${seatLabel(d.declarer)[0]}` : tr("passed out", "四家不叫"),
     ns: d.score ?? f.scores[0],
     par: typeof d.par === "number" ? d.par : null,
   };

@@ -38,7 +38,8 @@ export function gameLine(game) {
   return line ? tr(...line) : "";
 }
 
-// each ruleset's name and line; the rules pages are docs/rules/GAME.md rendered (paiju/server/rules.py), at /rules/GAME.html
+// each ruleset's name and line; the rules pages for players are docs/rules/players/GAME.md and
+// GAME.zh.md rendered (paiju/server/rules.py), at /rules/GAME.html and /rules/GAME.zh.html
 const RULESETS = {
   mahjong: {
     championship: ["championship", "竞赛", "108 suited tiles (no winds or dragons); seven pairs wins; 报听 allowed", "108 张序数牌（无风箭牌），七对可胡，可报听"],
@@ -68,32 +69,45 @@ export function rulesetLine(game, name) {
   return r ? tr(r[2], r[3]) : "";
 }
 
-/** The address of a game's rules page (rendered by the server from docs/rules/GAME.md). */
+/** The address of a game's rules page in the page's language. */
 export function rulesUrl(game) {
-  return `/rules/${game}.html`;
+  return `/rules/${game}${ZH ? ".zh" : ""}.html`;
 }
 
 // bridge's system card: every row of the bidding system the robots bid and read, the one each
 // call's explanation comes from (served from the tables themselves: paiju/server/systemcard.py)
 export const SYSTEM_CARD_URL = "/rules/bridge-system.html";
 
+// a room's status in the lobby's list (ROOM_LIST's status: paiju.core.lifecycle.Phase) and a
+// match's in the records (paiju.records.models: playing, over, abandoned)
+const STATUS = { waiting: ["waiting", "等人中"], playing: ["playing", "进行中"], over: ["over", "已结束"], abandoned: ["abandoned", "中途结束"] };
+
+export function statusWord(status) {
+  const pair = STATUS[status];
+  return pair ? tr(...pair) : status;
+}
+
 // ------------------------------------------------------------------ robots
+// each robot's line in Chinese, by its English line (two games may have robots of one name:
+// niujiu's greedy is not mahjong's)
 const ROBOT_LINES = {
-  perfect: "完美算牌：每墩用精确求解选最优的牌",
-  random: "随机出合法的牌：基准",
-  "bdi-hudist": "按向听数规划手牌，听牌后打安全牌",
-  ukeire: "向听数最少，再求进张最多：强基准",
-  "bdi-rearrange": "按重排牌对规划手牌（BDI 策略）",
-  greedy: "总打最接近胡牌的牌，从不报听",
-  "automaton-mc": "自动机，未定之处用蒙特卡洛模拟",
-  automaton: "“六张必够”自动机，稳赢检验与估值",
-  hybrid: "叫牌表与经验规则，打牌用蒙特卡洛双明手",
-  basic: "按点力与最长套自然叫牌，简单打牌：参照标准",
+  "plays perfectly: an exact solver picks an optimal card every trick": "完美算牌：每墩用精确求解选最优的牌",
+  "plays a legal move at random: the baseline": "随机出合法的牌：基准",
+  "plans its hand by hu distance (tiles away from a win) and plays safe once ready": "按向听数规划手牌，听牌后打安全牌",
+  "fewest tiles from a win, then the most tiles that bring it nearer: the strong baseline": "向听数最少，再求进张最多：强基准",
+  "plans by rearranging tile pairs (the BDI strategy)": "按重排牌对规划手牌（信念-愿望-意图策略）",
+  "discards whatever brings the hand nearest a win; never declares ready": "总打最接近胡牌的牌，从不报听",
+  "the automaton, with Monte Carlo play-outs at the decisions it leaves open": "自动机，未定之处用蒙特卡洛模拟",
+  'the "six must suffice" automaton, the sure-winner test, the evaluation': "“六张必够”自动机，稳赢检验与估值",
+  "leads its largest pattern, eats as cheaply as it can, never guesses hidden cards: the baseline": "先出最大的牌型，用最小的代价吃牌，从不猜暗牌：基准",
+  "table bidding, experience rules, then Monte Carlo double dummy": "叫牌表与经验规则，打牌用蒙特卡洛双明手",
+  "hybrid frozen as the baseline: the tables of v1, opening leads by the rules, no signals": "冻结为基准的混合机器人：第一版叫牌表，按规则首攻，不打信号",
+  "natural bidding by points and the longest suit, simple card play: the measuring stick": "按点力与最长套自然叫牌，简单打牌：参照标准",
 };
 
 /** A robot's one-line description in the page's language (``text``: the server's, English). */
 export function robotLine(name, text) {
-  return ZH && ROBOT_LINES[name] ? ROBOT_LINES[name] : text;
+  return ZH && ROBOT_LINES[text] ? ROBOT_LINES[text] : text;
 }
 
 // each game's robots' names and versions (NAME@VERSION, as the records name them), from /healthz
