@@ -558,6 +558,22 @@ async def node(
         await bus.close()
 
 
+@contextlib.asynccontextmanager
+async def linked_node(args: argparse.Namespace, db: Database, rec: Recorder) -> AsyncIterator[Server]:
+    """``paiju serve --redis URL ARGS``'s node on the records ``db`` and ``rec``, with its link
+    to Redis (ConnectionError when Redis cannot be reached): paiju.testing.inprocess runs it."""
+    from paiju.bus.link import Link
+
+    cfg = config_from(args)
+    link = await Link.connect(args.redis, f"server:{cfg.server_id}", logging.getLogger("paiju.server"))
+    try:
+        lease = args.lease
+        async with node(cfg, link, db, rec, log_ttl=args.log_ttl, advertise=args.advertise, lease=lease) as (s, _):
+            yield s
+    finally:
+        await link.close()
+
+
 def warm_games() -> None:
     """Deal one hand of every game now: a game's first deal builds its tables (a second or
     more for mahjong), which must not stall the event loop of a node holding leases."""

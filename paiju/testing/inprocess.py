@@ -31,12 +31,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from paiju.bus.link import Link
 from paiju.cli import eventloop
 from paiju.cli import serve as cli
 from paiju.cli.args import LOG_FORMAT
-from paiju.records import Database
-from paiju.records.recorder import Recorder
 from paiju.server.app import Server
 from paiju.testing.launch import Addresses
 
@@ -121,7 +118,7 @@ async def serving(*args: str) -> AsyncIterator[InProcess]:
         db, rec = records
         try:
             if a.redis:
-                async with _node(a, db, rec) as server:
+                async with cli.linked_node(a, db, rec) as server:
                     yield InProcess(server, log)
             else:
                 async with cli.embedded(cli.config_from(a), db, rec, a.workers, a.robot_processes) as server:
@@ -131,18 +128,6 @@ async def serving(*args: str) -> AsyncIterator[InProcess]:
     finally:
         logging.getLogger().removeHandler(log)
         paiju_log.setLevel(before)
-
-
-@contextlib.asynccontextmanager
-async def _node(a: argparse.Namespace, db: Database, rec: Recorder) -> AsyncIterator[Server]:
-    """``paiju serve --redis URL``'s node on the records ``db`` and ``rec``."""
-    cfg = cli.config_from(a)
-    link = await Link.connect(a.redis, f"server:{cfg.server_id}", logging.getLogger("paiju.server"))
-    try:
-        async with cli.node(cfg, link, db, rec, log_ttl=a.log_ttl, advertise=a.advertise, lease=a.lease) as (s, _):
-            yield s
-    finally:
-        await link.close()
 
 
 def start(*args: str, timeout: float = 60.0) -> InProcess:
