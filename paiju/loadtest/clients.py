@@ -205,7 +205,6 @@ class Table:
     ) -> None:
         self.index = index
         self.robot: str | None = None  # robot of the robot seats (None: the server's choice)
-        self.playing = False  # its first hand dealt
         self.interval = 0.0  # paced: at most one action of ours per interval (0: at once)
         self._next_at = 0.0
         self.game = game
@@ -279,9 +278,6 @@ class Table:
                             self.stats.actions += 1
                             self.stats.latency("ack", (time.perf_counter() - t) * 1000)
                     elif isinstance(f, Event):
-                        if f.code == RoomEvent.HAND_START and not self.playing:
-                            self.playing = True
-                            self.stats.playing += 1
                         if f.code == RoomEvent.MATCH_END:
                             break
                         if f.code == RoomEvent.TIMEOUT and f.arg in sent:

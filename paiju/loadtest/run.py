@@ -237,12 +237,11 @@ async def run(
     expected = tables * max(humans, 1) + o.idle + o.connections + o.echo_tables * o.echo_humans
     try:
         await asyncio.sleep(o.ramp)
-        # the window opens once every client is connected (connects that failed are retried)
-        # and every table has dealt its first hand (on a busy machine rooms are created and
-        # joined for seconds: a short window would count nothing), or after as long again as
-        # the ramp (at least 10 s): a server that cannot take them all shows in connections_peak
+        # the window opens once every client is connected (connects that failed are retried),
+        # or after as long again as the ramp (at least 10 s): a server that cannot take them
+        # all shows in connections_peak
         settle = time.perf_counter() + max(o.ramp, 10.0)
-        while (stats.connections < expected or stats.playing < len(tabs)) and time.perf_counter() < settle:
+        while stats.connections < expected and time.perf_counter() < settle:
             await asyncio.sleep(0.1)
         before = await scrape(murl) if murl else None
         t0 = origin[0] = time.perf_counter()

@@ -75,7 +75,6 @@ class Stats:
     bytes_out: int = 0
     round_trips: int = 0  # echo mode: messages echoed back
     connections: int = 0  # open now
-    playing: int = 0  # tables that have dealt their first hand (the window waits for them)
     peak_connections: int = 0
     connects: int = 0  # over the whole run, ramp included
     connect_failures: int = 0  # (retried: a session connects again until the run stops)
@@ -98,7 +97,6 @@ class Stats:
         """Open the measured window: what happened during the ramp is forgotten."""
         keep = {
             "connections": self.connections,
-            "playing": self.playing,
             "peak_connections": self.connections,
             "robot": self.robot,
             "connects": self.connects,  # the ramp's connections count: they are the ones made

@@ -81,7 +81,7 @@ def test_loadtest_refusals_are_one_line(served: Served) -> None:
 def test_bench_server_runs_both_servers_in_one_run() -> None:
     """`paiju bench server` at the smallest counts: every figure is there. Random robots: with
     mahjong's default (bdi-hudist) a busy machine finished no hand in the robot rooms' 3 s
-    window; the window opens once every table has dealt (0 actions in 1 s were seen before)."""
+    window."""
     p = subprocess.run(
         [
             *(sys.executable, "-m", "paiju", "bench", "server", "--json", "--games", "tricks", "--rooms", "2"),
