@@ -66,6 +66,11 @@ class RoomBus(ABC):
     async def receive(self) -> Decision:
         """The next decision addressed to :attr:`server_id` (waits for one)."""
 
+    def serves(self, game: str, robot: str) -> bool:
+        """Whether a worker serves ``robot`` of ``game`` now (a room waits for one before its
+        match starts); a bus whose workers are always there (in memory) says yes."""
+        return True
+
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release whatever the bus holds (connections, tasks)."""
 

@@ -7,6 +7,7 @@ deadline are remembered, in the manner of lila-ws buffering while Redis is away:
 Redis comes back having lost its data (restarted without persistence), they are published
 again; requests queued during the outage are sent then, unless their deadline has passed
 (the room has applied the default action meanwhile, as it does whenever no decision comes).
+The read task also reads which robots the workers serve (``serves``, paiju/bus/roster.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from paiju.bus.link import (
     stream_entries,
 )
 from paiju.bus.memory import RoomBus
+from paiju.bus.roster import WorkerRoster
 from paiju.protocol import Decision, DecisionRequest, ProtocolError, decode, encode
 
 log = logging.getLogger("paiju.server")
@@ -51,6 +53,7 @@ class RedisRoomBus(RoomBus):
         self._in: asyncio.Queue[Decision] = asyncio.Queue()
         self._last = "0-0"  # set to Redis's clock by start(): decisions older than this process are stale
         self._tasks: list[asyncio.Task[None]] = []
+        self.roster = WorkerRoster()
         link.hooks.append(self._reconnected)
 
     async def start(self) -> None:
@@ -84,6 +87,9 @@ class RedisRoomBus(RoomBus):
 
     async def receive(self) -> Decision:
         return await self._in.get()
+
+    def serves(self, game: str, robot: str) -> bool:
+        return self.roster.serves(game, robot)
 
     async def close(self) -> None:
         await cancel_all(self._tasks)
@@ -124,6 +130,8 @@ class RedisRoomBus(RoomBus):
         stream = decision_stream(self.server_id)
         while True:
             try:
+                if self.roster.due():
+                    await self.roster.read(self.redis)
                 got = await self.redis.xread({stream: self._last}, count=256, block=1_000)
             except TRANSIENT as e:
                 await self.link.failed(e)

@@ -11,6 +11,8 @@ pending list under this worker's consumer name; in the manner of fishnet's job l
   the lease, so a dead worker's requests move to a live one well inside their deadline;
 - **bounded retries**: a request delivered more than ``max_deliveries`` times (it keeps
   killing or stalling workers) is acknowledged, copied to ``paiju:dead`` and logged;
+- **announce**: the lease loop also renews, every second, the worker's announcement of the
+  robots it serves (paiju/bus/roster.py: the rooms waiting for them start), withdrawn at close;
 - **answer**: XADD the decision to ``paiju:dec:{reply_to}`` and XACK + XDEL the request in
   one MULTI/EXEC, so only answered requests are acknowledged (``drop``: XACK + XDEL alone).
 
@@ -23,6 +25,7 @@ start of its stream.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -47,6 +50,7 @@ from paiju.bus.link import (
     stream_entries,
 )
 from paiju.bus.memory import Delivery, WorkerBus
+from paiju.bus.roster import RENEW_S, announce, withdraw
 from paiju.protocol import Decision, DecisionRequest, ProtocolError, decode, encode
 
 log = logging.getLogger("paiju.cli.bots")
@@ -82,7 +86,16 @@ class RedisWorkerBus(WorkerBus):
         self._ready: deque[Delivery] = deque()  # read or claimed, not yet handed out
         self._held: dict[str, set[str]] = {}  # stream -> entry ids handed out, not answered
         self._tasks: list[asyncio.Task[None]] = []
+        self._announced = ""  # the robots it serves, as announced (paiju/bus/roster.py); "" none
+        self._announced_at = 0.0
         link.hooks.append(self._reconnected)
+
+    def announce(self, robots: str) -> None:
+        """Announce ``robots`` (:func:`paiju.bus.roster.names`) from now on, until :meth:`close`."""
+        self._announced = robots
+        self._announced_at = 0.0
+        if not self._tasks:
+            self._start(())
 
     def _reconnected(self, lost: bool) -> None:
         if lost:
@@ -205,7 +218,16 @@ class RedisWorkerBus(WorkerBus):
     # ------------------------------------------------------------------ leases
     async def _renew_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.lease_ms / 3000)
+            if self._announced and time.monotonic() - self._announced_at >= RENEW_S:
+                try:
+                    await announce(self.redis, self.consumer, self._announced)
+                    self._announced_at = time.monotonic()
+                except TRANSIENT as e:
+                    await self.link.failed(e)
+                except redis.exceptions.RedisError as e:
+                    log.error("announcing the robots served failed: %s", e)
+                    self._announced_at = time.monotonic()
+            await asyncio.sleep(min(self.lease_ms / 3000, RENEW_S))
             for stream, ids in list(self._held.items()):
                 if not ids:
                     continue
@@ -281,6 +303,10 @@ class RedisWorkerBus(WorkerBus):
 
     async def close(self) -> None:
         await cancel_all(self._tasks)
+        if self._announced:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(1):
+                    await withdraw(self.redis, self.consumer)
 
     def holding(self) -> int:
         """Requests handed out and not yet answered or dropped."""

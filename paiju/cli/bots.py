@@ -125,6 +125,7 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     from paiju.bots.pool import DecisionPool
     from paiju.bots.worker import Worker
     from paiju.bus.link import Link
+    from paiju.bus.roster import names
     from paiju.bus.workers import RedisWorkerBus
 
     metrics: asyncio.Server | None = None
@@ -156,9 +157,10 @@ async def main(url: str, chosen: list[str], name: str, args: argparse.Namespace)
     # The robots' modules imported now, before the first request: imported at the first
     # decision they held the loop for seconds on a busy machine, long enough for every Redis
     # read in flight to time out (an "outage", then a backoff) while the rooms waited.
-    for game in chosen:
-        registry.names(game)
+    served = {game: registry.names(game) for game in chosen}
     heap.settle()
+    # the rooms waiting for these robots start once the servers read this (paiju/bus/roster.py)
+    bus.announce(names(served))
     # One line that scripts (and the tests) read: the worker is in the group and serving.
     log.info("serving %s as %s (concurrency %d, lease %d ms)", " ".join(chosen), name, args.concurrency, args.lease_ms)
     try:

@@ -193,6 +193,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a room whose match has not started after this long closes (%(default)s)",
     )
     g.add_argument(
+        "--robot-wait",
+        type=nonnegative_float,
+        default=d.robot_wait,
+        metavar="SECONDS",
+        help="a full room waits this long for a worker that serves its robots (`paiju bots` started late) "
+        "before it closes with ROBOTS_UNAVAILABLE; 0: no wait, the clock plays unserved robot seats (%(default)s)",
+    )
+    g.add_argument(
         "--send-queue", type=positive_int, default=d.send_queue, help="frames queued per connection (%(default)s)"
     )
     g.add_argument(
@@ -292,6 +300,7 @@ def config_from(args: argparse.Namespace) -> Config:
         address_rooms=args.address_rooms,
         address_rooms_per_minute=args.address_rooms_per_minute,
         waiting_expiry=args.waiting_expiry,
+        robot_wait=args.robot_wait,
         login_delay=args.login_delay,
         login_delay_max=args.login_delay_max,
         send_queue=args.send_queue,

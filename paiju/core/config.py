@@ -75,6 +75,10 @@ class Limits:
     address_rooms: int = 50
     address_rooms_per_minute: int = 60
     waiting_expiry: float = 300.0  # seconds a room may wait for its players before it closes
+    # seconds a full room waits, before its first deal, for a worker that serves its robots
+    # (paiju/bus/roster.py: a `paiju bots` that registers late); then it closes (ERROR
+    # ROBOTS_UNAVAILABLE). 0: no wait, the clock plays a robot seat no worker answers
+    robot_wait: float = 30.0
     max_hands: int = 64
     min_clock_ms: int = 100
     max_clock_ms: int = 600_000

@@ -219,6 +219,11 @@ NEVER_SENT: tuple[tuple[int, str], ...] = (
 
 UNSOLICITED: tuple[tuple[int, str], ...] = (
     (E.ROOM_EXPIRED, "to everyone in a room whose match did not start in time, as it closes (`ref_type` nil)"),
+    (
+        E.ROBOTS_UNAVAILABLE,
+        "to everyone in a full room whose robots no worker served in time (ROOM_STATE `waiting` said so), "
+        "as it closes (`ref_type` nil)",
+    ),
     (E.SLOW_CONSUMER, "never sent as a frame: the close reason (1008) of a connection that stopped reading"),
     (E.INTERNAL, "a bug on the server's side: the frame was not carried out"),
 )

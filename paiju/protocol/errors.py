@@ -40,6 +40,7 @@ class ErrorCode(IntEnum):
     TOO_MANY_CONNECTIONS = 216  # the client's address has as many connections as it may: this one is closed
     TOO_MANY_ROOMS = 217  # the client's address holds, or created in the last minute, as many rooms as it may
     ROOM_EXPIRED = 218  # unsolicited: the waiting room closed, its match not started within the server's bound
+    ROBOTS_UNAVAILABLE = 219  # unsolicited: the full room closed, no worker served its robots within the bound
     # 3xx: the game
     NOT_YOUR_TURN = 300  # the seat has no decision pending
     NO_SUCH_PROMPT = 301  # ACTION names a prompt that is not the seat's current one

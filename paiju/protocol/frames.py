@@ -424,8 +424,9 @@ class RoomState(Frame):
     view: View
     robots: list[Seat] = field(default_factory=list)  # the seats a robot plays now, in order
     commitment: Text = ""  # hex SHA-256 of the match's salt and seed, fixed before its first deal (§8)
+    waiting: Text = ""  # why a full room's match has not started yet (its robots' worker), in words; empty: not held
 
-    LATER = 2  # robots, commitment
+    LATER = 3  # robots, commitment, waiting
 
 
 @frame(0x44, SERVER)

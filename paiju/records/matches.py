@@ -178,6 +178,14 @@ async def recorded_hands(db: Database, room_id: str, started: float) -> set[int]
         return {int(h) for (h,) in got.all()}
 
 
+async def match_status(db: Database, room_id: str, started: float) -> str | None:
+    """The status of the match of room ``room_id`` started at ``started`` (None: not recorded)."""
+    async with db.engine.connect() as conn:
+        got = await conn.execute(select(Match.status).where(Match.room_id == room_id, Match.started == started))
+        row = got.first()
+        return None if row is None else str(row[0])
+
+
 async def pending_analyses(db: Database, limit: int = 1_000) -> list[dict[str, Any]]:
     """The recorded hands whose analysis is still to come (a server stopped first), oldest
     first: ``{match_id, hand, game, ruleset, options, seed, hands}`` each, to deal it again."""

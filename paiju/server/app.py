@@ -36,6 +36,7 @@ from paiju.core.lobby import Lobby, Player
 from paiju.records import Database
 from paiju.records.recorder import Recorder
 from paiju.server import analyses, discovery, metrics
+from paiju.server.connection import Connection
 from paiju.server.directory import Directory
 from paiju.server.gate import Gate
 from paiju.server.host import RoomHost
@@ -92,6 +93,7 @@ class Server:
             logged=store is not None or recorder is not None,  # the log feeds the records too
             taken=lambda rid: store is not None and rid in store.journals,
             observer=metrics.TABLES,
+            roster=bus,  # a full room waits for its robots' worker (paiju/bus/roster.py)
         )
         self.host = RoomHost(
             self.lobby,
@@ -181,6 +183,10 @@ class Server:
             task.cancel()
         self.shell.runner.stop()
         self.host.stop()
+        await self.host.sent()
+        for conn in list(self.lobby.conns):  # what lingers goes out before the closing frames
+            if isinstance(conn, Connection):
+                conn.flush()
         if self._ws is not None:
             self._ws.close()
             with contextlib.suppress(Exception):

@@ -50,7 +50,7 @@ from paiju.core.roomlog import Entry, Seats
 from paiju.protocol import ErrorCode, LobbyError, Moved, RoomInfo
 from paiju.server.app import Server
 from paiju.server.directory import Host
-from paiju.server.room import Room
+from paiju.server.room import RECORD_WAIT, Room
 from paiju.server.storage import Journal, RoomStore
 
 log = logging.getLogger("paiju.cluster")
@@ -513,6 +513,8 @@ class Cluster:
             room = self.host.room(rid)
             if room is None:
                 continue
+            if room.table.phase is Phase.OVER and await room.sent(RECORD_WAIT):
+                continue  # its match is over and its end has gone out: nothing to hand over
             target = self._target()
             if target is None:
                 log.warning(

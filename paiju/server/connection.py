@@ -157,6 +157,11 @@ class Connection:
             pause = min(2 * pause, 0.25)
         return not self.closed
 
+    def flush(self) -> None:
+        """Hand what is queued to the socket now (the server is closing: nothing lingers)."""
+        if self._out and not self.closed:
+            self._flush()
+
     def _flush(self) -> None:
         """Hand every queued frame to the socket in one write (unless its buffer is full:
         then a drainer waits for it to empty)."""

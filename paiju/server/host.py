@@ -10,6 +10,7 @@ A room's table is the lobby's to create (``Open``); each room is then run by its
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from paiju.records.recorder import Recorder
 from paiju.server import metrics, recording
 from paiju.server.recording import Follower, RobotLabel
 from paiju.server.replays import Replays
-from paiju.server.room import Extras, Room
+from paiju.server.room import RECORD_WAIT, Extras, Room
 from paiju.server.runner import loop_time
 from paiju.server.storage import Journal, RoomStore
 
@@ -65,6 +66,7 @@ class RoomHost:
         self.database = database
         self.recorder = recorder
         self.extras = extras
+        self._ending: set[Room] = set()  # closed rooms whose last frames wait for their records
 
     def __repr__(self) -> str:
         return f"<RoomHost {len(self.lobby.rooms)} rooms>"
@@ -98,6 +100,13 @@ class RoomHost:
         """Every room stops (the server closes)."""
         for room in list(self.lobby.rooms.values()):
             room.stop()
+
+    async def sent(self) -> None:
+        """Wait (at most :data:`RECORD_WAIT`) until the closed rooms' last frames, which wait
+        for their hands' records, have gone out: their players hear the end."""
+        ending = [r.sent(RECORD_WAIT) for r in self._ending if r.holding]
+        if ending:
+            await asyncio.gather(*ending)
 
     def open(self, t: table.Table) -> Room:
         """The room of new table ``t`` (the lobby's ``Open``), its log begun."""
@@ -145,6 +154,7 @@ class RoomHost:
             now=now,
             epoch=time.time() - now,
             observer=metrics.TABLES,
+            roster=self.bus,
         )
         follower = None
         if self.recorder is not None:
@@ -199,6 +209,9 @@ class RoomHost:
         self.tell(o)
 
     def _closed(self, room: Room) -> None:
+        self._ending = {r for r in self._ending if r.holding}
+        if room.holding:
+            self._ending.add(room)
         if isinstance(room.follower, Follower):
             room.follower.closed()  # a match that did not reach its end is recorded as abandoned
         if self.lobby.rooms.get(room.id) is room:
@@ -206,11 +219,11 @@ class RoomHost:
 
 
 def _not_rebuilt(r: Replayed) -> str | None:
-    """Why the room of log ``r`` is not rebuilt after a restart (None: it is)."""
+    """Why the room of log ``r`` is not rebuilt after a restart (None: it is). A room whose
+    match is over is rebuilt too: its log is sealed only once its last frames went out, so
+    its players may not have heard the end (they hear it when they resume)."""
     if r.phase is Phase.WAITING:
         return "its match had not started"
-    if r.phase is Phase.OVER:
-        return "its match is over"
     if not any(s.kind in (SeatKind.HUMAN, SeatKind.AWAY) for s in r.seats) and not r.watchers:
         return "nobody holds a seat or watches"
     return None

@@ -23,11 +23,12 @@ from typing import Any
 
 from paiju import games
 from paiju.core import roomlog
+from paiju.core.lifecycle import Phase
 from paiju.core.lobby import Player
 from paiju.protocol import Result, RoomEvent, SeatKind
 from paiju.records import Database, matches
 from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
-from paiju.records.models import GUEST, ROBOT, USER
+from paiju.records.models import GUEST, PLAYING, ROBOT, USER
 from paiju.records.recorder import Recorder
 from paiju.server.identity import account_of
 from paiju.server.room import Extras
@@ -161,10 +162,13 @@ async def recover(follower: Follower, r: roomlog.Replayed, db: Database, extras:
     """Record the hands of rebuilt room ``r`` that its log holds and the records do not: a
     server killed after a hand's log entries were written and before its record was committed
     (its RESULT had not gone out; a resume now sends it). Their analyses are worked out again."""
+    if r.phase is Phase.OVER:  # the log holds its end: recorded (once) if the records do not
+        follower.over = True
     if not r.results:
         return
     try:
         have = await matches.recorded_hands(db, r.room_id, r.head.created)
+        status = await matches.match_status(db, r.room_id, r.head.created) if r.phase is Phase.OVER else None
     except Exception as e:  # the records are not the game: the room goes on
         log.error("room %s: its recorded hands not read: %s: %s", r.room_id, type(e).__name__, e)
         return
@@ -178,6 +182,9 @@ async def recover(follower: Follower, r: roomlog.Replayed, db: Database, extras:
         if work is not None:
             work.add_done_callback(functools.partial(_analysed, follower, res.hand))
         log.warning("room %s: hand %d was in its log but not in the records: recorded now", r.room_id, res.hand)
+    if status == PLAYING:
+        follower.recorder.match_ended(follower.info, follower.holders(), list(r.totals), complete=True)
+        log.warning("room %s: its match's end was in its log but not in the records: recorded now", r.room_id)
 
 
 def _analysed(follower: Follower, hand: int, fut: asyncio.Future[dict[str, Any]]) -> None:

@@ -124,6 +124,8 @@ class Room:
         self._held = 0  # batches given to the courier and not yet carried out
         self._sends_held = 0  # of them, those with frames to send: the frames after them follow them
         self._courier: asyncio.Task[None] | None = None
+        self._seal = False  # the log is sealed once the courier has carried out what it holds
+        self._idle: asyncio.Event | None = None  # set when the courier holds nothing (while awaited)
         # the hand's events encoded as they were sent, by id (the frame kept: its id is not
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
         self._events: dict[int, tuple[Event, bytes]] = {}
@@ -166,6 +168,8 @@ class Room:
                     at_once = False
         if later:
             self._hand_over(later, records)
+        if self._seal:
+            self._seal_if_sent()
         if closing:  # after what it says last is on its way
             self._close()
         return refused
@@ -189,6 +193,30 @@ class Room:
         encoded: dict[int, bytes] = {}
         for o in sends:
             self._send(o, encoded)
+
+    def _seal_if_sent(self) -> None:
+        """Seal the room's log (:class:`SealLog`) when nothing it holds is still to go out."""
+        if self._seal and not self._held and self.journal is not None:
+            self._seal = False
+            self.journal.close()
+
+    @property
+    def holding(self) -> bool:
+        """Whether frames of this room wait in its courier (for the log, or a hand's record)."""
+        return self._held > 0
+
+    async def sent(self, timeout: float) -> bool:
+        """Wait (at most ``timeout``) until the frames this room holds have gone out; whether they have."""
+        if not self._held:
+            return True
+        if self._idle is None:
+            self._idle = asyncio.Event()
+        try:
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
+        except TimeoutError:
+            return False
+        return True
 
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""
@@ -234,7 +262,9 @@ class Room:
         elif isinstance(o, Dealt):
             self._deal(o)
         elif isinstance(o, SealLog) and self.journal is not None:
-            self.journal.close()  # the log is complete: the room is no longer one to rebuild
+            # the log is complete: the room is no longer one to rebuild, once its last frames
+            # are out (a node that dies first leaves it to be rebuilt: its players hear the end)
+            self._seal = True
         return None
 
     def _deal(self, o: Dealt) -> None:
@@ -270,7 +300,8 @@ class Room:
     def _close(self) -> None:
         self.closed = True
         if self.journal is not None and not self.journal.closing:
-            self.journal.close()
+            self._seal = True  # once the frames it holds are out
+            self._seal_if_sent()
         if self._later is not None:
             self._later.put_nowait(None)  # the courier ends after what is queued
         self.on_close(self)
@@ -330,6 +361,11 @@ class Room:
             self._held -= 1
             if sends:
                 self._sends_held -= 1
+            if not self._held:
+                if self._idle is not None:
+                    self._idle.set()
+                    self._idle = None
+                self._seal_if_sent()
 
     async def _recorded(self, records: list[asyncio.Future[bool]]) -> None:
         """Wait (at most :data:`RECORD_WAIT`) until ``records`` are committed."""

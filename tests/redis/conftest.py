@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from paiju import games
+from paiju.client import Client
+from paiju.protocol import Event
 from paiju.testing import inprocess, launch
 from paiju.testing.inprocess import InProcess
 from paiju.testing.launch import Child, free_port
@@ -65,20 +68,39 @@ def slow_robot() -> Iterator[str]:
     registry.unregister("tricks", "slow")
 
 
+# How long a child may take to say it is ready: a bound against a hang, not a timing target (a
+# `paiju serve` under `nice` on a machine whose cores are all busy takes tens of seconds)
+STARTUP = 120
+
+
 def start_bots(url: str, name: str, *extra: str) -> Child:
-    return launch.bots(url, name, *extra, timeout=30)
+    return launch.bots(url, name, *extra, timeout=STARTUP)
 
 
 def start_serve(url: str, *extra: str) -> Child:
     """`paiju serve --redis URL` on a free port, once it listens; its whole output is kept
     (rebuild lines)."""
-    return launch.serve("--redis", url, *SERVE_OPTIONS, *extra, timeout=30)
+    return launch.serve("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP)
+
+
+async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None = None) -> list[Event]:
+    """The events of a match of ``game`` whose every seat is a robot, watched to its end by
+    the room's creator."""
+    n = games.create(game, 0).num_seats
+    c = await Client.connect(url, "watcher", record=True)
+    try:
+        st = await c.create(game, bots=list(range(n)), hands=hands, robot=robot)
+        assert st.seat is None
+        await c.until_match_end(timeout=120)
+    finally:
+        await c.close()
+    return [f for f in c.log if isinstance(f, Event)]
 
 
 def start_node(url: str, *extra: str) -> InProcess:
     """`paiju serve --redis URL`'s node in this process (a thread of its own), once it listens:
     for the tests that kill or restart Redis or a worker, not the server."""
-    return inprocess.start("--redis", url, *SERVE_OPTIONS, *extra, timeout=30)
+    return inprocess.start("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP)
 
 
 def answered(log: str) -> dict[str, int]:

@@ -14,26 +14,13 @@ from collections.abc import Iterator
 import pytest
 
 from paiju import games
-from paiju.client import Client
-from paiju.protocol import Event, RoomEvent
+from paiju.protocol import RoomEvent
 from paiju.testing.inprocess import InProcess
 from paiju.testing.launch import Child
 
-from .conftest import RedisServer, answered, start_bots, start_node
+from .conftest import RedisServer, answered, start_bots, start_node, watch_robots
 
 QUICK = {"tricks": "perfect", "mahjong": "greedy", "niujiu": "automaton", "bridge": "basic"}
-
-
-async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None = None) -> list[Event]:
-    n = games.create(game, 0).num_seats
-    c = await Client.connect(url, "watcher", record=True)
-    try:
-        st = await c.create(game, bots=list(range(n)), hands=hands, robot=robot)
-        assert st.seat is None
-        await c.until_match_end(timeout=60)
-    finally:
-        await c.close()
-    return [f for f in c.log if isinstance(f, Event)]
 
 
 @pytest.fixture

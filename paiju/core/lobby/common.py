@@ -24,7 +24,7 @@ from paiju.core.lifecycle import Phase
 from paiju.core.lobby.messages import CloseConn, LobbyOut, Refuse, RoomHandle
 from paiju.core.messages import Conn, Send
 from paiju.core.social import Chat, Rate
-from paiju.core.table import UNOBSERVED, Observer
+from paiju.core.table import ALL_SERVED, UNOBSERVED, Observer, Roster
 from paiju.core.throttle import Throttle
 from paiju.protocol import Error, ErrorCode, Frame, LobbyError, Moved, PaijuError, Redirect, RoomInfo
 
@@ -68,8 +68,10 @@ class Common(Generic[R]):
         taken: Callable[[str], bool] = lambda rid: False,
         throttle: Throttle | None = None,
         observer: Observer = UNOBSERVED,
+        roster: Roster = ALL_SERVED,
     ) -> None:
         self.observer = observer  # the tables' (paiju/server/metrics.py)
+        self.roster = roster  # which robots a worker serves now (the bus's), for the tables
         self.config: Config = config if isinstance(config, Config) else Config(limits=config)
         self.limits = self.config.limits
         self.secret = secret

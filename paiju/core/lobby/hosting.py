@@ -22,7 +22,7 @@ from paiju.core.lifecycle import Phase
 from paiju.core.lobby.common import Common, Player, R
 from paiju.core.lobby.messages import Feed, Open
 from paiju.core.messages import Conn
-from paiju.core.table import Enter, Observer, Table
+from paiju.core.table import Enter, Observer, Roster, Table
 from paiju.core.table.messages import Rematched
 from paiju.games import Rules
 from paiju.protocol import (
@@ -51,6 +51,7 @@ class Opened(TypedDict):
     now: float
     epoch: float
     observer: Observer
+    roster: Roster
 
 
 class Hosting(Generic[R]):
@@ -192,6 +193,7 @@ class Hosting(Generic[R]):
             "now": c.now,
             "epoch": c.epoch,
             "observer": c.observer,
+            "roster": c.roster,
         }
 
     def _room_id(self, private: bool) -> str:

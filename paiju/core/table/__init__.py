@@ -28,7 +28,7 @@ before the refusal (a robot handing the seat back) stands and its outputs come b
 """
 
 from paiju.core.messages import Conn, Send, Tick
-from paiju.core.table.common import ROBOT_SUFFIX, UNOBSERVED, Observer, SeatState, Unobserved
+from paiju.core.table.common import ALL_SERVED, ROBOT_SUFFIX, UNOBSERVED, Observer, Roster, SeatState, Unobserved
 from paiju.core.table.messages import (
     AnswerRematch,
     Append,
@@ -59,6 +59,7 @@ from paiju.core.table.prompts import Pending
 from paiju.core.table.table import Table
 
 __all__ = [
+    "ALL_SERVED",
     "ROBOT_SUFFIX",
     "UNOBSERVED",
     "AnswerRematch",
@@ -82,6 +83,7 @@ __all__ = [
     "Reply",
     "Restored",
     "Resume",
+    "Roster",
     "SayLine",
     "SealLog",
     "SeatState",

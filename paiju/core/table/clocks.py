@@ -57,7 +57,7 @@ class Clocks:
         if rematch is not None:
             times.append(rematch)
         m = self.match
-        for t in (m.start_at, m.next_hand_at, m.expires_at):
+        for t in (m.start_at, m.next_hand_at, m.expires_at, m.robots_check_at):
             if t is not None:
                 times.append(t)
         return min(times) if times else None
@@ -81,6 +81,10 @@ class Clocks:
         if match.start_at is not None and now >= match.start_at:
             match.start_at = None
             self.seating.fill_with_robots()
+        if match.robots_check_at is not None and now >= match.robots_check_at:
+            match.look_for_robots()
+            if c.closed:
+                return
         for i, s in enumerate(c.seats):
             if s.away_until is not None and now >= s.away_until:
                 self.seating.release_seat(i, to=SeatKind.BOT)

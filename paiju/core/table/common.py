@@ -59,6 +59,24 @@ class Unobserved:
 UNOBSERVED: Observer = Unobserved()  # typed: mypyc builds lobby.py, which reads it, with this module
 
 
+class Roster(Protocol):
+    """Which robots a worker serves now, as the shell knows it (its bus: paiju/bus/roster.py on
+    Redis); a full room waits for its robots' worker before its first deal."""
+
+    def serves(self, game: str, robot: str) -> bool:
+        """Whether a worker serves ``robot`` of ``game`` now."""
+
+
+class AllServed:
+    """The roster of a bus whose robots are always served (in memory, in the server's process)."""
+
+    def serves(self, game: str, robot: str) -> bool:
+        return True
+
+
+ALL_SERVED: Roster = AllServed()
+
+
 @dataclass(eq=False)
 class SeatState:
     kind: SeatKind = SeatKind.EMPTY
@@ -109,9 +127,12 @@ class Common:
         logged: bool = False,
         observer: Observer = UNOBSERVED,
         salt: bytes = b"",
+        roster: Roster = ALL_SERVED,
     ) -> None:
         self.id = room_id
         self.observer = observer
+        self.roster = roster
+        self.waiting = ""  # why the full room's match has not started (ROOM_STATE's waiting)
         self.game_name = game
         self.seed = seed
         # the commitment to the seed every seat and spectator gets before the first deal

@@ -4,7 +4,10 @@ emitted, the RESULT of a hand follows its HAND_END event, and after the last han
 after which no event is ever added) those connected go free while a seated player whose
 connection is down keeps the room for its resume until its grace period runs out; then, or when
 no human holds a seat and nobody watches, the table closes. A table whose match has not started
-within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED).
+within ``waiting_expiry`` closes, telling those in it (ERROR ROOM_EXPIRED). A full table whose
+robots no worker serves yet (its roster says so: a `paiju bots` that registers late) waits up
+to ``robot_wait`` for one, ROOM_STATE's ``waiting`` saying why, then starts, or closes telling
+those in it (ERROR ROBOTS_UNAVAILABLE).
 
 >>> from paiju.core.table.common import Common
 >>> from paiju.core.table.prompts import Prompts
@@ -36,11 +39,14 @@ from paiju.core.table.talk import Talk
 from paiju.games import GameAction, GameError, GameEvent
 from paiju.protocol import Ack, Error, ErrorCode, LobbyError, Result, RoomEvent, SeatKind
 
+ROSTER_POLL = 0.25  # seconds between two looks at the roster while a full table waits for its robots
+
 
 class Match:
     """The match of table ``c`` (see the module's docstring), and the times it waits for: the
     start of a quick-play room (``start_at``), the expiry of a room still waiting
-    (``expires_at``) and the next hand after a pause (``next_hand_at``)."""
+    (``expires_at``), the next hand after a pause (``next_hand_at``) and, while a full table waits
+    for its robots' worker, the next look at the roster (``robots_check_at``) until ``robots_until``."""
 
     def __init__(self, c: Common, stream: Stream, prompts: Prompts, standins: StandIns, talk: Talk) -> None:
         self.c = c
@@ -51,16 +57,69 @@ class Match:
         self.start_at: float | None = c.now + c.limits.quickplay_wait if c.quickplay else None
         self.expires_at: float | None = c.now + c.limits.waiting_expiry  # while the match has not started
         self.next_hand_at: float | None = None
+        self.robots_check_at: float | None = None
+        self.robots_until: float | None = None
         self.extras: dict[int, dict[str, Any]] = {}  # by hand: Extra's detail, until the hand ends
 
     # ------------------------------------------------------------------ hands
     def start(self) -> None:
         c = self.c
+        if self.held_for_robots():
+            return
         c.phase = Phase.PLAYING
         self.start_at = self.expires_at = None
         if c.logged:  # the seats as the match starts (robot seats set at creation emit no SEAT event)
             self.stream.log_seats()
         self.begin_hand()
+
+    def unserved(self) -> list[str]:
+        """The robots of the robot seats that no worker serves now (``game/robot``)."""
+        c = self.c
+        bots = {c.robot_of(i) for i, s in enumerate(c.seats) if s.kind == SeatKind.BOT}
+        return sorted(f"{c.game_name}/{r}" for r in bots if not c.roster.serves(c.game_name, r))
+
+    def held_for_robots(self) -> bool:
+        """Whether the full table waits, before its first deal, for a worker that serves its
+        robots (at most ``robot_wait`` from the first time it would have started)."""
+        c = self.c
+        missing = self.unserved() if c.limits.robot_wait > 0 else []
+        if not missing:
+            if c.waiting:  # held until now: those in the room see it is not any more
+                c.waiting = ""
+                self.robots_until = self.robots_check_at = None
+                self.stream.restate()
+            return False
+        if self.robots_until is None:
+            self.robots_until = c.now + c.limits.robot_wait
+            self.start_at = self.expires_at = None
+            wait = c.limits.robot_wait
+            c.waiting = f"waiting for a worker that serves {', '.join(missing)} (up to {wait:g} s)"
+            self.stream.restate()
+        self.robots_check_at = c.now + ROSTER_POLL
+        return True
+
+    def look_for_robots(self) -> None:
+        """The roster again, while the full table waits for its robots' worker: start, wait
+        on, or close once ``robots_until`` has passed; a seat freed meanwhile (its player left,
+        the creator swapped a robot out) ends the wait: the table waits for players again."""
+        c = self.c
+        self.robots_check_at = None
+        if c.closed or c.phase is not Phase.WAITING or self.robots_until is None:
+            return
+        if c.free_seats():
+            c.waiting = ""
+            self.robots_until = None
+            self.expires_at = c.now + c.limits.waiting_expiry
+            self.stream.restate()
+            return
+        missing = self.unserved()
+        if missing and c.now >= self.robots_until:
+            wait = c.limits.robot_wait
+            self.close_telling(
+                ErrorCode.ROBOTS_UNAVAILABLE, f"room {c.id}: no worker served {', '.join(missing)} within {wait:g} s"
+            )
+            return
+        self.start()
 
     def begin_hand(self) -> None:
         c = self.c
@@ -221,8 +280,13 @@ class Match:
         """The match did not start in time: those in the room are told (ERROR ROOM_EXPIRED,
         which answers no frame of theirs) and go free; the room closes."""
         c = self.c
-        wait = c.limits.waiting_expiry
-        err = Error.refusing(LobbyError(ErrorCode.ROOM_EXPIRED, f"room {c.id}: no match within {wait:g} s"))
+        self.close_telling(ErrorCode.ROOM_EXPIRED, f"room {c.id}: no match within {c.limits.waiting_expiry:g} s")
+
+    def close_telling(self, code: ErrorCode, why: str) -> None:
+        """Close the table before its match, telling those in it (an ERROR of ``code`` that
+        answers no frame of theirs); they go free."""
+        c = self.c
+        err = Error.refusing(LobbyError(code, why))
         for conn in [*(s.live for s in c.seats), *c.spectators.values()]:
             if conn is not None:
                 c.send(conn, err)
@@ -232,6 +296,7 @@ class Match:
         c = self.c
         c.closed = True
         c.phase = Phase.OVER
+        self.robots_check_at = None
         self.prompts.pending.clear()
         for st in c.seats:
             c.let_go(st)

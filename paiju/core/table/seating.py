@@ -199,10 +199,13 @@ class Seating:
         AWAY for the grace period (a robot plays for them unless ``robot_on_drop`` is off);
         then the match carries on where the log stops."""
         c = self.c
+        over = c.phase is Phase.OVER  # its players may not have heard the end: they hear it on resume
         for i, st in enumerate(c.seats):
             if st.player is not None and st.member:
                 c.out.append(Bound(c.id, st.player, st.name or "player", i))
                 st.away_until = c.now + c.limits.grace
+                if over:
+                    continue
                 if st.kind != SeatKind.AWAY:
                     st.kind = SeatKind.AWAY
                     self.stream.seat_event(i, SeatKind.AWAY)
@@ -214,3 +217,5 @@ class Seating:
         self.match.maybe_close()  # nobody seated or watching: nobody is left to play for
         if not c.closed and c.phase is Phase.PLAYING:
             self.match.resume()
+        elif not c.closed and c.phase is Phase.WAITING and not c.free_seats() and not c.quickplay:
+            self.match.start()  # full, it was waiting for its robots' worker

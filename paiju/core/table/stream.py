@@ -108,6 +108,16 @@ class Stream:
                 if e.result is not None:
                     c.send(conn, e.result)
 
+    def restate(self) -> None:
+        """A ROOM_STATE to every seat and spectator connected (what they know of the room
+        changed outside the events: a full room held for its robots' worker, or no longer)."""
+        c = self.c
+        for i, st in enumerate(c.seats):
+            if st.live is not None:
+                c.send(st.live, self.state(i))
+        for conn in c.spectators.values():
+            c.send(conn, self.state(None))
+
     def missed(self, player: str, conn: Conn, last_seq: int | None) -> list[TableOut]:
         """The frames an ended match sent ``player`` after ``last_seq`` (as the seat it held
         sees them, or a spectator), for a resume after the table let it go; nothing when
@@ -131,7 +141,7 @@ class Stream:
         robots = [i for i, s in enumerate(c.seats) if s.kind == SeatKind.BOT]
         names, totals = c.seat_names(), list(c.totals)
         return RoomState(
-            c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots, c.commitment
+            c.id, c.game_name, c.ruleset, seat, self.seq, c.hand, names, totals, view, robots, c.commitment, c.waiting
         )
 
 

@@ -21,7 +21,7 @@ from paiju.core.messages import Conn, Tick
 from paiju.core.roomlog import Emitted, Head, Replayed
 from paiju.core.social import Rematch
 from paiju.core.table.clocks import Clocks
-from paiju.core.table.common import UNOBSERVED, Common, Observer
+from paiju.core.table.common import ALL_SERVED, UNOBSERVED, Common, Observer, Roster
 from paiju.core.table.match import Match
 from paiju.core.table.messages import (
     AnswerRematch,
@@ -107,6 +107,7 @@ class Table(Common):
         epoch: float = 0.0,
         reply_to: str = "",
         observer: Observer = UNOBSERVED,
+        roster: Roster = ALL_SERVED,
     ) -> Table:
         """The table that log ``r`` describes, at the same event sequence number; its first
         input must be :class:`Restored` (which binds its players again and prompts). A
@@ -132,6 +133,7 @@ class Table(Common):
             logged=True,
             observer=observer,
             salt=h.salt,
+            roster=roster,
         )
         t.match.expires_at = None
         if t.match.start_at is not None and r.phase is not Phase.WAITING:

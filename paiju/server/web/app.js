@@ -408,6 +408,7 @@ function enterRoom(f) {
   if (state.replay) logLine(tr(`Replay of room ${f.room} (${where}), hand ${f.hand + 1}.`, `房间 ${f.room}（${where}）第 ${f.hand + 1} 局的回放。`));
   else if (f.seat === null) logLine(tr(`Watching room ${f.room} (${where}).`, `观看房间 ${f.room}（${where}）。`));
   else logLine(tr(`Seated as ${seatLabel(f.seat, true)} in room ${f.room} (${where}).`, `坐在房间 ${f.room}（${where}）的${seatLabel(f.seat, true)}。`));
+  if (f.waiting) logLine(tr("Not started yet: ", "尚未开始：") + f.waiting, "waiting"); // the server's words, as text
   renderTable();
 }
 

@@ -29,7 +29,7 @@ export const C = {
 export const S = {
   0x41: ["WELCOME", ["player_id", "token", "version", "features"], { version: 1, features: 0 }],
   0x42: ["ROOM_LIST", ["rooms"], {}],
-  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view", "robots", "commitment"], { robots: [], commitment: "" }],
+  0x43: ["ROOM_STATE", ["room", "game", "ruleset", "seat", "seq", "hand", "seats", "scores", "view", "robots", "commitment", "waiting"], { robots: [], commitment: "", waiting: "" }],
   0x44: ["EVENT", ["room", "seq", "code", "seat", "cards", "arg", "text"], { seat: null, cards: new Uint8Array(0), arg: 0, text: "" }],
   0x45: ["PROMPT", ["room", "prompt_id", "seat", "ms_left", "mask", "options", "bank_ms"], { bank_ms: 0 }],
   0x46: ["RESULT", ["room", "hand", "scores", "totals", "hands", "final", "detail", "seed", "salt"], { detail: {}, seed: null, salt: "" }],
@@ -46,7 +46,7 @@ export const S = {
 
 export const ROOM_INFO = ["room", "game", "ruleset", "seats", "bots", "spectators", "hands", "hand", "status"];
 export const SESSION_INFO = ["id", "created", "expires", "current"];
-export const ERRORS = { 100: "MALFORMED", 101: "UNKNOWN_FRAME", 102: "BAD_FIELD", 103: "BAD_CARD", 104: "TOO_LARGE", 105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST", 201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM", 206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE", 211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS", 215: "MOVED", 216: "TOO_MANY_CONNECTIONS", 217: "TOO_MANY_ROOMS", 218: "ROOM_EXPIRED", 300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS", 304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN" };
+export const ERRORS = { 100: "MALFORMED", 101: "UNKNOWN_FRAME", 102: "BAD_FIELD", 103: "BAD_CARD", 104: "TOO_LARGE", 105: "TRAILING_BYTES", 106: "BAD_VERSION", 107: "WRONG_DIRECTION", 200: "HELLO_FIRST", 201: "BAD_TOKEN", 202: "NO_SUCH_ROOM", 203: "SEAT_TAKEN", 204: "ROOM_FULL", 205: "NOT_IN_ROOM", 206: "BAD_ROOM_OPTIONS", 207: "RATE_LIMITED", 208: "ALREADY_IN_ROOM", 209: "SLOW_CONSUMER", 210: "WRONG_STATE", 211: "NAME_TAKEN", 212: "BAD_LOGIN", 213: "BAD_ACCOUNT", 214: "NO_ACCOUNTS", 215: "MOVED", 216: "TOO_MANY_CONNECTIONS", 217: "TOO_MANY_ROOMS", 218: "ROOM_EXPIRED", 219: "ROBOTS_UNAVAILABLE", 300: "NOT_YOUR_TURN", 301: "NO_SUCH_PROMPT", 302: "ILLEGAL_ACTION", 303: "ILLEGAL_CARDS", 304: "GAME_OVER", 500: "INTERNAL", 503: "SHUTTING_DOWN" };
 export const ROOM_EVENTS = { 0x01: "HAND_START", 0x02: "DEAL", 0x03: "HAND_END", 0x04: "SEAT", 0x05: "TIMEOUT", 0x06: "MATCH_END", 0x07: "ROBOT" };
 export const SEAT_KINDS = { 0: "EMPTY", 1: "HUMAN", 2: "BOT", 3: "AWAY" };
 
