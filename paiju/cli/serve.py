@@ -70,9 +70,11 @@ def clock_setting(text: str) -> tuple[str, int]:
 
 if TYPE_CHECKING:
     from paiju.bots.pool import CallPool
+    from paiju.bus.link import Link
     from paiju.records import Database
     from paiju.records.recorder import Recorder
     from paiju.server.app import Server
+    from paiju.server.cluster import Cluster
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -467,11 +469,8 @@ async def main_redis(
     advertise: str | None = None,
     lease: float = 5.0,
 ) -> int:
-    from paiju.bots import registry
     from paiju.bus.link import Link, redacted
-    from paiju.bus.rooms import RedisRoomBus
-    from paiju.server.app import Server
-    from paiju.server.cluster import UNREACHABLE, Cluster, ClusterStore
+    from paiju.server.cluster import UNREACHABLE
 
     log = logging.getLogger("paiju.server")
     try:
@@ -485,6 +484,54 @@ async def main_redis(
         await link.close()
         return 1
     db, rec = records
+    stop = asyncio.Event()
+    drain = asyncio.Event()  # SIGTERM: hand the rooms over to the other nodes first
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
+    try:
+        async with node(cfg, link, db, rec, log_ttl=log_ttl, advertise=advertise, lease=lease) as (server, cluster):
+            heap.settle()
+            print(
+                f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
+                f" with Redis {redacted(url)} as server {cfg.server_id}",
+                flush=True,
+            )
+            await stop.wait()
+            if drain.is_set():
+                try:
+                    async with asyncio.timeout(20):  # within the deploy files' 30 s grace
+                        handed = await cluster.drain()
+                    log.info("drained: %d rooms handed over to other nodes", handed)
+                except UNREACHABLE as e:  # Redis away (or slow past the bound): the others take the rest
+                    log.warning("drain cut short (%s): the other nodes take the rest over", type(e).__name__)
+    finally:
+        await link.close()
+        await close_records(db, rec)
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def node(
+    cfg: Config,
+    link: Link,
+    db: Database,
+    rec: Recorder,
+    *,
+    log_ttl: int,
+    advertise: str | None = None,
+    lease: float = 5.0,
+) -> AsyncIterator[tuple[Server, Cluster]]:
+    """A node of a service on Redis (``link``), listening, around the records ``db`` and
+    ``rec``: its rooms restored from Redis, its lease held; all closed on exit (the rooms left
+    stay in Redis, the link and the records open). ``paiju serve --redis`` runs it, and so does
+    paiju.testing.inprocess."""
+    from paiju.bots import registry
+    from paiju.bus.rooms import RedisRoomBus
+    from paiju.server.app import Server
+    from paiju.server.cluster import Cluster, ClusterStore
+
     bus = RedisRoomBus(link, cfg.server_id)
     store = ClusterStore(link, cfg.server_id, log_ttl=log_ttl, seat_ttl=int(cfg.limits.token_ttl))
     server = Server(
@@ -500,12 +547,6 @@ async def main_redis(
     )
     store.start()
     await bus.start()
-    stop = asyncio.Event()
-    drain = asyncio.Event()  # SIGTERM: hand the rooms over to the other nodes first
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGINT, stop.set)
-        loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
     cluster: Cluster | None = None
     warm_games()
     try:
@@ -514,20 +555,7 @@ async def main_redis(
         cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
         await cluster.start()
         server.robot_menus()  # the robots' modules imported now, not in the first /healthz
-        heap.settle()
-        print(
-            f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
-            f" with Redis {redacted(url)} as server {cfg.server_id}",
-            flush=True,
-        )
-        await stop.wait()
-        if drain.is_set():
-            try:
-                async with asyncio.timeout(20):  # within the deploy files' 30 s grace
-                    handed = await cluster.drain()
-                log.info("drained: %d rooms handed over to other nodes", handed)
-            except UNREACHABLE as e:  # Redis away (or slow past the bound): the others take the rest
-                log.warning("drain cut short (%s): the other nodes take the rest over", type(e).__name__)
+        yield server, cluster
     finally:
         # The rooms left stay in Redis (their tasks are cancelled, not ended): the other
         # nodes take them over, or a restart with the same server id rebuilds them.
@@ -537,9 +565,22 @@ async def main_redis(
         extras.close()
         await store.close()
         await bus.close()
+
+
+@contextlib.asynccontextmanager
+async def linked_node(args: argparse.Namespace, db: Database, rec: Recorder) -> AsyncIterator[Server]:
+    """``paiju serve --redis URL ARGS``'s node on the records ``db`` and ``rec``, with its link
+    to Redis (ConnectionError when Redis cannot be reached): paiju.testing.inprocess runs it."""
+    from paiju.bus.link import Link
+
+    cfg = config_from(args)
+    link = await Link.connect(args.redis, f"server:{cfg.server_id}", logging.getLogger("paiju.server"))
+    try:
+        lease = args.lease
+        async with node(cfg, link, db, rec, log_ttl=args.log_ttl, advertise=args.advertise, lease=lease) as (s, _):
+            yield s
+    finally:
         await link.close()
-        await close_records(db, rec)
-    return 0
 
 
 def warm_games() -> None:

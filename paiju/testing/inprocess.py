@@ -1,7 +1,8 @@
 """The whole embedded server (lobby, rooms, HTTP, robots, records on SQLite) in this process,
 on a real loopback socket: what the tests use where no process boundary is under test
 (paiju.testing.launch starts `paiju serve` as a child for signals, crashes, clusters and
-the command line).
+the command line). With ``--redis URL`` it is a node on Redis (its robots in `paiju bots`
+workers), as ``paiju serve --redis`` runs it.
 
 It takes ``paiju serve``'s options and has the surface of a launched server (``.port``,
 ``.url``, ``.http``, ``.output()``, ``.stop()``): its output is what the server logged.
@@ -24,10 +25,13 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import re
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from paiju.cli import eventloop
 from paiju.cli import serve as cli
 from paiju.cli.args import LOG_FORMAT
 from paiju.server.app import Server
@@ -41,8 +45,6 @@ def options(*args: str) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="paiju serve")
     cli.add_arguments(p)
     a = p.parse_args(["--port", "0", *args])
-    if a.redis:
-        raise ValueError("paiju.testing.inprocess runs the embedded server: --redis needs paiju.testing.launch")
     a.pbn_text = Path(a.pbn).read_text(encoding="utf-8", errors="replace") if a.pbn else None
     return a
 
@@ -82,9 +84,19 @@ class InProcess(Addresses):
         with self._log.changed:
             return "".join(self._log.lines)
 
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        """The first match of ``pattern`` in the log, waiting up to ``timeout`` s for it."""
+        deadline = time.monotonic() + timeout
+        with self._log.changed:
+            while not (m := re.search(pattern, "".join(self._log.lines))):
+                if not self._log.changed.wait(deadline - time.monotonic()):
+                    raise TimeoutError(f"{pattern!r} not logged within {timeout} s:\n{self.output()[-3000:]}")
+            return m
+
     def stop(self, timeout: float = 20.0) -> str:
-        """Stop a server :func:`start` runs (its thread joined); its whole log."""
-        if self._stop is not None and self._thread is not None:
+        """Stop a server :func:`start` runs (its thread joined); its whole log. Once stopped,
+        a second call only returns the log."""
+        if self._stop is not None and self._thread is not None and self._thread.is_alive():
             self._stop()
             self._thread.join(timeout)
         return self.output()
@@ -105,8 +117,12 @@ async def serving(*args: str) -> AsyncIterator[InProcess]:
             raise RuntimeError(f"paiju.testing.inprocess: the records database {a.database} cannot be opened")
         db, rec = records
         try:
-            async with cli.embedded(cli.config_from(a), db, rec, a.workers, a.robot_processes) as server:
-                yield InProcess(server, log)
+            if a.redis:
+                async with cli.linked_node(a, db, rec) as server:
+                    yield InProcess(server, log)
+            else:
+                async with cli.embedded(cli.config_from(a), db, rec, a.workers, a.robot_processes) as server:
+                    yield InProcess(server, log)
         finally:
             await cli.close_records(db, rec)
     finally:
@@ -115,8 +131,10 @@ async def serving(*args: str) -> AsyncIterator[InProcess]:
 
 
 def start(*args: str, timeout: float = 60.0) -> InProcess:
-    """``paiju serve --port 0 ARGS`` in a thread of its own (its own event loop), once it
-    listens; :meth:`InProcess.stop` ends it."""
+    """``paiju serve --port 0 ARGS`` in a thread of its own (its own event loop: asyncio's,
+    unless ``--loop`` names one), once it listens; :meth:`InProcess.stop` ends it."""
+    loop = options(*args).loop
+    kind = eventloop.choose(loop) if loop != "auto" else "asyncio"
     ready: list[InProcess | BaseException] = []
     started = threading.Event()
 
@@ -134,7 +152,7 @@ def start(*args: str, timeout: float = 60.0) -> InProcess:
             started.set()
             raise
 
-    thread = threading.Thread(target=asyncio.run, args=(run(),), name="paiju-inprocess", daemon=True)
+    thread = threading.Thread(target=eventloop.run, args=(run(), kind), name="paiju-inprocess", daemon=True)
     thread.start()
     if not started.wait(timeout):
         raise RuntimeError(f"paiju.testing.inprocess: the server did not listen within {timeout} s")

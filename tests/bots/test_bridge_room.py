@@ -13,7 +13,7 @@ import pytest
 from paiju.client import Client
 from paiju.protocol import CreateRoom, Event, RoomEvent, RoomState
 from paiju.protocol.bridge import EventCode
-from tests.redis.conftest import RedisServer, answered, start_bots, start_serve
+from tests.redis.conftest import RedisServer, answered, start_bots, start_node
 from tests.redis.conftest import redis_server as redis_server  # the fixture
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
 
@@ -63,7 +63,7 @@ async def test_three_hybrid_robots_and_a_client_through_serve(few_samples: None)
 
 @pytest.mark.redis
 async def test_three_hybrid_robots_and_a_client_through_redis(few_samples: None, redis_server: RedisServer) -> None:
-    server = start_serve(redis_server.url)
+    server = start_node(redis_server.url)
     bots = start_bots(redis_server.url, "bridge-worker")
     try:
         events = await play_one_board(server.url)

@@ -9,7 +9,7 @@ import random
 
 from paiju.client import Client
 from paiju.protocol import Event, RoomEvent
-from tests.redis.conftest import RedisServer, answered, free_port, start_bots, start_serve
+from tests.redis.conftest import RedisServer, answered, free_port, start_bots, start_node
 from tests.server.conftest import TEST_OPTIONS, start_server, stop_server
 
 
@@ -44,7 +44,7 @@ async def test_a_hand_through_redis_and_a_bots_worker() -> None:
     redis = RedisServer(free_port())
     redis.start()
     try:
-        server = start_serve(redis.url)
+        server = start_node(redis.url)
         worker = start_bots(redis.url, "worker-niujiu")
         try:
             events = await play_one_hand(server.url)

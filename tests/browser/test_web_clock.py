@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from paiju.testing.launch import serve
+from paiju.testing import inprocess
 from tests.browser.pages import open_page
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,8 @@ CLOCK = ("--clock", f"tricks={MOVE_MS}", "--bank", f"tricks={BANK_MS}", "--no-ro
 
 
 @pytest.fixture(scope="module")
-def clock_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = serve("--robot-pace", "0", *CLOCK, log=tmp_path_factory.mktemp("serve") / "serve.log")
+def clock_url() -> Iterator[str]:
+    server = inprocess.start("--robot-pace", "0", *CLOCK)
     try:
         yield server.http
     finally:

@@ -1,9 +1,11 @@
 """A real `redis-server` on a free loopback port (no persistence), `paiju serve --redis`
-and `paiju bots` subprocesses around it (started by paiju/testing/launch.py), and helpers to read
-their logs."""
+and `paiju bots` subprocesses around it (started by paiju/testing/launch.py), or the node in
+this process (paiju/testing/inprocess.py) where the server's own process is not under test,
+and helpers to read their logs."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,10 +15,12 @@ import pytest
 from paiju import games
 from paiju.client import Client
 from paiju.protocol import Event
-from paiju.testing import launch
+from paiju.testing import inprocess, launch
+from paiju.testing.inprocess import InProcess
 from paiju.testing.launch import Child, free_port
 
-# Importing the slow robot registers it: only the subprocesses that ask for it do.
+# Importing the slow robot registers it: only the subprocesses that ask for it do, and this
+# process for the tests that take the slow_robot fixture.
 collect_ignore = ["slowbot.py"]
 # Fast settings: no pause between hands, a quick grace; a rate a test client stays under.
 SERVE_OPTIONS = ("--hand-pause", "0", "--grace", "20", "--rate", "300", "--burst", "300", "--robot-pace", "0")
@@ -53,6 +57,17 @@ def redis_server() -> Iterator[RedisServer]:
         r.stop()
 
 
+@pytest.fixture
+def slow_robot() -> Iterator[str]:
+    """The slow robot in this process's registry for one test, so that the node started here
+    offers it (the workers load it with ``--robots-module``)."""
+    from paiju.bots import registry
+
+    registry.register(importlib.import_module(SLOW).SlowTricks)  # again after an earlier test's unregister
+    yield SLOW
+    registry.unregister("tricks", "slow")
+
+
 # How long a child may take to say it is ready: a bound against a hang, not a timing target (a
 # `paiju serve` under `nice` on a machine whose cores are all busy takes tens of seconds)
 STARTUP = 120
@@ -80,6 +95,12 @@ async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None
     finally:
         await c.close()
     return [f for f in c.log if isinstance(f, Event)]
+
+
+def start_node(url: str, *extra: str) -> InProcess:
+    """`paiju serve --redis URL`'s node in this process (a thread of its own), once it listens:
+    for the tests that kill or restart Redis or a worker, not the server."""
+    return inprocess.start("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP)
 
 
 def answered(log: str) -> dict[str, int]:

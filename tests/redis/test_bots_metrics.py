@@ -8,7 +8,7 @@ import urllib.request
 from paiju.loadtest.scrape import Scrape, parse
 from paiju.protocol import RoomEvent
 
-from .conftest import RedisServer, free_port, start_bots, start_serve, watch_robots
+from .conftest import RedisServer, free_port, start_bots, start_node, watch_robots
 
 
 def scrape(port: int) -> Scrape:
@@ -18,7 +18,7 @@ def scrape(port: int) -> Scrape:
 
 async def test_worker_metrics_move_as_it_answers(redis_server: RedisServer) -> None:
     port = free_port()
-    server = start_serve(redis_server.url)
+    server = start_node(redis_server.url)
     bots = start_bots(redis_server.url, "metered", "--metrics-port", str(port))
     try:
         bots.wait_for(rf"metrics at http://127\.0\.0\.1:{port}/metrics")

@@ -18,14 +18,16 @@ from paiju.core.roomlog import replay
 from paiju.protocol import Event, Result, RoomEvent
 from paiju.protocol.actions import ECHO
 
-from .conftest import SLOW, RedisServer, start_bots, start_serve
+from .conftest import SLOW, RedisServer, start_bots, start_node
 
 OUTAGE_S = 2.5
 
 
-async def test_redis_restarted_mid_match(redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_redis_restarted_mid_match(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch, slow_robot: str
+) -> None:
     monkeypatch.setenv("PAIJU_SLOW_MS", "100")
-    server = start_serve(redis_server.url, "--robots-module", SLOW)
+    server = start_node(redis_server.url)
     opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "2", "--lease-ms", "500")
     a = start_bots(redis_server.url, "worker-a", *opts)
     b = start_bots(redis_server.url, "worker-b", *opts)

@@ -10,13 +10,13 @@ import redis
 
 from paiju.bus.link import room_log
 from paiju.client import Client
-from tests.redis.conftest import RedisServer, free_port, start_serve
+from tests.redis.conftest import RedisServer, free_port, start_node
 
 
 async def test_a_finished_rooms_log_survives_an_empty_redis() -> None:
     r = RedisServer(free_port())
     r.start()
-    proc = start_serve(r.url)
+    proc = start_node(r.url)
     ann = bob = None
     try:
         ann = await Client.connect(proc.url, "ann")
