@@ -363,10 +363,12 @@ def _each_alone(
 
 
 def records_writer() -> CallPool:
-    """The records' writer: a process of its own, whose pipe the event loop watches."""
+    """The records' writer: a process of its own, whose pipe the event loop watches. It runs at
+    the server's priority, not below it as the robots and solvers do: a hand's RESULT waits for
+    its record, so a writer starved by a busy machine would hold every RESULT back."""
     from paiju.bots.pool import CallPool
 
-    return CallPool(1, name="paiju-records")
+    return CallPool(1, name="paiju-records", nice=0)
 
 
 async def open_records(url: str | None, *, writer: bool = True) -> tuple[Database, Recorder] | None:

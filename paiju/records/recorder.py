@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -116,14 +117,26 @@ class Recorder:
         self._task: asyncio.Task[None] | None = None
         self._in_hand = 0  # jobs taken from the queue, not yet written
         self._warm: asyncio.Future[tuple[list[bool], int]] | None = None  # the writer's start and connect
+        self.progress = time.monotonic()  # when the writer last started or finished a batch
 
     def start(self) -> None:
         if self._writer is not None:
             self._pool = self._writer()  # its process starts at once (ready for the first batch)
             # and connects: the first hand's RESULT, which waits for its record, waits for no import
             warm = self._warm = self._pool.submit(_write_in_writer, self.db.url, [])
-            warm.add_done_callback(lambda f: f.cancelled() or f.exception())  # (its failure: the first batch's)
+            warm.add_done_callback(self._started)
         self._task = asyncio.create_task(self._run(), name="records")
+
+    def _started(self, warm: asyncio.Future[tuple[list[bool], int]]) -> None:
+        self.progress = time.monotonic()
+        _ = warm.cancelled() or warm.exception()  # (its failure: the first batch's)
+
+    def writing(self, within: float) -> bool:
+        """Whether the records are being written: the writer is still starting, has a batch in
+        hand, or finished one within the last ``within`` seconds (a slow writer on a busy
+        machine, or a backlog after a restart: what waits for a record may wait on)."""
+        starting = self._warm is not None and not self._warm.done()
+        return starting or self._in_hand > 0 or time.monotonic() - self.progress < within
 
     async def ready(self) -> None:
         """Wait until the writer process has started and connected (at once without one)."""
@@ -193,6 +206,7 @@ class Recorder:
                 batch.append(self.queue.get_nowait())
             self._in_hand = len(batch)
             written, failures = await self._write([job for job, _ in batch])
+            self.progress = time.monotonic()
             self.written += sum(written)
             self.failures += failures
             self._in_hand = 0

@@ -125,6 +125,10 @@ class Follower:
         hand = HandRecord(r.hand, list(actions), r.scores, r.hands, dict(r.detail), pending)
         self.recorder.hand_ended(self.info, hand, self.holders())
 
+    def writing(self, within: float) -> bool:
+        """Whether the records are being written (see :meth:`Recorder.writing`)."""
+        return self.recorder.writing(within)
+
     def wait(self, hand: int) -> None:
         """Hand ``hand`` ends before its extra is worked out: it is recorded as pending."""
         self.waiting.add(hand)

@@ -58,7 +58,8 @@ from paiju.server.storage import Journal
 log = logging.getLogger("paiju.room")
 # nothing for their reader to answer: they may wait (Limits.linger) for the frames that follow
 _MAY_WAIT = frozenset({Event, Result, Ack})
-RECORD_WAIT = 10.0  # seconds a RESULT waits for its hand's record at most (a database down: it goes anyway)
+RECORD_WAIT = 10.0  # seconds a RESULT waits for its hand's record with no batch written (a database down: it goes)
+RECORD_CAP = 120.0  # seconds it waits at most while the records are being written, slowly (a busy machine)
 
 
 class LogReader(Protocol):
@@ -72,6 +73,9 @@ class LogReader(Protocol):
 
     def extra(self, hand: int, detail: dict[str, Any]) -> None:
         """Hand ``hand``'s extra is worked out (``detail``; empty when it failed)."""
+
+    def writing(self, within: float) -> bool:
+        """Whether the records are being written: the writer started or finished a batch within ``within`` seconds."""
 
 
 Extras = Callable[[Any, int], "asyncio.Future[dict[str, Any]] | None"]
@@ -368,13 +372,22 @@ class Room:
                 self._seal_if_sent()
 
     async def _recorded(self, records: list[asyncio.Future[bool]]) -> None:
-        """Wait (at most :data:`RECORD_WAIT`) until ``records`` are committed."""
+        """Wait until ``records`` are committed: while the records are being written (at most
+        :data:`RECORD_CAP`), else at most :data:`RECORD_WAIT` (a database that is down)."""
         t0 = time.perf_counter()
-        try:
-            async with asyncio.timeout(RECORD_WAIT):
-                await asyncio.gather(*(asyncio.shield(r) for r in records))
-        except TimeoutError:
-            log.warning(
-                "room %s: a record was not written within %g s: its frames go all the same", self.id, RECORD_WAIT
-            )
+        done = asyncio.gather(*(asyncio.shield(r) for r in records))
+        while True:
+            try:
+                async with asyncio.timeout(RECORD_WAIT):
+                    await asyncio.shield(done)
+                break
+            except TimeoutError:
+                waited = time.perf_counter() - t0
+                if waited < RECORD_CAP and self.follower is not None and self.follower.writing(RECORD_WAIT):
+                    continue  # a slow writer (a busy machine, a backlog after a restart): it comes
+                done.cancel()
+                log.warning(
+                    "room %s: a record was not written within %.0f s: its frames go all the same", self.id, waited
+                )
+                break
         metrics.record_wait(self.table.game_name, time.perf_counter() - t0)

@@ -13,6 +13,7 @@ import random
 import re
 import signal
 import sqlite3
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -79,12 +80,13 @@ async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Pa
     # the analyses they left pending
     s = start_process(*TEST_OPTIONS, "--database", url)
     try:
-        for _ in range(600):
-            left = rows(path, "SELECT count(*) FROM hands WHERE analysis_pending")[0][0]
-            if left == 0:
-                break
-            await asyncio.sleep(0.1)
-        assert left == 0, f"{left} analyses still pending a minute after the restart"
+        # the solvers run below the server's priority: on a busy machine they take their time
+        until = time.monotonic() + 300
+        while (
+            left := rows(path, "SELECT count(*) FROM hands WHERE analysis_pending")[0][0]
+        ) and time.monotonic() < until:
+            await asyncio.sleep(0.2)
+        assert left == 0, f"{left} analyses still pending five minutes after the restart"
     finally:
         out = s.stop()
     assert "Traceback" not in out, out[-4000:]
