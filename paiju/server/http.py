@@ -71,6 +71,7 @@ class Site:
         self.route("/healthz", self._healthz)
         self.route("/metrics", lambda c, p, q: respond(c, http.HTTPStatus.OK, *metrics.exposition()))
         self.route(systemcard.PATH, self._system_card)
+        self.route(systemcard.PATH_ZH, self._system_card)
         self.prefix("/replay/", self._replay)
         self.prefix("/api/", self._api)
 
@@ -95,8 +96,10 @@ class Site:
         return await r if inspect.isawaitable(r) else r
 
     def _system_card(self, connection: ServerConnection, path: str, query: str) -> Response:
-        """Bridge's system card, made from the bidding tables (paiju/server/systemcard.py)."""
-        return respond(connection, http.HTTPStatus.OK, systemcard.page().encode(), CONTENT_TYPES[".html"])
+        """Bridge's system card, made from the bidding tables (paiju/server/systemcard.py), in
+        English or (``PATH_ZH``) simplified Chinese."""
+        page = systemcard.page(lang="zh" if path == systemcard.PATH_ZH else "en")
+        return respond(connection, http.HTTPStatus.OK, page.encode(), CONTENT_TYPES[".html"])
 
     def _healthz(self, connection: ServerConnection, path: str, query: str) -> Response:
         return respond(connection, http.HTTPStatus.OK, json.dumps(self.health()).encode(), "application/json")

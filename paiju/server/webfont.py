@@ -39,8 +39,11 @@ def cjk_characters(text: str) -> set[str]:
 
 
 def site_characters(web: Path = WEB) -> set[str]:
-    """Every CJK character in the client's files (the vendored library and the fonts aside)."""
-    out: set[str] = set()
+    """Every CJK character in the client's files (the vendored library and the fonts aside)
+    and in the pages the server makes (bridge's system card in Chinese)."""
+    from paiju.server import systemcard
+
+    out = cjk_characters(systemcard.page(lang="zh"))
     for f in sorted(web.rglob("*")):
         if f.suffix in TEXTS and not {"vendor", "fonts"} & set(f.relative_to(web).parts):
             out |= cjk_characters(f.read_text(encoding="utf-8"))

@@ -55,6 +55,8 @@ def test_http_paths(served: Served) -> None:
     with urllib.request.urlopen(served.http + "/rules/bridge-system.html", timeout=5) as r:  # the system card
         assert r.headers["Content-Type"] == "text/html; charset=utf-8"
         assert b"<h1>Bridge: the bidding system</h1>" in r.read()
+    with urllib.request.urlopen(served.http + "/rules/bridge-system.zh.html", timeout=5) as r:  # in Chinese
+        assert "<h1>桥牌：叫牌体系</h1>" in r.read().decode()
     for path in ("/nope.html", "/%2e%2e/pyproject.toml", "/..%2f..%2fpyproject.toml", "/.hidden"):
         with pytest.raises(urllib.error.HTTPError) as e:
             urllib.request.urlopen(served.http + path, timeout=5)

@@ -7,12 +7,13 @@ beside it (tests/browser/test_web_font.py checks that Chromium draws the Chinese
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
 
 from paiju.games.bridge import bidding, explain
-from paiju.server import webfont
+from paiju.server import systemcard, webfont
 
 WEB = Path(__file__).resolve().parents[2] / "paiju" / "server" / "web"
 TABLES = Path(bidding.__file__).with_name("tables")
@@ -74,3 +75,22 @@ def test_the_sites_font_has_every_character_it_uses() -> None:
     assert 10_000 < webfont.FONT.stat().st_size < 400_000
     text = webfont.LICENCE.read_text(encoding="utf-8")
     assert "WenQuanYi" in text and "Apache License" in text
+
+
+def test_the_system_card_in_chinese() -> None:
+    """Bridge's system card in simplified Chinese (/rules/bridge-system.zh.html): every title,
+    section, opening comment and row in Chinese; the only Latin words left are the card's
+    notation (NT of a bid, Kx Qxx Jxxx holdings, the hand column's codes) and the site's name."""
+    page = systemcard.page(lang="zh")
+    assert '<html lang="zh-CN">' in page and "叫牌体系" in page and "bridge.zh.html" in page
+    # the notation columns (auction, call, points, hand) and code spans aside
+    prose = re.sub(r"<code>.*?</code>", "", page, flags=re.S)
+    prose = re.sub(r"<tr><td>.*?</td><td><b>.*?</b></td><td>.*?</td><td>.*?</td>", "<tr>", prose, flags=re.S)
+    words = set(LATIN_WORD.findall(html.unescape(re.sub(r"<[^>]+>", " ", prose))))
+    assert words <= {"NT", "Kx", "Qxx", "Jxxx", "paiju"}, sorted(words)
+    assert not {c for c in page if c in TRADITIONAL}
+    english = systemcard.page()
+    assert english.count("<tr>") == page.count("<tr>") and "the rules of bridge" in english
+    assert set(webfont.cjk_characters(page)) <= webfont.font_characters()
+    routes = [f.read_text(encoding="utf-8") for f in (WEB / "words.js", WEB.parent / "http.py")]
+    assert systemcard.PATH_ZH in routes[0] and "PATH_ZH" in routes[1]

@@ -75,8 +75,9 @@ export function rulesUrl(game) {
 }
 
 // bridge's system card: every row of the bidding system the robots bid and read, the one each
-// call's explanation comes from (served from the tables themselves: paiju/server/systemcard.py)
-export const SYSTEM_CARD_URL = "/rules/bridge-system.html";
+// call's explanation comes from (served from the tables themselves: paiju/server/systemcard.py),
+// in the page's language
+export const SYSTEM_CARD_URL = ZH ? "/rules/bridge-system.zh.html" : "/rules/bridge-system.html";
 
 // a room's status in the lobby's list (ROOM_LIST's status: paiju.core.lifecycle.Phase) and a
 // match's in the records (paiju.records.models: playing, over, abandoned)
