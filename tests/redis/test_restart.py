@@ -4,7 +4,8 @@ token (missed events only, no snapshot) and the match completes with the result 
 replay of the log gives.
 
 The restarts of other rooms (merged here from test_pbn_restart.py, test_bank_restart.py and
-test_records_restart.py: one file of server restarts on Redis):
+test_records_restart.py, tests/server/test_robot_room_restart.py: one file of server restarts
+on Redis):
 
 A bridge room that plays the deals of a PBN file survives a restart: its log keeps the
 rules' deals (not only the ruleset's name), so the rebuilt room finishes the board in play
@@ -17,6 +18,10 @@ prompts the seat with that, not with a fresh bank nor with none.
 Records with Redis: a server SIGKILLed mid-match loses no hand. The hand that ended before
 the kill is in the database; the room is rebuilt from its Redis log, the registered player
 resumes (token and session), and the rest of the match is recorded under the same match.
+
+A watched robot match (no human seated) killed with its server and rebuilt from its log
+in Redis like any other room: the spectator resumes with its token and ``last_seq``, gets
+each missed event once, and watches the match to its final RESULT and MATCH_END.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from paiju.records.models import Hand, Match
 from paiju.testing.launch import Child
 from tests.server.test_pbn import BOARDS, PBN
 
-from .conftest import RedisServer, start_bots, start_serve
+from .conftest import RedisServer, free_port, start_bots, start_serve
 
 OPTS = ("--secret", "test-secret", "--server-id", "srv-test", "--no-robot-on-drop")
 
@@ -308,3 +313,51 @@ async def test_killed_mid_match_with_redis_loses_no_hand(redis_server: RedisServ
         if server2 is not None:
             out = server2.stop()
             assert "Traceback" not in out, out[-3000:]
+
+
+# A watched robot match rebuilt (was tests/server/test_robot_room_restart.py)
+# robots paced, so that the match is still on when the server is killed
+ROBOTS_OPTS = ("--secret", "test-secret", "--server-id", "srv-robots", "--robot-pace", "0.1")
+
+
+async def test_a_watched_robot_match_is_rebuilt_after_a_restart() -> None:
+    r = RedisServer(free_port())
+    r.start()
+    bots = start_bots(r.url, "w")
+    server = start_serve(r.url, *ROBOTS_OPTS)
+    server2 = None
+    eve = back = None
+    try:
+        eve = await Client.connect(server.url, "eve", record=True)
+        st = await eve.create("tricks", bots=[0, 1], hands=2, clock_ms=30_000, seed=5)
+        assert st.seat is None, "every seat a robot: the creator watches"
+        async with asyncio.timeout(30):
+            while eve.seq < 12:  # a few robot moves into the first hand
+                await eve.recv()
+        server.stop(signal.SIGKILL)
+        seen, token = eve.seq, eve.token
+        await eve.abort()
+
+        server2 = start_serve(r.url, *ROBOTS_OPTS)
+        m = server2.wait_for(rf"room {st.room} \(tricks\) rebuilt from its log at seq (\d+)")
+        assert int(m.group(1)) >= seen
+        back = await Client.connect(server2.url, "eve", token=token, last_seq=seen, record=True)
+        async with asyncio.timeout(60):  # (robots play: the clock, 30 s a move, would not finish in time)
+            while not any(isinstance(f, Event) and f.code == RoomEvent.MATCH_END for f in back.log):
+                await back.recv()
+        events = [f.seq for f in back.log if isinstance(f, Event)]
+        assert not any(isinstance(f, RoomState) for f in back.log), "resumed from the log's events, no snapshot"
+        assert events == list(range(seen + 1, seen + 1 + len(events))), "each missed event once, in order"
+        finals = [f for f in back.log if isinstance(f, Result) and f.final]
+        assert len(finals) == 1 and finals[0].hand == 1
+        print(f"robot match killed at seq {seen}, rebuilt at {m.group(1)}; the watcher saw {len(events)} more events")
+    finally:
+        for c in (eve, back):
+            if c is not None:
+                await c.close()
+        server.stop(signal.SIGKILL)
+        if server2 is not None:
+            out = server2.stop()
+            assert "Traceback" not in out, out[-3000:]
+        bots.stop()
+        r.stop()
