@@ -11,7 +11,7 @@ import asyncio
 from paiju.client import Client
 from paiju.protocol import Error, ErrorCode, Event, Result, RoomEvent, RoomState
 
-from .conftest import RedisServer, start_bots, start_serve
+from .conftest import RedisServer, start_bots, start_node
 
 
 async def waiting_state(c: Client, first: RoomState) -> RoomState:
@@ -25,7 +25,7 @@ async def waiting_state(c: Client, first: RoomState) -> RoomState:
 
 
 async def test_a_room_waits_for_a_worker_started_after_it(redis_server: RedisServer) -> None:
-    server = start_serve(redis_server.url, "--robot-wait", "600")
+    server = start_node(redis_server.url, "--robot-wait", "600")
     bots = None
     c = await Client.connect(server.url, "watcher", record=True)
     try:
@@ -50,7 +50,7 @@ async def test_a_room_waits_for_a_worker_started_after_it(redis_server: RedisSer
 
 
 async def test_no_worker_within_the_bound_closes_the_room_cleanly(redis_server: RedisServer) -> None:
-    server = start_serve(redis_server.url, "--robot-wait", "2")
+    server = start_node(redis_server.url, "--robot-wait", "2")
     c = await Client.connect(server.url, "watcher", record=True)
     try:
         first = await c.create("tricks", bots=[0, 1], hands=1)
