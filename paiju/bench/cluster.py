@@ -172,6 +172,7 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
     c = p.client
     assert c is not None
     first_state = True
+    waiting = ""  # the last ROOM_STATE's
     answered: set[int] = set()  # on this connection (a resume may send a prompt again)
     withdrawn: set[int] = set()  # on this connection
     while not p.ended:
@@ -200,8 +201,10 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
             else:
                 p.errors.append(f.code)
         elif isinstance(f, RoomState):
-            p.snapshots += 0 if first_state else 1
-            first_state = False
+            # (a room held for its robots' worker says so, and that it no longer is: a restate)
+            restate = f.waiting != waiting
+            p.snapshots += 0 if first_state or restate else 1
+            first_state, waiting = False, f.waiting
         elif isinstance(f, Prompt) and not f.mask:
             withdrawn.add(f.prompt_id)
         elif isinstance(f, Prompt) and f.prompt_id in c.prompts and f.prompt_id not in answered:

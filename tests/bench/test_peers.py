@@ -63,13 +63,13 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     out = json.loads(done.stdout)
     assert out["versions"]["@colyseus/core"].startswith("0.16.")
     assert out["versions"]["node"].startswith("v")
-    assert {r["server"] for r in out["runs"]} == set(peers.SERVERS)
+    assert {r["server"] for r in out["runs"]} == set(peers.SERVERS_NAMED)  # (no --baseline)
     for r in out["runs"]:
         assert r["rooms"] == 2 and r["actions"] > 0 and r["server_cpu_s"] > 0, r
         assert r["idle_tables"] == 0 and not r["errors"], r
         assert r["matches"] >= 0 and r["hands"] > 0, r
     figures = out["rooms"]["2"]
-    for key in peers.SERVERS:
+    for key in peers.SERVERS_NAMED:
         f = figures[key]
         assert f["actions_per_s"] > 0 and f["cpu_us_per_action"] > 0 and f["actions_per_cpu_s"] > 0, (key, f)
         assert 0 < f["p50_ms"] <= f["p99_ms"], (key, f)

@@ -111,12 +111,13 @@ def test_robot_and_own_calls_explained_in_the_auction_grid(base_url: str, browse
 
 
 def test_the_system_card_linked_from_the_lobby_in_both_languages(base_url: str, browser: Any) -> None:
-    for locale, words in (("en-US", "the bidding system"), ("zh-CN", "叫牌体系")):
+    languages = (("en-US", "the bidding system", ""), ("zh-CN", "叫牌体系", ".zh"))
+    for locale, words, suffix in languages:
         context, page, problems = open_page(browser, base_url + "/", viewport=SIZES["desktop"], locale=locale)
         try:
             link = page.locator('.game-card[data-game="bridge"] .system-card-link')
             assert link.inner_text() == words
-            assert link.get_attribute("href") == "/rules/bridge-system.html"
+            assert link.get_attribute("href") == f"/rules/bridge-system{suffix}.html"
             assert page.locator('.game-card[data-game="mahjong"] .system-card-link').count() == 0
             assert problems == [], problems
         finally:

@@ -829,7 +829,7 @@ def test_the_encoder_leaves_out_exactly_what_spec_lists() -> None:
     reads back whole."""
     listed = {name: re.findall(r"`(\w+)`", fields) for name, fields in rows(generated("omitted"))}
     other = {"features": 1, "first_free": True, "robots": [1], "commitment": "ab", "text": "x", "seed": 5}
-    other |= {"salt": "00", "left": [0]}
+    other |= {"salt": "00", "left": [0], "waiting": "x"}
     samples = {type(f): f for f in (eval(src, spec_vectors.NAMESPACE) for src, _ in spec_vectors.VECTORS)}
     assert set(samples) == set(FRAMES.values())
     for cls, sample in samples.items():

@@ -36,6 +36,7 @@ const WORDS = {
   216: ["Too many connections from your address: close another tab and reload.", "你的地址连接过多，请关闭其他标签页后刷新。"],
   217: ["You have opened many tables lately: wait a minute before opening another.", "你最近开的牌桌太多，请过一分钟再开。"],
   218: ["The table closed: nobody joined it in time.", "牌桌已关闭：没有人及时加入。", true],
+  219: ["The table closed: its robot players did not come in time. Try again shortly, or choose other robots.", "牌桌已关闭：机器人玩家没有及时到来。请稍后再试，或选择其他机器人。", true],
   300: ["It is not your turn.", "还没轮到你。"],
   301: ["That decision has passed (the clock decided, or it was answered).", "这一步已经过去了（时间到了，或已作答）。"],
   302: ["That is not allowed now. Choose a highlighted play.", "现在不能这样出，请选择高亮的出法。"],
