@@ -142,6 +142,7 @@ async def _playing(watchers: list[Client], moves: int = 8, timeout: float = 120.
 async def _phase(ph: Phase, args: argparse.Namespace, bar: tqdm[Any]) -> None:
     server: Child = serve(
         *("--robot-pace", "0", "--hand-pause", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"),
+        *("--rate", "1000", "--burst", "1000"),  # the probe pings every --interval-ms: above a player's rate
         env={"PAIJU_WORKER_NICE": ph.nice},
         timeout=120,
     )
