@@ -30,6 +30,7 @@ import asyncio
 import random
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -58,6 +59,19 @@ async def settle(c: Client, quiet: float = 0.3) -> None:
             await c.recv(timeout=quiet)
         except TimeoutError:
             return
+
+
+async def close_all(clients: Any, r: Any, server: Any, bots: Any, server2: Any = None) -> None:
+    """What a restart test leaves behind: its clients, its Redis client, the killed server,
+    the robots' worker and the server that rebuilt the room."""
+    for c in clients:
+        if c is not None:
+            await c.close()
+    await r.aclose()
+    server.stop(signal.SIGKILL)
+    bots.stop()
+    if server2 is not None:
+        server2.stop()
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -122,14 +136,7 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
         out = server2.stop()
         assert "Traceback" not in out, out[-3000:]
     finally:
-        for c in (ann, back):
-            if c is not None:
-                await c.close()
-        await r.aclose()
-        server.stop(signal.SIGKILL)
-        bots.stop()
-        if "server2" in locals():
-            server2.stop()
+        await close_all((ann, back), r, server, bots, locals().get("server2"))
 
 
 # A PBN room rebuilt (was test_pbn_restart.py)
@@ -178,14 +185,7 @@ async def test_pbn_room_rebuilt_after_a_restart_keeps_its_deals(redis_server: Re
         out = server2.stop()
         assert "Traceback" not in out, out[-3000:]
     finally:
-        for c in (ann, back):
-            if c is not None:
-                await c.close()
-        await r.aclose()
-        server.stop(signal.SIGKILL)
-        bots.stop()
-        if "server2" in locals():
-            server2.stop()
+        await close_all((ann, back), r, server, bots, locals().get("server2"))
 
 
 # The time banks of a rebuilt room (was test_bank_restart.py)
