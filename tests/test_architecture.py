@@ -1,7 +1,8 @@
 """docs/architecture.md is drawn from the code: every path of the repository it names exists,
 every name it quotes (`Gate`, `protocol.decode`, `GameEvent.seen_by`) is defined in paiju/,
 every wire word it writes in capitals (ROOM_STATE, TOO_LARGE, AWAY) is a frame, a code or a
-state of the protocol or the cores, its lists of the cores' inputs and outputs are exactly the
+state of the protocol or the cores, every default it quotes (the rate bucket, the grace, the
+clocks and banks, the linger...) is `paiju serve`'s own, its lists of the cores' inputs and outputs are exactly the
 members of ``TableIn``, ``TableOut``, ``LobbyIn`` and ``LobbyOut``, and its list of the
 server's parts is the classes of paiju/server/ that a ``Server`` is made of, each with its
 module."""
@@ -18,11 +19,15 @@ from pathlib import Path
 import pytest
 
 from paiju.bus.memory import MemoryBus
-from paiju.core.config import Config
+from paiju.cli import build_parser
+from paiju.core.config import DEFAULT_BANK_MS, DEFAULT_CLOCK_MS, Config, Limits
 from paiju.core.lifecycle import Phase
 from paiju.core.lobby import LobbyIn, LobbyOut
+from paiju.core.social import Chat
 from paiju.core.table import TableIn, TableOut
+from paiju.protocol import MAX_FRAME
 from paiju.server.app import Server
+from paiju.server.room import RECORD_WAIT
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
@@ -139,6 +144,54 @@ def test_every_wire_word_the_page_writes_is_the_protocols() -> None:
     assert not unknown, f"docs/architecture.md writes wire words the protocol does not have: {unknown}"
 
 
+def defaults() -> dict[str, list[float]]:
+    """What the page says of each default (a pattern of its text, its figures in order) and
+    what the code has: `paiju serve`'s options as parsed with none given, the limits, the
+    clocks and banks, the table talk's bucket, the wait of a RESULT for its record."""
+    serve = build_parser().parse_args(["serve"])
+    games = ("mahjong", "bridge", "niujiu", "tricks")
+    return {
+        r"a token bucket \((\d+) frames/s, bursts of (\d+): RATE_LIMITED beyond, closed after (\d+) refusals": [
+            serve.rate,
+            serve.burst,
+            serve.rate_strikes,
+        ],
+        r"a bounded queue \((\d+) frames\)": [serve.send_queue],
+        r"falls (\d+) frames behind": [serve.send_queue],
+        r"unread for `--stall` \((\d+) s\)": [serve.stall],
+        r"may linger `--linger-ms` \((\d+) ms\)": [serve.linger_ms],
+        r"Messages over (\d+) KiB get TOO_LARGE, over (\d+) KiB close": [MAX_FRAME / 1024, Limits().max_message / 1024],
+        r"the last ([\d,]+) events are kept": [Limits().replay_buffer],
+        r"played `--robot-pace` \(([\d.]+) s\)": [serve.robot_pace],
+        r"grace period, (\d+) s\)": [serve.grace],
+        r"`--clock GAME=MS`: mahjong (\d+) s, bridge (\d+) s, Niujiu (\d+) s, tricks (\d+) s": [
+            DEFAULT_CLOCK_MS[g] / 1000 for g in games
+        ],
+        r"`--bank GAME=MS`: (\d+), (\d+), (\d+), (\d+) s": [DEFAULT_BANK_MS[g] / 1000 for g in games],
+        r"`--waiting-expiry` \((\d+) s\)": [serve.waiting_expiry],
+        r"`--robot-wait` \((\d+) s\)": [serve.robot_wait],
+        r"at once and one every (\d+) s": [Chat.REFILL_S],
+        r"the last (\d+) lines for who joins": [Chat.KEEP],
+        r"committed, bounded at (\d+) s": [RECORD_WAIT],
+    }
+
+
+def stale_defaults(text: str, expected: dict[str, list[float]]) -> dict[str, object]:
+    """The defaults ``text`` misquotes (or no longer quotes): pattern -> what it says."""
+    flat = " ".join(text.split())
+    bad: dict[str, object] = {}
+    for pattern, want in expected.items():
+        said = [[float(g.replace(",", "")) for g in m.groups()] for m in re.finditer(pattern, flat)]
+        if not said or any(s != [float(w) for w in want] for s in said):
+            bad[pattern] = said or "not found"
+    return bad
+
+
+def test_every_default_the_page_quotes_is_the_servers() -> None:
+    bad = stale_defaults(DOC.read_text(encoding="utf-8"), defaults())
+    assert not bad, f"docs/architecture.md quotes defaults the server does not have: {bad}"
+
+
 def test_every_path_the_page_names_exists() -> None:
     text = DOC.read_text(encoding="utf-8")
     paths = named_paths(text)
@@ -181,3 +234,7 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert found == ["ROOM_STATE", "RATE_LIMITED"]
     assert {"ROOM_STATE", "TOO_LARGE", "AWAY", "BATCH", "HAND_END", "WAITING"} <= wire_words()
     assert "BOUND" not in wire_words()
+    page = "the last 4,096 events are kept for resume; played `--robot-pace`\n(0.6 s) after"
+    assert stale_defaults(page, {r"the last ([\d,]+) events are kept": [4096]}) == {}
+    assert stale_defaults(page, {r"played `--robot-pace` \(([\d.]+) s\)": [0.5]}) != {}
+    assert stale_defaults(page, {r"`--robot-wait` \((\d+) s\)": [30]}) == {r"`--robot-wait` \((\d+) s\)": "not found"}
