@@ -1,7 +1,7 @@
 """Resume tokens: ``player_id.expiry.nonce.signature``, HMAC-SHA256 under the server's secret.
 
 The signature says which player a token names and until when (any node of a service checks
-it with the shared secret); the lobby (paiju/core/lobby.py) keeps only the ``digest`` of the
+it with the shared secret); the lobby (paiju/core/lobby/) keeps only the ``digest`` of the
 one token of each player that is valid now, so that a token can be revoked: a new one at every
 resume (the previous one ends), none after LEAVE or logout until the next is given. The clock
 is the caller's ``now``.

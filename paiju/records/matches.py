@@ -3,10 +3,10 @@
 A hand is written when it ends, in one transaction with its match's row (created by the first
 hand); a match is closed in one transaction when it ends: its status, totals, the seats'
 holders and ranks, and (for a rated match) every rated account's new rating. The recorder
-writes what ends together in one transaction (:func:`write_batch`: a few statements for the
-whole batch, the same rows as these functions job by job). A hand in play is never in the
-database, so whatever the API reads is already public (the cards of a
-finished hand are in its RESULT, which every seat received).
+writes what ends together in one transaction (:func:`paiju.records.batch.write_batch`: a few
+statements of plain SQL for the whole batch, the same rows as these functions job by job). A
+hand in play is never in the database, so whatever the API reads is already public (the cards
+of a finished hand are in its RESULT, which every seat received).
 
 The action log of a hand (``[[seat, code, hex bytes], ...]``) replays it exactly from
 ``(game, seed, rules, hand)``: :func:`replay_hand` is how a stored outcome is checked, and how
@@ -20,9 +20,9 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, select, true, update
+from sqlalchemy import delete, insert, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from paiju import games
@@ -141,30 +141,6 @@ async def add_hands(s: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
     await s.execute(insert(Hand), list(rows))
     for match_id, n in Counter(r["match_id"] for r in rows).items():
         await s.execute(update(Match).where(Match.id == match_id).values(hands_played=Match.hands_played + n))
-
-
-async def add_analysis(
-    s: AsyncSession, info: MatchInfo | None, match_id: int | None, hand: int, detail: Mapping[str, Any]
-) -> bool:
-    """Merge a recorded hand's analysis (bridge's par, the trick game's solved values) into
-    its detail and mark it no longer pending, in the caller's transaction: hand ``hand`` of
-    ``match_id``, or (None) of the match of ``info``'s room and start. Whether the hand was
-    there."""
-    if match_id is None and info is not None:
-        match_id = await s.scalar(
-            select(Match.id)
-            .where(Match.room_id == info.room_id, Match.started == info.started)
-            .order_by(Match.id.desc())
-            .limit(1)
-        )
-    if match_id is None:
-        return False
-    where = (Hand.match_id == match_id) & (Hand.hand == hand)
-    held = await s.scalar(select(Hand.detail).where(where))
-    if held is None:
-        return False
-    await s.execute(update(Hand).where(where).values(detail={**held, **jsonable(detail)}, analysis_pending=False))
-    return True
 
 
 async def recorded_hands(db: Database, room_id: str, started: float) -> set[int]:
@@ -351,203 +327,6 @@ async def _rate(s: AsyncSession, game: str, rows: list[MatchSeat], totals: Seque
     for r in rows:
         if r.account_id is not None:
             r.rating_after = ratings.ordinal(new[r.account_id])
-
-
-# ------------------------------------------------------------------ writing a batch
-Key = tuple[str, float]
-"""A match as the recorder knows it: (room id, started)."""
-_MATCHES = cast(Table, Match.__table__)
-_SEATS = cast(Table, MatchSeat.__table__)
-_HANDS = cast(Table, Hand.__table__)
-
-
-@dataclass
-class MatchJobs:
-    """What one batch of the recorder holds for one match: the hands that ended (in order),
-    who held the seats at the first of them, and the match's end when it came (``end_at``:
-    its place among the batch's ends, the order in which ratings move)."""
-
-    info: MatchInfo
-    hands: list[HandRecord] = field(default_factory=list)
-    seats: tuple[SeatHolder, ...] = ()
-    end: tuple[tuple[SeatHolder, ...], tuple[int, ...], bool] | None = None  # (seats, totals, complete)
-    end_at: int = 0
-
-
-async def write_batch(s: AsyncSession, batch: Sequence[MatchJobs], known: Mapping[Key, int]) -> dict[Key, int | None]:
-    """Write a batch of the recorder in the caller's transaction, in a few statements for the
-    whole batch rather than some ten a match: the same rows as :func:`open_match`,
-    :func:`add_hands` and :func:`close_match` job by job. A match opened and closed within
-    the batch is inserted as it ends. ``known``: the ids of matches earlier batches opened.
-    Returns each match's id for the next batch (None: closed, or nothing of it kept)."""
-    ids: dict[Key, int | None] = {(m.info.room_id, m.info.started): None for m in batch}
-    for key in ids:
-        ids[key] = known.get(key)
-    # matches this writer has not opened (a room rebuilt after a restart): one query for all
-    unknown = {(m.info.room_id, m.info.started) for m in batch if m.hands} - set(k for k, v in ids.items() if v)
-    if unknown:
-        q = select(Match.id, Match.room_id, Match.started).where(
-            Match.status == PLAYING, Match.room_id.in_({room for room, _ in unknown})
-        )
-        for mid, room, started in (await s.execute(q)).all():
-            if (room, started) in unknown and ids[(room, started)] is None:
-                ids[(room, started)] = mid
-    holders = [h for m in batch for h in (*m.seats, *(m.end[0] if m.end else ()))]
-    accounts = await _account_ids(s, holders)
-    held: dict[tuple[str, int], Rating] = {}
-    seat_rows: dict[Key, list[dict[str, Any]]] = {}
-    closing: dict[Key, dict[str, Any]] = {}  # the values of each match that ends here
-    for m in sorted((m for m in batch if m.end is not None), key=lambda m: m.end_at):
-        key = (m.info.room_id, m.info.started)
-        assert m.end is not None
-        seats, totals, complete = m.end
-        if ids[key] is None and not m.hands:
-            continue  # no hand of it ended: nothing to keep
-        groups = ratings.teams(m.info.game, len(totals))
-        team_rank = ratings.ranks(totals, groups)
-        rank = {i: r for g, r in zip(groups, team_rank, strict=True) for i in g}
-        rows = [
-            {
-                "seat": i,
-                "account_id": accounts.get(h.name) if h.kind != GUEST else None,
-                "name": h.name,
-                "kind": h.kind,
-                "total": totals[i],
-                "rank": rank[i],
-                "rating_before": None,
-                "rating_after": None,
-            }
-            for i, h in enumerate(seats)
-        ]
-        rated = complete and any(h.kind in (USER, GUEST) for h in seats)
-        if rated:
-            await _rate_rows(s, m.info.game, rows, totals, held)
-        seat_rows[key] = rows
-        closing[key] = {"status": OVER if complete else "abandoned", "rated": rated, "totals": list(totals)}
-    now = time.time()
-    new = [m for m in batch if m.hands and ids[(m.info.room_id, m.info.started)] is None]
-    if new:
-        values = []
-        for m in new:
-            key = (m.info.room_id, m.info.started)
-            end = closing.get(key)
-            values.append(
-                {
-                    "room_id": m.info.room_id,
-                    "game": m.info.game,
-                    "ruleset": m.info.ruleset,
-                    "options": m.info.options,
-                    "seed": m.info.seed,
-                    **fair(m.info),
-                    "hands_planned": m.info.hands,
-                    "hands_played": len(m.hands),
-                    "status": end["status"] if end else PLAYING,
-                    "rated": end["rated"] if end else False,
-                    "started": m.info.started,
-                    "ended": now if end else None,
-                    "totals": end["totals"] if end else None,
-                }
-            )
-            if end is None:  # in play: the holders of its first hand, without totals yet
-                seat_rows[key] = [
-                    {
-                        "seat": i,
-                        "account_id": accounts.get(h.name) if h.kind != GUEST else None,
-                        "name": h.name,
-                        "kind": h.kind,
-                        "total": None,
-                        "rank": None,
-                        "rating_before": None,
-                        "rating_after": None,
-                    }
-                    for i, h in enumerate(m.seats)
-                ]
-        got = await s.execute(insert(_MATCHES).returning(_MATCHES.c.id, sort_by_parameter_order=True), values)
-        for m, mid in zip(new, got.scalars().all(), strict=True):
-            ids[(m.info.room_id, m.info.started)] = mid
-    opened = {(m.info.room_id, m.info.started) for m in new}
-    old: dict[Key, int] = {k: v for k, v in ids.items() if v is not None and k not in opened}
-    hands = [hand_row(hid, h) for m in batch if (hid := ids[(m.info.room_id, m.info.started)]) for h in m.hands]
-    if hands:
-        await s.execute(insert(_HANDS), hands)
-    counted = [
-        {"b_id": old[k], "b_n": len(m.hands)}
-        for m in batch
-        if (k := (m.info.room_id, m.info.started)) in old and m.hands
-    ]
-    matches = _MATCHES
-    if counted:
-        await s.execute(
-            update(matches)
-            .where(matches.c.id == bindparam("b_id"))
-            .values(hands_played=matches.c.hands_played + bindparam("b_n")),
-            counted,
-        )
-    replaced = [old[k] for k in closing if k in old]
-    if replaced:  # the seats as the match ends replace those of its first hand
-        await s.execute(delete(_SEATS).where(_SEATS.c.match_id.in_(replaced)))
-        await s.execute(
-            update(matches)
-            .where(matches.c.id == bindparam("b_id"))
-            .values(status=bindparam("b_status"), rated=bindparam("b_rated"), ended=now, totals=bindparam("b_totals")),
-            [
-                {"b_id": old[k], "b_status": v["status"], "b_rated": v["rated"], "b_totals": v["totals"]}
-                for k, v in closing.items()
-                if k in old
-            ],
-        )
-    seat_values = [
-        {"match_id": ids[k], **row} for k, rows in seat_rows.items() if ids.get(k) is not None for row in rows
-    ]
-    if seat_values:
-        await s.execute(insert(_SEATS), seat_values)
-    return {k: None if k in closing or v is None else v for k, v in ids.items()}
-
-
-async def _rate_rows(
-    s: AsyncSession, game: str, rows: list[dict[str, Any]], totals: Sequence[int], held: dict[tuple[str, int], Rating]
-) -> None:
-    """:func:`_rate` for the seat rows of :func:`write_batch` (dicts): the accounts' ratings
-    move, and each row gets its account's ordinal before and after. ``held``: the ratings the
-    batch has read or made so far, so that its matches that share an account (a robot) move
-    it in turn, and each account is read once a batch."""
-    accounts = {r["account_id"] for r in rows if r["account_id"] is not None}
-    if not accounts:
-        return  # guests only: their fresh ratings are not kept
-    unread = [a for a in accounts if (game, a) not in held]
-    if unread:
-        q = select(Rating).where(Rating.game == game, Rating.account_id.in_(unread))
-        if s.get_bind().dialect.name == "postgresql":
-            q = q.with_for_update()  # two servers rating the same robot at once: one waits
-        for got in (await s.scalars(q)).all():
-            held[(game, got.account_id)] = got
-    mine = {a: held[(game, a)] for a in accounts if (game, a) in held}
-    before = [
-        (mine[r["account_id"]].mu, mine[r["account_id"]].sigma) if r["account_id"] in mine else None for r in rows
-    ]
-    after = ratings.update(game, before, totals)
-    moves: dict[int, list[tuple[float, float]]] = {}
-    for r, b, a in zip(rows, before, after, strict=True):
-        if r["account_id"] is not None:
-            b = b or (ratings.MU, ratings.SIGMA)
-            moves.setdefault(r["account_id"], []).append((a[0] - b[0], a[1]))
-            r["rating_before"] = ratings.ordinal(b)
-    now = time.time()
-    for acc, ms in moves.items():
-        old = mine.get(acc)
-        mu = (old.mu if old is not None else ratings.MU) + sum(m[0] for m in ms) / len(ms)
-        sigma = sum(m[1] for m in ms) / len(ms)
-        if old is None:
-            old = Rating(account_id=acc, game=game, mu=mu, sigma=sigma, matches=0)
-            s.add(old)
-            held[(game, acc)] = old
-        old.mu, old.sigma, old.ordinal = mu, sigma, ratings.ordinal((mu, sigma))
-        old.matches += 1
-        old.updated = now
-    for r in rows:
-        if r["account_id"] is not None:
-            now_held = held[(game, r["account_id"])]
-            r["rating_after"] = ratings.ordinal((now_held.mu, now_held.sigma))
 
 
 # ------------------------------------------------------------------ reading

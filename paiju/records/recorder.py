@@ -16,15 +16,18 @@ par, the trick game's solved values), which may come long after the hand, to its
 
 ``Recorder(db, writer=...)`` (what ``paiju serve`` runs, with a pool of one spawned
 process: ``paiju.bots.pool.CallPool``, whose pipe the event loop watches: no thread) writes in a
-process of its own, started with the recorder: the SQL, SQLAlchemy's bookkeeping and the
-driver's thread then cost the event loop nothing but handing the batch over, where they took
-some tenth of a busy server's loop (docs/performance.md); there a SQLite file is written
-through the blocking driver (paiju/records/blocking.py: no hop to a driver's thread a
-statement, which cost the writer some 40 % of its CPU). The batches still go one at a time
-and in order, and that process ends with the server. A writer that dies (killed) is replaced
-and the batch in hand written again; one killed in the instant between its commit and its
-answer would have that batch written twice (its matches then stored twice): a window of a
-commit's length, the price of not holding the loop for the SQL.
+process of its own, started with the recorder: the SQL and the driver cost the event loop
+nothing but handing the batch over (as plain tuples: :func:`packed`), where they took some
+tenth of a busy server's loop (docs/performance.md). A batch is plain SQL
+(paiju/records/batch.py), and there a SQLite file is written through the ``sqlite3`` driver
+itself (paiju/records/blocking.py): no SQLAlchemy session, no hop to a driver's thread, no
+event loop's turn a batch; a RESULT waits for its hand's commit, so a busy server's batches
+are mostly of one hand, and what a batch cost besides the commit was most of the writer's
+CPU. The batches still go one at a time and in order, and that process ends with the server.
+A writer that dies (killed) is replaced and the batch in hand written again; one killed in
+the instant between its commit and its answer would have that batch written twice (its
+matches then stored twice): a window of a commit's length, the price of not holding the loop
+for the SQL.
 """
 
 from __future__ import annotations
@@ -32,15 +35,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from paiju.records.batch import Key, Known, MatchJobs, OnSession, Sql, add_analysis, write_batch
 from paiju.records.database import Database, redacted
-from paiju.records.matches import HandRecord, Key, MatchInfo, MatchJobs, SeatHolder, add_analysis, write_batch
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
+
+if TYPE_CHECKING:
+    from paiju.records.blocking import Blocking
 
 log = logging.getLogger("paiju.records")
 MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused (and logged)
@@ -220,7 +226,7 @@ class Recorder:
             return await self._here.write(batch)
         pause, lost = 0.1, 0
         while True:
-            self._writing = self._pool.submit(_write_in_writer, self.db.url, batch)
+            self._writing = self._pool.submit(_write_in_writer, self.db.url, packed(batch))
             try:
                 # shielded: a recorder closing while a batch is in hand lets it finish (close)
                 written, failures = await asyncio.shield(self._writing)
@@ -238,13 +244,38 @@ class Batches:
 
     def __init__(self, db: Database, *, blocking: bool = False) -> None:
         self.db = db
-        self.match_ids: dict[tuple[str, float], int] = {}  # (room id, started) -> match id
-        # in the writer process, SQLite through its blocking driver (paiju/records/blocking.py)
-        self.begin: Callable[[], contextlib.AbstractAsyncContextManager[AsyncSession]] = db.session.begin
-        if blocking and db.sqlite:
+        self.known = Known()  # the matches it opened (room id, started) -> match id, the robots' accounts
+        self._blocking: Blocking | None = None
+        if blocking and db.sqlite:  # in the writer process: SQLite on its driver (paiju/records/blocking.py)
             from paiju.records.blocking import Blocking
 
-            self.begin = Blocking(db).begin
+            self._blocking = Blocking(db)
+
+    @property
+    def blocking(self) -> bool:
+        """Whether its writing blocks (SQLite on its driver): then it never waits on the event loop."""
+        return self._blocking is not None
+
+    async def _pause(self, seconds: float) -> None:
+        """The pause before a retry: blocking where the writing blocks (the writer process)."""
+        if self._blocking is not None:
+            time.sleep(seconds)
+        else:
+            await asyncio.sleep(seconds)
+
+    @property
+    def match_ids(self) -> dict[Key, int]:
+        """The matches it opened and that are still in play: (room id, started) -> match id."""
+        return self.known.matches
+
+    @contextlib.asynccontextmanager
+    async def _begin(self) -> AsyncIterator[Sql]:
+        if self._blocking is not None:
+            async with self._blocking.begin() as q:
+                yield q
+        else:
+            async with self.db.session.begin() as s:
+                yield OnSession(s)
 
     async def write(self, batch: Sequence[Job]) -> tuple[list[bool], int]:
         """Write ``batch`` in one transaction, retried while it fails for a transient reason;
@@ -266,7 +297,7 @@ class Batches:
                     log.warning("records: a batch of %d jobs failed (%s); writing them one by one", len(batch), e)
                     break
                 log.warning("records: %s: %s; retrying in %.1f s", redacted(self.db.url), e, pause)
-                await asyncio.sleep(pause)
+                await self._pause(pause)
                 pause = min(pause * 2, 5.0)
         written: list[bool] = []
         for job in batch:
@@ -275,7 +306,7 @@ class Batches:
         return written, failures
 
     async def _write(self, batch: Sequence[Job]) -> None:
-        """One transaction, a few statements for the whole batch (paiju.records.matches.write_batch),
+        """One transaction, a few statements for the whole batch (paiju.records.batch.write_batch),
         then the analyses (each read, merged, written: they are few)."""
         plans: dict[Key, MatchJobs] = {}
         analyses = [job for job in batch if isinstance(job, _Analysis)]
@@ -292,16 +323,18 @@ class Batches:
                 plan.hands.append(job.hand)
             else:
                 plan.end, plan.end_at = (job.seats, job.totals, job.complete), i
-        async with self.begin() as s:
-            ids = await write_batch(s, list(plans.values()), self.match_ids) if plans else {}
+        async with self._begin() as q:
+            ids, learnt = await write_batch(q, list(plans.values()), self.known) if plans else ({}, Known())
             for a in analyses:
                 if a.info is None:
                     mid = a.match_id
                 else:
                     key = (a.info.room_id, a.info.started)
                     mid = ids.get(key) or self.match_ids.get(key)
-                await add_analysis(s, a.info, mid, a.hand, a.detail)
-        for key, mid in ids.items():  # committed: the matches as the next transaction finds them
+                await add_analysis(q, a.info, mid, a.hand, a.detail)
+        # committed: the matches and robots as the next transaction finds them
+        self.known.robots.update(learnt.robots)
+        for key, mid in ids.items():
             if mid is None:
                 self.match_ids.pop(key, None)
             else:
@@ -315,23 +348,76 @@ def _where(job: Job) -> str:
     return f"match {job.match_id}" if isinstance(job, _Analysis) else "?"
 
 
+def packed(batch: Sequence[Job]) -> list[tuple[Any, ...]]:
+    """``batch`` as plain tuples for the writer's pipe (:func:`unpacked` rebuilds it): pickle
+    takes a frozen dataclass some five times slower than the tuple of its fields, at both ends.
+
+    >>> info = MatchInfo("r1", "tricks", "classic", {}, 7, 2, 5.0)
+    >>> job = _End(info, (SeatHolder("robot", "random@1"),), (0,), True)
+    >>> unpacked(packed([job])) == [job]
+    True
+    """
+    out: list[tuple[Any, ...]] = []
+    for job in batch:
+        i = job.info
+        info = None if i is None else (i.room_id, i.game, i.ruleset, i.options, i.seed, i.hands, i.started, i.salt)
+        if isinstance(job, _Hand):
+            h = job.hand
+            hand = (h.hand, h.actions, h.scores, h.revealed, h.detail, h.pending)
+            out.append((0, info, hand, [(x.kind, x.name) for x in job.seats]))
+        elif isinstance(job, _End):
+            out.append((1, info, [(x.kind, x.name) for x in job.seats], job.totals, job.complete))
+        else:
+            out.append((2, info, job.match_id, job.hand, job.detail))
+    return out
+
+
+def unpacked(batch: Sequence[tuple[Any, ...]]) -> list[Job]:
+    """The jobs of :func:`packed`."""
+    out: list[Job] = []
+    for kind, info_t, *rest in batch:
+        info = None if info_t is None else MatchInfo(*info_t)
+        if kind == 2:
+            out.append(_Analysis(info, *rest))
+            continue
+        assert info is not None
+        if kind == 0:
+            hand, seats = rest
+            out.append(_Hand(info, HandRecord(*hand), tuple(SeatHolder(*x) for x in seats)))
+        else:
+            seats, totals, complete = rest
+            out.append(_End(info, tuple(SeatHolder(*x) for x in seats), tuple(totals), complete))
+    return out
+
+
 # The writer process's own loop and writer, made by its first batch.
 _in_writer: tuple[asyncio.AbstractEventLoop, Batches] | None = None
 
 
-def _write_in_writer(url: str, batch: list[Job]) -> tuple[list[bool], int]:
-    """Run in the writer process: write ``batch`` (``(whether each job was written, failures)``)."""
+def _write_in_writer(url: str, batch: list[tuple[Any, ...]]) -> tuple[list[bool], int]:
+    """Run in the writer process: write ``batch`` (:func:`packed`; ``(whether each job was
+    written, failures)``). SQLite's writing never waits on anything but its driver, whose calls
+    block: its coroutine is run to its end at once, without the event loop's turn (some 30 µs
+    a batch); PostgreSQL's on the loop."""
     global _in_writer
     if _in_writer is None or _in_writer[1].db.url != url:
         _in_writer = (asyncio.new_event_loop(), Batches(Database(url), blocking=True))
     loop, batches = _in_writer
-    return loop.run_until_complete(batches.write(batch))
+    work = batches.write(unpacked(batch))
+    if not batches.blocking:
+        return loop.run_until_complete(work)
+    try:
+        work.send(None)
+    except StopIteration as done:
+        return cast(tuple[list[bool], int], done.value)
+    work.close()
+    raise RuntimeError("the records' blocking writer waited on the event loop")
 
 
 def _transient(e: Exception) -> bool:
     """A failure that may pass: the connection, not the data (a constraint, a bug)."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-    if isinstance(e, (OSError, TimeoutError, OperationalError, InterfaceError)):
+    if isinstance(e, (OSError, TimeoutError, OperationalError, InterfaceError, sqlite3.OperationalError)):
         return True
     return isinstance(e, DBAPIError) and bool(e.connection_invalidated)

@@ -1,4 +1,4 @@
-"""Who a connection plays as: the database's side of HELLO and ACCOUNT (paiju/core/lobby.py
+"""Who a connection plays as: the database's side of HELLO and ACCOUNT (paiju/core/lobby/
 decides; the shell asks here and hands the answer back to the lobby).
 
 HELLO with ``session`` (a token from an earlier IDENTITY) plays as that account; HELLO without

@@ -188,12 +188,18 @@ async def _rows(db: Database) -> dict[str, list[tuple[object, ...]]]:
         }
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "where"),
+    [(1, "sqlite"), (2, "sqlite"), (3, "sqlite"), (1, "writer"), (2, "writer"), (3, "writer"), (1, "postgresql")],
+)
+async def test_a_batch_writes_what_the_jobs_one_by_one_write(
+    tmp_path: object, seed: int, where: str, request: pytest.FixtureRequest
+) -> None:
     """Random matches (guests, robots whose ratings move from match to match, holders that
     change, abandoned matches), their jobs interleaved and cut into random batches: the batch
-    writer (paiju.records.matches.write_batch) stores exactly the rows that the jobs written one by
-    one, each in its own transaction, store."""
+    writer (paiju.records.batch.write_batch) stores exactly the rows that the jobs written one by
+    one, each in its own transaction, store: through SQLAlchemy's session on SQLite and on
+    PostgreSQL, and on the sqlite3 driver itself as the writer process writes (``blocking``)."""
     from pathlib import Path
 
     from paiju.records.recorder import Batches, _End, _Hand
@@ -222,9 +228,12 @@ async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, s
                 jobs.append(_End(x.info, end, tuple(x.totals), x.played == x.hands))
                 live.remove(x)
     one_by_one = Database(f"sqlite+aiosqlite:///{Path(str(tmp_path)) / 'a.sqlite3'}")
-    batched = Database(f"sqlite+aiosqlite:///{Path(str(tmp_path)) / 'b.sqlite3'}")
-    for d in (one_by_one, batched):
-        await d.upgrade()
+    if where == "postgresql":
+        batched = await request.getfixturevalue("postgres").emptied()
+    else:
+        batched = Database(f"sqlite+aiosqlite:///{Path(str(tmp_path)) / 'b.sqlite3'}")
+        await batched.upgrade()
+    await one_by_one.upgrade()
     mids: dict[str, int] = {}
     for job in jobs:  # the reference: a transaction a job
         if isinstance(job, _Hand):
@@ -235,7 +244,7 @@ async def test_a_batch_writes_what_the_jobs_one_by_one_write(tmp_path: object, s
             await matches.finish_match(
                 one_by_one, mids.pop(job.info.room_id), job.info, job.seats, job.totals, complete=job.complete
             )
-    writer = Batches(batched)
+    writer = Batches(batched, blocking=where == "writer")
     k = 0
     while k < len(jobs):
         size = rng.randint(1, 12)

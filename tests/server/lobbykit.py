@@ -1,4 +1,4 @@
-"""A driver for the lobby's core (paiju/core/lobby.py) with real tables and no I/O: what the
+"""A driver for the lobby's core (paiju/core/lobby/) with real tables and no I/O: what the
 shell (paiju/server/lobby.py) does, in a few lines, with the clock, the database and the other nodes
 as test doubles. Connections are ints; each one's frames are kept in order."""
 

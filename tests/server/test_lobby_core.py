@@ -1,4 +1,4 @@
-"""The lobby's core (paiju/core/lobby.py) driven in-process, without sockets or subprocesses:
+"""The lobby's core (paiju/core/lobby/) driven in-process, without sockets or subprocesses:
 HELLO, resume with and without a gap, the expiry after the grace period, the per-address
 limits, quick play, the redirect decisions with a fake directory, login throttling."""
 

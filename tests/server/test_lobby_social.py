@@ -1,4 +1,4 @@
-"""The lobby's part in invite links, chat and rematch (paiju/core/lobby.py with real tables): JOIN
+"""The lobby's part in invite links, chat and rematch (paiju/core/lobby/ with real tables): JOIN
 with first_free seats whoever opens a link, else watches; chat frames reach the room, a LEAVE
 after the match reaches the room that offers a rematch; the rematch accepted by both opens a
 new room with them (mahjong's seats one on, robots for the rest) and tells them where."""

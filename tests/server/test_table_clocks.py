@@ -1,4 +1,4 @@
-"""Fair clocks and paced robots in the room core (paiju/core/table.py), driven in-process with a
+"""Fair clocks and paced robots in the room core (paiju/core/table/), driven in-process with a
 clock the test moves: a human who runs over a move's time spends the seat's time bank and
 keeps the seat while the bank lasts; when it is spent the clock plays and a robot takes the
 seat, and the owner gets it back by answering the next prompt before the robot does; in a

@@ -1,4 +1,4 @@
-"""The room core's chat and rematch (paiju/core/table.py with paiju/core/social.py), driven in-process:
+"""The room core's chat and rematch (paiju/core/table/ with paiju/core/social.py), driven in-process:
 who reads which line, the length cap, the rate limit, mutes, the lines a newcomer or a resumed
 player gets again, and nothing of it in the room's log; the rematch offered after the match,
 accepted by all, declined, timed out, and with a player who drops or leaves during the offer."""
