@@ -77,6 +77,12 @@ MISTAKES = {
     "solve bad card": ("solve tricks 1,2,x 3,4,5", 2, "paiju solve:", "x"),
     "bench no hands": ("bench mahjong --hands 0", 2, "paiju bench mahjong: argument --hands:", "at least 1"),
     "bench no deals": ("bench tricks --deals 0", 2, "paiju bench tricks: argument --deals:", "at least 1"),
+    "conformance ruleset": (
+        "bench conformance --game tricks --ruleset chess",
+        2,
+        "paiju bench conformance: tricks has no ruleset 'chess'",
+        "known: standard",
+    ),
     "bots health file": (
         "bots --redis redis://127.0.0.1:1/0 --health-file /nonexistent/h",
         2,

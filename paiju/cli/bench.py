@@ -26,6 +26,7 @@ TARGETS: dict[str, str] = {  # target -> one-line help
     "loop": "the event loop's lag with every core busy: robot processes at the server's priority against below it",
     "leads": "the bridge opening lead: DD tricks the simulated lead and the rules' lead give away, and its CPU",
     "judge": "the bridge bidding's simulation against the rows alone on the same deals, scored against par",
+    "conformance": "the conformance kit over thousands of random hands of a game (the suite's long form)",
 }
 
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 import functools
 import random
 
-import pytest
-
 from paiju.games.bridge.bidding import Hand, choose, explain, is_cue, key_cards, read_auction
 from paiju.games.bridge.deal import parse_hand
 from paiju.protocol.cards import PASS, format_call, parse_call
 
-AUCTIONS = 10_000
+AUCTIONS = 2000  # random deals bid by the tables: some 1,800 forcing calls, 19,000 promises
 
 
 def bid(hand: str, auction: str) -> str:
@@ -150,7 +148,6 @@ def random_auctions() -> list[tuple[list[list[int]], int, tuple[int, ...], list[
     return out
 
 
-@pytest.mark.slow
 def test_a_forcing_call_is_never_passed() -> None:
     seen = 0
     for _, _, auction, forcing in random_auctions():
@@ -158,16 +155,16 @@ def test_a_forcing_call_is_never_passed() -> None:
             if f and i + 2 < len(auction) and auction[i + 1] == PASS:
                 assert auction[i + 2] != PASS, [format_call(c) for c in auction[: i + 3]]
                 seen += 1
-    assert seen > 5000
+    assert seen > 1500
 
 
 def test_every_call_keeps_the_promise_read_back_on_many_auctions() -> None:
     checked = 0
-    for hands, dealer, auction, _ in random_auctions()[:3000]:
+    for hands, dealer, auction, _ in random_auctions():
         for p in read_auction(auction, dealer):
             assert p.holds(Hand.of(hands[p.seat])), ([format_call(c) for c in auction], p.index, p.rows)
             checked += 1
-    assert checked > 20_000
+    assert checked > 15_000
 
 
 def test_free_advance_and_the_doublers_strong_rebid() -> None:
