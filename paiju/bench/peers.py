@@ -13,7 +13,9 @@ HELLO (paiju/protocol/SPEC.md §1), as paiju's client library and web client do 
 frame a message).
 
 Each measure is a window of ``--seconds`` after ``--warmup``; the server's CPU time (user +
-system of its process and its children, from /proc) is read as the window opens and closes.
+system of its process and its children, from /proc) is read as the window opens and closes,
+by process: the table and ``--json`` (``cpu_by_process`` of each run) split paiju's into its
+serving process (user and system) and its children (the records writer, the robots' pools).
 Each server first plays a pass of ``--warm`` seconds that is not counted (what it does once:
 paiju's records writer process starts, Node compiles). The runs are interleaved (run 1 of
 every room count and server, then run 2, ...) and each figure is the median of the ``--runs``
@@ -45,7 +47,7 @@ from typing import Any
 
 from paiju.bench.server import SERVE_OPTIONS
 from paiju.cli.args import fail, nonnegative_float, positive_float, positive_int
-from paiju.testing.launch import Child, cpu_of, end, serve
+from paiju.testing.launch import Child, cpu_by_process, cpu_of, end, serve
 
 HERE = Path(__file__).resolve().parent
 COLYSEUS = HERE / "colyseus"
@@ -437,6 +439,9 @@ FIGURES = (
     "generator_cpu_percent",
     "matches_per_s",
     "matches_per_action",
+    "serving_user_us_per_action",
+    "serving_system_us_per_action",
+    "children_us_per_action",
 )
 
 
@@ -480,14 +485,15 @@ def measure(
     cmd += ["--seed", str(args.seed), "--batch", "1" if args.batch else "0"]
     gen = subprocess.Popen(cmd, cwd=COLYSEUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert gen.stdout is not None
-    marks: list[tuple[float, float, float]] = []  # (server CPU, generator CPU, wall) at open and close
+    # (the server's CPU by process, generator CPU, wall) at open and close
+    marks: list[tuple[dict[int, tuple[float, float, int]], float, float]] = []
     report: dict[str, Any] | None = None
     ticked = 0
     try:
         for line in gen.stdout:
             msg = json.loads(line)
             if msg["event"] in ("start", "end"):
-                marks.append((server.cpu_seconds(), cpu_of(gen.pid), time.perf_counter()))
+                marks.append((cpu_by_process(server.proc.pid), cpu_of(gen.pid), time.perf_counter()))
             if msg["event"] == "start" and bar is not None:
                 bar.update(round(warmup))
             elif msg["event"] == "tick" and bar is not None:
@@ -506,8 +512,11 @@ def measure(
         err = gen.stderr.read().strip() if gen.stderr else ""
         raise RuntimeError(f"the load generator against {key} stopped early: {err or 'no output'}")
     (s0, g0, w0), (s1, g1, w1) = marks
-    cpu, wall, actions = s1 - s0, w1 - w0, report["actions"]
+    actions = report["actions"]
+    by_process = per_process(s0, s1, server.proc.pid, actions)
+    cpu, wall = sum(p["cpu_s"] for p in by_process), w1 - w0
     seconds = report["seconds"]
+    serving, kids = by_process[0], by_process[1:]
     return {
         "server": key,
         "rooms": rooms,
@@ -526,11 +535,47 @@ def measure(
         "generator_cpu_percent": round(100 * (g1 - g0) / wall, 1),
         "matches_per_s": round(report["matches"] / seconds, 2),
         "matches_per_action": round(report["matches"] / actions, 6) if actions else None,
+        "serving_user_us_per_action": serving["user_us_per_action"],
+        "serving_system_us_per_action": serving["system_us_per_action"],
+        "children_us_per_action": round(sum(k["cpu_s"] for k in kids) * 1e6 / actions, 1) if actions else None,
+        "cpu_by_process": by_process,
         "hands": report["hands"],
         "matches": report["matches"],
         "idle_tables": report["idle_tables"],
         "errors": report["errors"],
     }
+
+
+def per_process(
+    before: dict[int, tuple[float, float, int]], after: dict[int, tuple[float, float, int]], serving: int, actions: int
+) -> list[dict[str, Any]]:
+    """The CPU each process of a server used between two readings of :func:`cpu_by_process`
+    (the serving process first, then its children, each from 0 if it started meanwhile),
+    in seconds and in µs an action (user, system).
+
+    >>> per_process({1: (1.0, 0.5, 0)}, {1: (1.5, 0.6, 0), 2: (0.2, 0.0, 10)}, 1, 1000)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'process': 'serving', 'pid': 1, 'nice': 0, 'cpu_s': 0.6, 'user_us_per_action': 500.0,
+      'system_us_per_action': 100.0},
+     {'process': 'child', 'pid': 2, 'nice': 10, 'cpu_s': 0.2, 'user_us_per_action': 200.0,
+      'system_us_per_action': 0.0}]
+    """
+    out = []
+    for pid in sorted(after, key=lambda p: (p != serving, p)):
+        user, system, nice = after[pid]
+        u0, s0, _ = before.get(pid, (0.0, 0.0, nice))
+        du, ds = user - u0, system - s0
+        out.append(
+            {
+                "process": "serving" if pid == serving else "child",
+                "pid": pid,
+                "nice": nice,
+                "cpu_s": round(du + ds, 3),
+                "user_us_per_action": round(1e6 * du / actions, 1) if actions else None,
+                "system_us_per_action": round(1e6 * ds / actions, 1) if actions else None,
+            }
+        )
+    return out
 
 
 def _ms(value: float | None) -> float | None:
@@ -558,6 +603,14 @@ def table(figures: dict[str, Any], rooms: int, hands: int) -> str:
             f"{num(f['actions_per_cpu_s'], ',.0f'):>15}{lat:>15}{num(f['messages_per_action'], '.2f'):>13}"
             f"{num(f['bytes_per_action'], '.0f'):>14}"
         )
+    split = [
+        f"{SERVERS[key][0]} {num(f['serving_user_us_per_action'], '.1f')}"
+        f" + {num(f['serving_system_us_per_action'], '.1f')}, its children {num(f['children_us_per_action'], '.1f')}"
+        for key, f in figures.items()
+        if key in SERVERS and (f["children_us_per_action"] or 0) > 0
+    ]
+    if split:  # (a Node server is one process)
+        lines.append(f"  server CPU µs an action by process, the serving one's user + system: {'; '.join(split)}")
     if figures["ratio"] is not None or figures["ratio_default"] is not None:
         lines.append(
             f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "

@@ -182,17 +182,31 @@ def end(proc: subprocess.Popen[str], timeout: float = 10.0, sig: int = signal.SI
 def cpu_of(pid: int, children: bool = False) -> float:
     """User + system CPU seconds a live process has used so far (Linux /proc); with
     ``children``, those of its live child processes too, recursively."""
+    return sum(user + system for user, system, _ in cpu_by_process(pid, children).values())
+
+
+def cpu_by_process(pid: int, children: bool = True) -> dict[int, tuple[float, float, int]]:
+    """User and system CPU seconds and the nice value of a live process and (``children``) of
+    each of its live descendants, by pid (Linux /proc; none of those that ended).
+
+    >>> import os
+    >>> user, system, nice = cpu_by_process(os.getpid())[os.getpid()]
+    >>> user >= 0 and system >= 0 and nice == os.getpriority(os.PRIO_PROCESS, 0)
+    True
+    """
+    out: dict[int, tuple[float, float, int]] = {}
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:  # ended meanwhile
-        return 0.0
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return out
+    tick = os.sysconf("SC_CLK_TCK")
+    out[pid] = (int(fields[11]) / tick, int(fields[12]) / tick, int(fields[16]))
     if children:
         with contextlib.suppress(OSError):
             for task in Path(f"/proc/{pid}/task").iterdir():
                 for kid in (task / "children").read_text().split():
-                    cpu += cpu_of(int(kid), children=True)
-    return cpu
+                    out |= cpu_by_process(int(kid))
+    return out
 
 
 def paiju(*args: str, ready: str | None = None, **kw: Any) -> Child:

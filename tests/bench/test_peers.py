@@ -68,6 +68,13 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
         assert r["rooms"] == 2 and r["actions"] > 0 and r["server_cpu_s"] > 0, r
         assert r["idle_tables"] == 0 and not r["errors"], r
         assert r["matches"] >= 0 and r["hands"] > 0, r
+        # the server's CPU by process: the serving one first, the parts adding up to the whole
+        procs = r["cpu_by_process"]
+        assert procs[0]["process"] == "serving" and all(p["process"] == "child" for p in procs[1:]), procs
+        assert sum(p["cpu_s"] for p in procs) == pytest.approx(r["server_cpu_s"], abs=0.002 * len(procs)), r
+    # paiju serve has children (the records writer, the robots' pools), a Node server none
+    assert {len(r["cpu_by_process"]) > 1 for r in out["runs"] if r["server"] == "paiju"} == {True}
+    assert {len(r["cpu_by_process"]) for r in out["runs"] if r["server"] != "paiju"} == {1}
     figures = out["rooms"]["2"]
     for key in peers.SERVERS_NAMED:
         f = figures[key]

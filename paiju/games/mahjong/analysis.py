@@ -123,26 +123,12 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
         return 14 - 2 * pairs - min(singles, 7 - pairs) if pairs < 7 else 0
 
     def hu_distance(tiles: bytes, melds: int = 0, *, seven_pairs: bool = True, distinct_pairs: bool = False) -> int:
-        """The hu distance of a concealed part (see the module's definition).
-
-        ``seven_pairs``: whether seven pairs is a winning form (only with ``melds == 0``);
-        ``distinct_pairs``: whether its pairs must be seven different tiles (the riichi
-        rule; paiju's rules let a four of a kind count as two pairs).
-        """
         d, total = standard(tiles, melds)
         if seven_pairs and melds == 0:
             return min(d, seven(total, distinct_pairs))
         return d
 
     def form_distances(tiles: bytes, melds: int = 0, *, distinct_pairs: bool = False) -> tuple[int, int]:
-        """The hu distance of the standard form and of seven pairs (:data:`UNREACHABLE`
-        with melds), from one reading of the tables: ``hu_distance(tiles, melds)`` is
-        their minimum and ``hu_distance(tiles, melds, seven_pairs=False)`` the first.
-
-        >>> from paiju.protocol.cards import parse_tiles as t
-        >>> form_distances(t("1199m 1199p 55s 18s 5m")), form_distances(t("1111m 2222m"), melds=2)
-        ((4, 2), (1, 99))
-        """
         d, total = standard(tiles, melds)
         return d, seven(total, distinct_pairs) if melds == 0 else UNREACHABLE
 
@@ -150,7 +136,36 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
 
 
 UNREACHABLE = 99  # the distance given for a form that no hand of this ruleset can make
-hu_distance, form_distances = _make_hu_distance()
+
+
+@functools.cache
+def _distances() -> tuple[Callable[..., int], Callable[..., tuple[int, int]]]:
+    """:func:`hu_distance` and :func:`form_distances` over the tables, built at their first
+    use: building them takes about a second of CPU, which a process that plays no mahjong
+    (a server's start, a bridge robot's worker) does not pay."""
+    return _make_hu_distance()
+
+
+def hu_distance(tiles: bytes, melds: int = 0, *, seven_pairs: bool = True, distinct_pairs: bool = False) -> int:
+    """The hu distance of a concealed part (see the module's definition).
+
+    ``seven_pairs``: whether seven pairs is a winning form (only with ``melds == 0``);
+    ``distinct_pairs``: whether its pairs must be seven different tiles (the riichi
+    rule; paiju's rules let a four of a kind count as two pairs).
+    """
+    return _distances()[0](tiles, melds, seven_pairs=seven_pairs, distinct_pairs=distinct_pairs)
+
+
+def form_distances(tiles: bytes, melds: int = 0, *, distinct_pairs: bool = False) -> tuple[int, int]:
+    """The hu distance of the standard form and of seven pairs (:data:`UNREACHABLE`
+    with melds), from one reading of the tables: ``hu_distance(tiles, melds)`` is
+    their minimum and ``hu_distance(tiles, melds, seven_pairs=False)`` the first.
+
+    >>> from paiju.protocol.cards import parse_tiles as t
+    >>> form_distances(t("1199m 1199p 55s 18s 5m")), form_distances(t("1111m 2222m"), melds=2)
+    ((4, 2), (1, 99))
+    """
+    return _distances()[1](tiles, melds, distinct_pairs=distinct_pairs)
 
 
 def pair_suit_distances(tiles: bytes, melds: int = 0, *, honours: bool = True) -> tuple[int, int, int, int]:
