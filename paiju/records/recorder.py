@@ -6,11 +6,13 @@ which a room sends a hand's RESULT only once its record is durable (paiju/server
 The event loop itself never waits for the database. The writer task takes every job queued
 when it is free and writes them in order (a match's hands before its end) in one
 transaction: a group commit. On a busy server, whose jobs come more often than every
-``group`` seconds (:data:`GROUP_WAIT`, 10 ms), it first waits for a few more (:data:`GROUP_JOBS`,
-at most ``group``): a hand's RESULT then waits up to that much longer, and a batch carries
-several hands, where one a batch cost the writer a commit, a pipe message, a wake-up and the
-batch's own work for each (docs/performance.md). An idle server's hands go at once; ``linger``
-makes every batch wait (for the benchmarks). A batch that failed for a transient reason (the database
+``group`` seconds (:data:`GROUP_WAIT`, 10 ms), it first waits for a few more
+(:data:`GROUP_JOBS`, at most ``group``): a hand's RESULT then waits up to that much longer,
+and a batch carries several hands, where one a batch cost the writer a commit, a pipe
+message, a wake-up and the batch's own work for each (docs/performance.md). An idle server's
+hands go at once; ``linger`` makes every batch wait (for the benchmarks). An analysis, whose
+commit nothing waits for, does not wake the writer: it goes with the next batch, at most
+:data:`ANALYSIS_WAIT` later. A batch that failed for a transient reason (the database
 restarting) is retried with a growing pause, so nothing finished is dropped while the server
 lives; one that failed for another reason (a constraint, a bug) is written again job by job,
 so that only the bad job is lost. :meth:`Recorder.analysed` adds a hand's analysis (bridge's
