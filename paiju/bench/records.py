@@ -7,7 +7,9 @@ Hands of real games (random legal play, in matches of ``--match-hands``) end one
 figure is the CPU time of the whole process (the event loop and the database driver's
 thread) from the first hand's end until everything is written, per hand, for each
 ``--linger`` given: 0 writes every job in a transaction of its own (the recorder before
-batching), the default is :data:`paiju.records.recorder.LINGER`. The pacing loop's own CPU (the
+batching), the default is :data:`paiju.records.recorder.LINGER`; and for each ``--group``: how
+long at most a batch waits for more jobs when they come faster than that (0: never; the
+default, :data:`paiju.records.recorder.GROUP_WAIT`, is what ``paiju serve`` does). The pacing loop's own CPU (the
 same loop with nothing written) is measured too and taken off.
 """
 
@@ -26,7 +28,7 @@ from paiju.testing.launch import cpu_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from paiju.records.recorder import LINGER
+    from paiju.records.recorder import GROUP_WAIT, LINGER
 
     parser.add_argument("--hands", type=positive_int, default=400, help="hands written per run (default %(default)s)")
     parser.add_argument("--match-hands", type=positive_int, default=8, help="hands a match (default %(default)s)")
@@ -41,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the recorder's lingers to compare, seconds (default 0 and {LINGER}: one transaction a job, and batches)",
     )
     parser.add_argument(
+        "--group",
+        type=float,
+        nargs="+",
+        default=[GROUP_WAIT],
+        help=f"the recorder's group waits to compare, seconds (default {GROUP_WAIT}: at most that long a batch "
+        "waits for more jobs when they come faster; 0: never)",
+    )
+    parser.add_argument(
         "--process",
         action="store_true",
         help="also each linger with the writer process of paiju serve (Recorder(writer=...)): "
@@ -52,8 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.gap < 0 or any(x < 0 for x in args.linger):
-        raise SystemExit("paiju bench records: --gap and --linger are seconds, at least 0")
+    if args.gap < 0 or any(x < 0 for x in (*args.linger, *args.group)):
+        raise SystemExit("paiju bench records: --gap, --linger and --group are seconds, at least 0")
     out = asyncio.run(_main(args))
     if args.json:
         print(json.dumps(out))
@@ -98,10 +108,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     say(f"paiju bench records: {args.hands} {args.game} hands, one every {args.gap:g} s, matches of {args.match_hands}")
     try:
         runs = [
-            (linger, process) for linger in args.linger for process in ((False, True) if args.process else (False,))
+            (linger, group, process)
+            for linger in args.linger
+            for group in args.group
+            for process in ((False, True) if args.process else (False,))
         ]
-        for k, (linger, process) in enumerate(runs):
-            rec = Recorder(db, linger=linger, writer=records_writer if process else None)
+        for k, (linger, group, process) in enumerate(runs):
+            rec = Recorder(db, linger=linger, group=group, writer=records_writer if process else None)
             rec.start()
             await rec.ready()  # the writer's start (imports, connect) is not a hand's cost
             writer0 = sum(cpu_of(pid) for pid in rec.writer_pids())
@@ -121,13 +134,14 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             writer = sum(cpu_of(pid) for pid in rec.writer_pids()) - writer0
             await rec.close()
             per_hand = 1000 * (cpu - idle) / args.hands
-            run = {"linger_s": linger, "cpu_ms_per_hand": round(per_hand, 3), "failures": rec.failures}
-            line = f"  linger {linger:5.2f} s: {per_hand:6.2f} ms of CPU a hand (all threads)"
+            run = {"linger_s": linger, "group_s": group, "cpu_ms_per_hand": round(per_hand, 3)}
+            run |= {"failures": rec.failures, "batches": rec.batches}
+            line = f"  linger {linger:5.2f} s, group {group:5.3f} s: {per_hand:6.2f} ms of CPU a hand (all threads)"
             if process:
                 run |= {"process": True, "writer_cpu_ms_per_hand": round(1000 * writer / args.hands, 3)}
                 line += f" + {1000 * writer / args.hands:.2f} ms in the writer process"
             out["runs"].append(run)
-            say(f"{line}, {rec.failures} failures")
+            say(f"{line}, {rec.batches} batches, {rec.failures} failures")
     finally:
         await db.close()
         scratch.cleanup()

@@ -35,6 +35,7 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from paiju.records import ratings
+from paiju.records.accounts import name_key
 from paiju.records.matches import HandRecord, MatchInfo, SeatHolder, fair, jsonable
 from paiju.records.models import ABANDONED, GUEST, OVER, PLAYING, ROBOT, USER
 
@@ -294,8 +295,6 @@ async def write_batch(q: Sql, batch: Sequence[MatchJobs], known: Known) -> tuple
 async def account_ids(q: Sql, seats: Sequence[SeatHolder], robots: dict[str, int]) -> dict[str, int]:
     """Account ids by name (of the holders ``seats`` that are not guests); a robot's account is
     created on its first match. ``robots``: robots' ids by name key, read from it and added to."""
-    from paiju.records.accounts import name_key
-
     keys = {name_key(h.name): h for h in seats if h.kind != GUEST}
     if not keys:
         return {}

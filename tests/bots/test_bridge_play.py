@@ -204,6 +204,7 @@ def bid_out(game: Bridge, robot: HybridRobot) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by_the_rules() -> None:
     """After the opening lead the declaring side sees dummy: its first card is Monte Carlo's
     (``declarer_switch`` 1), while the defence leads by simulation and follows the

@@ -284,6 +284,7 @@ def _check_result(game: str, page: Any, text: str) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", registry.names())
+@pytest.mark.slow
 def test_play_a_hand_against_robots(base_url: str, browser: Any, game: str, size: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     phone = size == "phone"

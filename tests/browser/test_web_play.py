@@ -68,6 +68,7 @@ def _autoplay(page: Any) -> None:
     assert page.locator("#replay-play").get_attribute("data-playing") == "0"
 
 
+@pytest.mark.slow
 def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES["desktop"])

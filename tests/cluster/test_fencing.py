@@ -12,6 +12,7 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
 import redis.asyncio as aioredis
 
 from paiju.bench.cluster import Player, Report, check_room, owners_of
@@ -25,6 +26,7 @@ from .conftest import redis_server, start_node
 __all__ = ["redis_server"]
 
 
+@pytest.mark.slow
 async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, tmp_path: Path) -> None:
     a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")

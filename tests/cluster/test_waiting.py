@@ -9,6 +9,7 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
 import redis.asyncio as aioredis
 
 from paiju.bench.cluster import owners_of
@@ -21,6 +22,7 @@ from .conftest import redis_server, start_node
 __all__ = ["redis_server"]
 
 
+@pytest.mark.slow
 async def test_a_waiting_room_is_taken_over(redis_server: RedisServer, tmp_path: Path) -> None:
     a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
     bots = start_bots(redis_server.url, "w")

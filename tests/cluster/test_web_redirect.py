@@ -42,6 +42,7 @@ class Creator(threading.Thread):
                 await asyncio.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_the_page_follows_a_redirect_to_the_room(redis_server: RedisServer, tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")

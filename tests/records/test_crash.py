@@ -18,6 +18,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from paiju.client import Client
 from paiju.protocol import Result
 from tests.server.conftest import TEST_OPTIONS, Launched, start_process
@@ -48,6 +50,7 @@ def rows(path: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
         return db.execute(query, args).fetchall()
 
 
+@pytest.mark.slow
 async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Path) -> None:
     path = tmp_path / "records.sqlite3"
     url = f"sqlite:///{path}"

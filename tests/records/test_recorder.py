@@ -3,6 +3,7 @@ order (a match's hands before its end), and a job that cannot be written costs o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
@@ -13,7 +14,7 @@ import pytest
 from paiju.cli.serve import records_writer
 from paiju.records import matches
 from paiju.records.database import Database
-from paiju.records.matches import MatchInfo, SeatHolder
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
 from paiju.records.models import GUEST, ROBOT
 from paiju.records.recorder import Recorder
 from tests.records.test_matches import play
@@ -133,20 +134,52 @@ def test_paiju_bench_records_measures_each_linger() -> None:
     import sys
 
     cmd = [sys.executable, "-m", "paiju", "bench", "records", "--hands", "12", "--match-hands", "4"]
-    cmd += ["--gap", "0", "--linger", "0", "0.05", "--game", "tricks", "--process", "--json"]
+    cmd += ["--gap", "0", "--linger", "0.05", "--group", "0", "0.01", "--game", "tricks", "--process", "--json"]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120).stdout)
-    assert out["hands"] == 12 and [(r["linger_s"], r.get("process", False)) for r in out["runs"]] == [
-        (0.0, False),
-        (0.0, True),
-        (0.05, False),
-        (0.05, True),
+    runs = [(r["linger_s"], r["group_s"], r.get("process", False)) for r in out["runs"]]
+    assert out["hands"] == 12 and runs == [
+        (0.05, 0.0, False),
+        (0.05, 0.0, True),
+        (0.05, 0.01, False),
+        (0.05, 0.01, True),
     ]
+    assert all(1 <= r["batches"] <= 15 for r in out["runs"])  # 12 hands and 3 ends
     assert all(r["failures"] == 0 for r in out["runs"])
     # in the loop the process pays for the SQL; with the writer process the writer does
     assert all(r["cpu_ms_per_hand"] > 0 for r in out["runs"] if not r.get("process"))
     assert all(r["writer_cpu_ms_per_hand"] >= 0 for r in out["runs"] if r.get("process"))
     bad = subprocess.run([*cmd[:5], "--gap", "-1"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode != 0 and "--gap and --linger are seconds" in bad.stderr
+    assert bad.returncode != 0 and "--gap, --linger and --group are seconds" in bad.stderr
+
+
+async def test_a_busy_servers_jobs_wait_a_little_for_each_other(db: Database) -> None:
+    """Jobs that come faster than ``group`` seconds apart go in batches of several (the first
+    waits, at most ``group``, for the few that the recent rate brings); an idle server's job
+    goes at once; every job is written, in order."""
+    from paiju.records.recorder import GROUP_JOBS
+
+    rec = Recorder(db, group=0.05)
+    assert rec.grouping() == 0.0  # idle: at once
+    rec.gap = 0.002
+    assert rec.grouping() == pytest.approx((GROUP_JOBS - 1) * 0.002)
+    rec.gap = 0.04
+    assert rec.grouping() == 0.05  # at most group
+    rec.gap = 0.1
+    rec.start()
+    a, b = info("ga", 8), info("gb", 8)
+    ha, hb = [play("tricks", 5, h) for h in range(8)], [play("tricks", 6, h) for h in range(7)]
+    first = rec.hand_ended(a, ha[0], ROBOTS)
+    assert await first
+    done = [first]
+    for h in range(1, 8):  # two rooms ending hands 1 ms apart: the jobs come fast
+        done += [rec.hand_ended(a, ha[h], ROBOTS), rec.hand_ended(b, hb[h - 1], ROBOTS)]
+        await asyncio.sleep(0.001)
+    done.append(rec.match_ended(a, ROBOTS, [0, 0], complete=True))
+    assert all(await asyncio.gather(*done))
+    await rec.close()
+    assert rec.written == 16 and rec.batches < 16 // 2
+    got = await matches.match(db, (await ids(db))["ga"])
+    assert [h["hand"] for h in got["hands"]] == list(range(8)) and got["status"] == "over"
 
 
 @dataclass
@@ -255,3 +288,24 @@ async def test_a_batch_writes_what_the_jobs_one_by_one_write(
     assert any(r[7] for r in got["matches"]) and got["ratings"]  # rated matches, ratings that moved
     for d in (one_by_one, batched):
         await d.close()
+
+
+async def test_an_analysis_waits_for_a_batch_that_goes_anyway(db: Database) -> None:
+    """An analysis, whose commit nothing waits for, does not wake the writer: it goes with the
+    next hand's batch, or alone after ANALYSIS_WAIT; the hand is no longer pending."""
+    rec = Recorder(db, group=0)
+    rec.start()
+    a = info("an", 3)
+    first = play("tricks", 8, 0)
+    pending = HandRecord(first.hand, first.actions, first.scores, first.revealed, first.detail, True)
+    assert await rec.hand_ended(a, pending, ROBOTS)
+    before = rec.batches
+    rec.analysed(a, 0, {"values": [1, 2]})
+    assert await rec.hand_ended(a, play("tricks", 8, 1), ROBOTS)
+    await rec.flush()
+    assert rec.batches == before + 1  # the analysis went with the hand
+    rec.analysed(a, 1, {"values": [3]})
+    await rec.flush()  # alone: after ANALYSIS_WAIT
+    await rec.close()
+    got = await matches.match(db, (await ids(db))["an"])
+    assert [(h["analysis_pending"], h["detail"].get("values")) for h in got["hands"]] == [(False, [1, 2]), (False, [3])]

@@ -33,7 +33,13 @@ CLOCK_MS = 60_000
 async def held_by(r: aioredis.Redis, consumer: str) -> tuple[str, DecisionRequest] | None:
     """A request of the tricks stream pending for ``consumer`` (taken, not answered)."""
     stream = request_stream("tricks")
-    for p in await r.xpending_range(stream, GROUP, "-", "+", 50):
+    try:
+        pending = await r.xpending_range(stream, GROUP, "-", "+", 50)
+    except aioredis.ResponseError as e:  # no worker has made the group yet (a slow start)
+        if "NOGROUP" not in str(e):
+            raise
+        return None
+    for p in pending:
         if p["consumer"].decode() == consumer:
             eid = p["message_id"].decode()
             entries = await r.xrange(stream, eid, eid)

@@ -75,6 +75,7 @@ async def close_all(clients: Any, r: Any, server: Any, bots: Any, server2: Any =
 
 
 @pytest.mark.parametrize("game", games.names())
+@pytest.mark.slow
 async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisServer, game: str) -> None:
     n = games.create(game, 0).num_seats
     rng = random.Random(3)
@@ -84,7 +85,8 @@ async def test_server_killed_mid_hand_rebuilds_and_resumes(redis_server: RedisSe
     ann = await Client.connect(server.url, "ann", record=True)
     back: Client | None = None
     try:
-        st = await ann.create(game, bots=list(range(1, n)), hands=2, clock_ms=30_000, seed=17)
+        # random robots: the rebuild is under test, not their play (bridge's default thinks for seconds)
+        st = await ann.create(game, bots=list(range(1, n)), hands=2, robot="random", clock_ms=30_000, seed=17)
         acted = 0
         async with asyncio.timeout(30):
             while acted < 3:  # a few moves into the first hand

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from paiju.bench.nonreaders import bench, start, within
 
 CLIENTS = 60
 
 
+@pytest.mark.slow
 async def test_clients_that_never_read_are_released() -> None:
     child = start(2.0)
     try:

@@ -36,6 +36,7 @@ def small_buffers() -> Iterator[Served]:
         assert "Traceback" not in out, out[-4000:]
 
 
+@pytest.mark.slow
 async def test_slow_consumer_is_disconnected(small_buffers: Served) -> None:
     served = small_buffers
     host = await Client.connect(served.url, "host")
