@@ -6,11 +6,13 @@ which a room sends a hand's RESULT only once its record is durable (paiju/server
 The event loop itself never waits for the database. The writer task takes every job queued
 when it is free and writes them in order (a match's hands before its end) in one
 transaction: a group commit. On a busy server, whose jobs come more often than every
-``group`` seconds (:data:`GROUP_WAIT`, 10 ms), it first waits for a few more (:data:`GROUP_JOBS`,
-at most ``group``): a hand's RESULT then waits up to that much longer, and a batch carries
-several hands, where one a batch cost the writer a commit, a pipe message, a wake-up and the
-batch's own work for each (docs/performance.md). An idle server's hands go at once; ``linger``
-makes every batch wait (for the benchmarks). A batch that failed for a transient reason (the database
+``group`` seconds (:data:`GROUP_WAIT`, 10 ms), it first waits for a few more
+(:data:`GROUP_JOBS`, at most ``group``): a hand's RESULT then waits up to that much longer,
+and a batch carries several hands, where one a batch cost the writer a commit, a pipe
+message, a wake-up and the batch's own work for each (docs/performance.md). An idle server's
+hands go at once; ``linger`` makes every batch wait (for the benchmarks). An analysis, whose
+commit nothing waits for, does not wake the writer: it goes with the next batch, at most
+:data:`ANALYSIS_WAIT` later. A batch that failed for a transient reason (the database
 restarting) is retried with a growing pause, so nothing finished is dropped while the server
 lives; one that failed for another reason (a constraint, a bug) is written again job by job,
 so that only the bad job is lost. :meth:`Recorder.analysed` adds a hand's analysis (bridge's
@@ -55,6 +57,7 @@ MAX_QUEUE = 100_000  # jobs waiting for the database before new ones are refused
 LINGER = 0.0  # seconds the writer waits for more jobs after the first (the queue's jobs go together anyway)
 GROUP_WAIT = 0.01  # seconds at most a batch waits for more jobs when they come faster than that
 GROUP_JOBS = 4  # the jobs such a batch waits for (at the rate they came lately)
+ANALYSIS_WAIT = 1.0  # seconds at most an analysis (which nothing waits for) waits for a batch to go with
 MAX_BATCH = 1_000  # jobs in one transaction at most
 T = TypeVar("T")
 
@@ -119,7 +122,9 @@ class Recorder:
         self.db = db
         self.linger = linger
         self.group = group
-        self.gap = 0.1  # seconds between two jobs lately (a moving average of gaps up to 0.1 s)
+        self.gap = 0.1  # seconds between two waited jobs lately (a moving average of gaps up to 0.1 s)
+        self._waited = 0  # jobs queued whose commit something waits for
+        self._wake = asyncio.Event()  # set when such a job comes
         self._last = time.monotonic()  # when the last job came
         self.queue: asyncio.Queue[tuple[Job, asyncio.Future[bool] | None]] = asyncio.Queue()
         self.written = 0
@@ -196,30 +201,38 @@ class Recorder:
     def analysed(self, info: MatchInfo | None, hand: int, detail: dict[str, Any], match_id: int | None = None) -> None:
         """Hand ``hand``'s analysis, worked out after its record was written as pending: added
         to its detail (of the match of ``info``'s room, or of ``match_id``)."""
-        self._put(_Analysis(info, match_id, hand, detail))
+        self._put(_Analysis(info, match_id, hand, detail), waited=False)
 
     def writer_pids(self) -> list[int]:
         """The writer process's pid while it runs (a process pool's ``writer``), else nothing."""
         return self._pool.pids() if self._pool is not None else []
 
-    def _put(self, job: Job) -> asyncio.Future[bool]:
+    def _put(self, job: Job, *, waited: bool = True) -> asyncio.Future[bool]:
+        """Queue ``job``; ``waited``: something waits for its commit (a RESULT), and so it
+        wakes the writer (an analysis, which nothing waits for, goes with the next batch that
+        does, or after :data:`ANALYSIS_WAIT`)."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         if self.queue.qsize() >= MAX_QUEUE:
             self.dropped += 1
             log.error("records queue full (%d): %s of %s dropped", MAX_QUEUE, type(job).__name__, _where(job))
             done.set_result(False)
             return done
-        self.queue.put_nowait((job, done))
-        now = time.monotonic()
-        self.gap += 0.25 * (min(now - self._last, 0.1) - self.gap)
-        self._last = now
+        self.queue.put_nowait((job, done if waited else None))
+        if waited:
+            self._waited += 1
+            self._wake.set()
+            now = time.monotonic()
+            self.gap += 0.25 * (min(now - self._last, 0.1) - self.gap)
+            self._last = now
+        else:
+            done.set_result(True)  # (nobody holds it)
         return done
 
     def grouping(self) -> float:
         """How long the batch about to go waits for more jobs: on a busy server (jobs lately
         closer than ``group`` seconds, fewer than :data:`GROUP_JOBS` queued) the time that many
         take to come, at most ``group``; else 0."""
-        if self.gap >= self.group or self.queue.qsize() + 1 >= GROUP_JOBS:
+        if self.gap >= self.group or self._waited >= GROUP_JOBS:
             return 0.0
         return min(self.group, (GROUP_JOBS - 1) * self.gap)
 
@@ -227,12 +240,17 @@ class Recorder:
         while True:
             batch = [await self.queue.get()]
             self._in_hand = 1
+            if not self._waited:  # analyses only: they wait for a batch that goes anyway
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), ANALYSIS_WAIT)
             wait = self.linger or self.grouping()
             if wait > 0:
                 await asyncio.sleep(wait)
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             self._in_hand = len(batch)
+            self._waited -= sum(1 for _, done in batch if done is not None)
             written, failures = await self._write([job for job, _ in batch])
             self.progress = time.monotonic()
             self.batches += 1

@@ -14,7 +14,7 @@ import pytest
 from paiju.cli.serve import records_writer
 from paiju.records import matches
 from paiju.records.database import Database
-from paiju.records.matches import MatchInfo, SeatHolder
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder
 from paiju.records.models import GUEST, ROBOT
 from paiju.records.recorder import Recorder
 from tests.records.test_matches import play
@@ -288,3 +288,24 @@ async def test_a_batch_writes_what_the_jobs_one_by_one_write(
     assert any(r[7] for r in got["matches"]) and got["ratings"]  # rated matches, ratings that moved
     for d in (one_by_one, batched):
         await d.close()
+
+
+async def test_an_analysis_waits_for_a_batch_that_goes_anyway(db: Database) -> None:
+    """An analysis, whose commit nothing waits for, does not wake the writer: it goes with the
+    next hand's batch, or alone after ANALYSIS_WAIT; the hand is no longer pending."""
+    rec = Recorder(db, group=0)
+    rec.start()
+    a = info("an", 3)
+    first = play("tricks", 8, 0)
+    pending = HandRecord(first.hand, first.actions, first.scores, first.revealed, first.detail, True)
+    assert await rec.hand_ended(a, pending, ROBOTS)
+    before = rec.batches
+    rec.analysed(a, 0, {"values": [1, 2]})
+    assert await rec.hand_ended(a, play("tricks", 8, 1), ROBOTS)
+    await rec.flush()
+    assert rec.batches == before + 1  # the analysis went with the hand
+    rec.analysed(a, 1, {"values": [3]})
+    await rec.flush()  # alone: after ANALYSIS_WAIT
+    await rec.close()
+    got = await matches.match(db, (await ids(db))["an"])
+    assert [(h["analysis_pending"], h["detail"].get("values")) for h in got["hands"]] == [(False, [1, 2]), (False, [3])]
