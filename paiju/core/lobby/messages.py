@@ -175,6 +175,11 @@ class Feed:
     input: TableIn
     ref: Frame | None = None
 
+    def __init__(self, room: str, input: TableIn, ref: Frame | None = None) -> None:  # (as paiju.core.messages.Send)
+        self.room = room
+        self.input = input
+        self.ref = ref
+
 
 @dataclass(frozen=True)
 class Open:
