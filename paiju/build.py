@@ -50,6 +50,15 @@ COMPILED = (
     "paiju.core.lobby.lobby",
     "paiju.server.room",
     "paiju.server.connection",
+    # the runner of the cores, the lobby's shell and the metrics (every message passes through
+    # them): the serving process's CPU an action in `paiju bench peers --servers paiju
+    # --baseline DIR` (DIR the build without them) went down by a median 7-10 % over three
+    # interleaved runs on a busy machine (each pair's spread -24 % to +43 %); compiling the
+    # connection's reader (paiju.server.gate, a coroutine) and the replays with them gained
+    # nothing (a median +1 %), and they stay Python
+    "paiju.server.runner",
+    "paiju.server.lobby",
+    "paiju.server.metrics",
 )
 """The modules compiled to C extensions (their packages' ``__init__`` modules stay Python).
 Never compiled: paiju.protocol.frames (its checks are built from the frames' Annotated type

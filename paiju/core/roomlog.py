@@ -116,6 +116,12 @@ class Applied:
     cards: bytes
     prompt_id: int
 
+    def __init__(self, seat: int, code: int, cards: bytes, prompt_id: int) -> None:  # (as paiju.core.messages.Send)
+        self.seat = seat
+        self.code = code
+        self.cards = cards
+        self.prompt_id = prompt_id
+
 
 @dataclass(slots=True)
 class Emitted:
@@ -124,6 +130,11 @@ class Emitted:
     seq: int
     event: GameEvent
     result: Result | None = None
+
+    def __init__(self, seq: int, event: GameEvent, result: Result | None = None) -> None:  # (as Applied's)
+        self.seq = seq
+        self.event = event
+        self.result = result
 
 
 @dataclass(frozen=True)

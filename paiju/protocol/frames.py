@@ -944,6 +944,8 @@ def batch(frames: list[bytes], limit: int = MAX_FRAME) -> list[bytes]:
     """
     if len(frames) == 1:
         return frames
+    if frames and sum(map(len, frames)) <= limit:  # (nearly always: a move's frames are a few hundred bytes)
+        return [b"".join(frames)]
     out: list[bytes] = []
     group: list[bytes] = []
     size = 0

@@ -67,13 +67,7 @@ class LobbyShell:
         lookups = []
         rooms = self.lobby.rooms
         for o in outs:
-            if isinstance(o, Send):
-                conn = o.conn
-                assert isinstance(conn, Connection)
-                if isinstance(o.frame, Welcome):  # what is flushed from now on
-                    conn.batch = bool(o.frame.features & Feature.BATCH)
-                conn.send(o.frame)
-            elif isinstance(o, Feed):
+            if isinstance(o, Feed):  # (the most frequent first: a move is one)
                 room = rooms.get(o.room)
                 if room is None:
                     continue
@@ -83,6 +77,12 @@ class LobbyShell:
                     metrics.action_latency(room.table.game_name, time.perf_counter() - msg.conn.received)
                 elif isinstance(msg, table.Resume):
                     metrics.resumed()
+            elif isinstance(o, Send):
+                conn = o.conn
+                assert isinstance(conn, Connection)
+                if isinstance(o.frame, Welcome):  # what is flushed from now on
+                    conn.batch = bool(o.frame.features & Feature.BATCH)
+                conn.send(o.frame)
             elif isinstance(o, Refuse):
                 conn = o.conn
                 assert isinstance(conn, Connection)

@@ -1,5 +1,5 @@
 """SIGKILL of the embedded server (`paiju serve` with its SQLite records) at random moments
-while robot rooms of all four games play at full speed, five times on the same database:
+while robot rooms of all four games play at full speed, three times on the same database:
 every hand whose RESULT a spectator received is in the database with the scores it was shown,
 the analyses the killed servers left pending (bridge's par, the trick game's solved values)
 are finished by the next one, and no match is left ``playing``."""
@@ -25,7 +25,7 @@ from paiju.protocol import Result
 from tests.server.conftest import TEST_OPTIONS, Launched, start_process
 
 SEATS = {"tricks": 2, "bridge": 4, "mahjong": 4, "niujiu": 3}
-KILLS = 5
+KILLS = 3
 
 
 async def watch_robots(s: Launched, game: str) -> Client:
@@ -59,8 +59,8 @@ async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Pa
     for _ in range(KILLS):
         s = start_process(*TEST_OPTIONS, "--database", url)
         watchers = [await watch_robots(s, game) for game in SEATS]
-        async with asyncio.timeout(30):  # hands are ending (a busy machine is slow to start)...
-            while not any(isinstance(f, Result) for c in watchers for f in c.log):
+        async with asyncio.timeout(60):  # a hand ended in every room (a busy machine is slow)...
+            while not all(any(isinstance(f, Result) for f in c.log) for c in watchers):
                 await asyncio.sleep(0.05)
         await asyncio.sleep(rng.uniform(0.0, 2.0))  # ...and a random moment of play later
         waits = record_waits(s)
@@ -68,7 +68,6 @@ async def test_sigkill_at_random_moments_loses_no_hand_a_client_saw(tmp_path: Pa
         for c in watchers:
             await c.abort()
             seen += [f for f in c.log if isinstance(f, Result)]
-    assert len({r.room for r in seen}) >= 2 * len(SEATS), "too few rooms got to a RESULT before their kill"
     pending = rows(path, "SELECT count(*) FROM hands WHERE analysis_pending")[0][0]  # left by the last kill
     # and, whatever the machine's speed, some more: the first hand of every bridge and tricks
     # match as a server killed before its analysis came leaves it (each restart above finished

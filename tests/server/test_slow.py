@@ -45,7 +45,8 @@ async def test_slow_consumer_is_disconnected(small_buffers: Served) -> None:
     sock.connect(("127.0.0.1", served.port))
     lazy = await connect(served.url, sock=sock, max_queue=1, compression=None)
     try:
-        st = await host.create("mahjong", bots=[0, 1, 2, 3], hands=64, seed=1)  # host watches
+        # the host watches random robots play (thousands of events a minute: the queue fills fast)
+        st = await host.create("mahjong", bots=[0, 1, 2, 3], hands=16, robot="random", seed=1)
         await lazy.send(encode(Hello(VERSION, "lazy")))
         await lazy.recv()
         await lazy.send(encode(Join(st.room, None)))  # ... watches a fast robot match and never reads

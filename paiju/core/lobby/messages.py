@@ -56,6 +56,10 @@ class Received:
     conn: Conn
     frame: Frame
 
+    def __init__(self, conn: Conn, frame: Frame) -> None:  # (written out: see paiju.core.messages.Send)
+        self.conn = conn
+        self.frame = frame
+
 
 @dataclass(frozen=True)
 class Garbled:

@@ -164,12 +164,18 @@ class Publish:
 
     request: DecisionRequest
 
+    def __init__(self, request: DecisionRequest) -> None:  # (written out: see paiju.core.messages.Send)
+        self.request = request
+
 
 @dataclass(slots=True)
 class Append:
     """An entry for the room's log (only from a table made with ``logged=True``)."""
 
     entry: Entry
+
+    def __init__(self, entry: Entry) -> None:  # (written out: see paiju.core.messages.Send)
+        self.entry = entry
 
 
 @dataclass(frozen=True)

@@ -69,13 +69,14 @@ class Tricks(Game[TricksRules]):
         return (self.leader if not self.trick else 1 - self.leader,)
 
     def legal(self, seat: int) -> ActionSet:
-        if seat not in self.to_act():
-            return ActionSet.empty()
         # asked twice a move (the prompt, then the check of the answer): kept until the next
-        # action is applied (the log grows with each)
+        # action is applied (the log grows with each; a seat's set is kept only when it had
+        # one to act, and whether it has depends on the actions applied alone)
         kept = self._legal
         if kept is not None and kept[0] == seat and kept[1] == len(self.log):
             return kept[2]
+        if seat not in self.to_act():
+            return ActionSet.empty()
         legal = ActionSet(_PLAY_MASK, (Option(_PLAY, _bytes(self.hands[seat]), 1),))
         self._legal = (seat, len(self.log), legal)
         return legal
