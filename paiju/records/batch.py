@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from paiju.records import ratings
 from paiju.records.accounts import name_key
-from paiju.records.matches import HandRecord, MatchInfo, SeatHolder, fair, jsonable
+from paiju.records.matches import HandRecord, MatchInfo, SeatHolder, fair, hand_row, jsonable
 from paiju.records.models import ABANDONED, GUEST, OVER, PLAYING, ROBOT, USER
 
 Key = tuple[str, float]
@@ -150,17 +150,12 @@ class _Rated:
 
 
 def hand_values(match_id: int, hand: HandRecord) -> dict[str, Any]:
-    """The ``hands`` row of a finished hand, its JSON columns encoded."""
-    return {
-        "match_id": match_id,
-        "hand": hand.hand,
-        "actions": json.dumps([[seat, code, cards.hex()] for seat, code, cards in hand.actions]),
-        "scores": json.dumps(list(hand.scores)),
-        "revealed": json.dumps([bytes(c).hex() for c in hand.revealed]),
-        "detail": json.dumps(jsonable(hand.detail)),
-        "ended": time.time(),
-        "analysis_pending": bool(hand.pending),
-    }
+    """The ``hands`` row of a finished hand (:func:`paiju.records.matches.hand_row`), its JSON
+    columns encoded."""
+    row = hand_row(match_id, hand)
+    for column in ("actions", "scores", "revealed", "detail"):
+        row[column] = json.dumps(row[column])
+    return row
 
 
 _INSERT_HAND = (

@@ -86,8 +86,10 @@ def random_hand(rng: random.Random, size: int, honours: bool = True) -> bytes:
 # ------------------------------------------------------------------ agreement
 @pytest.mark.parametrize("size", [13, 14])
 def test_random_hands_agree_with_brute_force(size: int) -> None:
+    # 80 hands a size against the brute force here; 100,000 against the mahjong package's
+    # shanten: paiju bench mahjong (--tiles 14)
     rng = random.Random(size)
-    for i in range(200):
+    for i in range(80):
         hand = random_hand(rng, size, honours=i % 2 == 0)
         for sp in (True, False):
             assert hu_distance(hand, seven_pairs=sp) == brute_distance(hand, seven_pairs=sp), (hand.hex(), sp)

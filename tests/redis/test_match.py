@@ -49,7 +49,7 @@ async def test_every_game_through_two_workers(cluster: tuple[str, InProcess, Chi
     shares = ", ".join(f"{g} {share_a.get(g, 0)}+{share_b.get(g, 0)}" for g in games.names())
     print(f"decisions per game (worker a + worker b): {shares}")
     assert all(total[g] > 0 for g in games.names())
+    # the work is shared: each worker answered a fifth of it at least (which worker takes a
+    # given game's requests is the streams' first come, first served: at a load of 8 one
+    # worker once took all 116 of bridge's while the other took most of the rest)
     assert sum(share_a.values()) >= 0.2 * sum(total.values()) and sum(share_b.values()) >= 0.2 * sum(total.values())
-    for g in games.names():
-        if total[g] >= 20:  # enough requests that both workers must have served some
-            assert share_a.get(g, 0) > 0 and share_b.get(g, 0) > 0, (g, share_a, share_b)
