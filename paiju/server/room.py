@@ -133,6 +133,10 @@ class Room:
         # the hand's events encoded as they were sent, by id (the frame kept: its id is not
         # reused meanwhile), so that its replay (an Archive) encodes none of them again
         self._events: dict[int, tuple[Event, bytes]] = {}
+        # with a log: the connections this room queued frames for, flushed before the log is
+        # sealed (a frame still queued, lingering, when the node is killed would be lost: a
+        # sealed room is rebuilt nowhere, and its player would never hear the match's end)
+        self._recipients: set[Connection] = set()
 
     def feed(self, msg: TableIn, now: float | None = None, ref: Frame | None = None) -> None:
         """Hand one input to the table and carry out what it says, in order; a refusal of the
@@ -202,6 +206,9 @@ class Room:
         """Seal the room's log (:class:`SealLog`) when nothing it holds is still to go out."""
         if self._seal and not self._held and self.journal is not None:
             self._seal = False
+            for conn in self._recipients:
+                conn.flush()
+            self._recipients.clear()
             self.journal.close()
 
     @property
@@ -324,6 +331,8 @@ class Room:
         ask nothing of their reader may linger to share a write with the next ones."""
         conn = o.conn
         assert isinstance(conn, Connection)
+        if self.journal is not None:
+            self._recipients.add(conn)
         frame = o.frame
         kind = type(frame)
         if kind is Error:
