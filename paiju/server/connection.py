@@ -308,10 +308,18 @@ class _Lingering:
         self.timer = None
         waiting = self.waiting
         now = loop.time()
-        while waiting and waiting[0][0] <= now:
-            due, conn = waiting.popleft()
-            if conn._lingers == due:  # (else flushed since, and maybe waiting again, for later)
-                conn._flush()
+        while waiting:
+            due, conn = waiting[0]
+            if conn._lingers != due:
+                # flushed since (by a frame that could not wait), maybe waiting again for later:
+                # dropped unrung (nearly every connection's lingering frames leave with its next
+                # prompt long before they are due; ringing for each was one more ring a move)
+                waiting.popleft()
+                continue
+            if due > now:
+                break
+            waiting.popleft()
+            conn._flush()
         if waiting:
             self.timer = loop.call_at(waiting[0][0], self.flush, loop)
 
