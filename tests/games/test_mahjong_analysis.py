@@ -202,3 +202,12 @@ def test_information_set_items_are_at_the_distance() -> None:
             assert len(item.needed) == s.distance == len(item.discardable)
             target = (Counter(hand) - Counter(item.discardable)) + Counter(item.needed)
             assert is_win(bytes(sorted(target.elements())))
+
+
+def test_the_shipped_combined_tables_are_those_the_suit_tables_give() -> None:
+    """tables.bin holds the suits combined in advance (a server reads them on its first
+    mahjong move instead of computing them in its event loop): they are what computing
+    them from the shipped suit tables gives."""
+    from paiju.games.mahjong.tables import combine, combined, tables
+
+    assert combined() == combine(*tables())

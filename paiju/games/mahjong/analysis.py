@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from paiju.games.mahjong.tables import complete_shapes, tables
+from paiju.games.mahjong.tables import combined, complete_shapes, tables
 from paiju.protocol.cards import MAHJONG_TILES
 
 NUMBER_TILES = tuple(sorted(b for b in MAHJONG_TILES if b >> 4 < 3))
@@ -54,40 +54,13 @@ def _weights() -> list[int | None]:
     return w
 
 
-Vector = tuple[tuple[int, ...], tuple[int, ...]]
-
-
-def _combine(a: Vector, b: Vector) -> Vector:
-    """Max-plus combination of two suits' vectors: (f[m] without the pair, f[m] with it)."""
-    an, ap = a
-    bn, bp = b
-    cn = tuple(max(an[i] + bn[m - i] for i in range(m + 1)) for m in range(5))
-    cp = tuple(max(max(ap[i] + bn[m - i], an[i] + bp[m - i]) for i in range(m + 1)) for m in range(5))
-    return cn, cp
-
-
-def _closure(xs: list[Vector], ys: list[Vector]) -> tuple[list[list[int]], list[Vector]]:
-    ids: dict[Vector, int] = {}
-    grid = [[ids.setdefault(_combine(x, y), len(ids)) for y in ys] for x in xs]
-    return grid, list(ids)
-
-
 def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, int]]]:
-    """Build :func:`hu_distance` over the tables: the classes of suits 0+1 and of suit 2 +
-    honours are combined in advance (a few hundred each), so a call is four table reads,
-    two grid reads and one read of the final table."""
+    """Build :func:`hu_distance` over the tables and the suits combined in advance
+    (:class:`paiju.games.mahjong.tables.Combined`): a call is four table reads, two grid
+    reads and one read of the final table."""
     number, honour = tables()
-    pair01, left = _closure(number.vectors, number.vectors)
-    pair2h, right = _closure(number.vectors, honour.vectors)
-    final: list[list[list[int]]] = []
-    for n in range(5):
-        rows = []
-        for a in left:
-            an, ap = a[0][: n + 1], a[1][: n + 1]
-            rows.append(
-                [3 * n + 2 - max(max(ap[i] + bn[n - i], an[i] + bp[n - i]) for i in range(n + 1)) for bn, bp in right]
-            )
-        final.append(rows)
+    comb = combined()
+    pair01, pair2h, final, lefts, rights = comb.pair01, comb.pair2h, comb.final, comb.lefts, comb.rights
     # padded so that a carry out of the top digit (a fifth copy) still reads an entry
     ne = number.entries + array("I", bytes(4 * ((1 << _FIELD) - len(number.entries))))
     he = honour.entries + array("I", bytes(4 * (5**8 - len(honour.entries))))
@@ -111,7 +84,7 @@ def _make_hu_distance() -> tuple[Callable[..., int], Callable[..., tuple[int, in
         total = e0 + e1 + e2 + e3
         if total >> 16 & 15 != size:  # a fifth copy carried into the next digit
             raise ValueError("more than four copies of a tile")
-        d: int = final[n][pair01[e0 >> 20][e1 >> 20]][pair2h[e2 >> 20][e3 >> 20]]
+        d = final[(n * lefts + pair01[e0 >> 20][e1 >> 20]) * rights + pair2h[e2 >> 20][e3 >> 20]]
         return d, total
 
     def seven(total: int, distinct_pairs: bool) -> int:
