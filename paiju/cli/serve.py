@@ -553,8 +553,8 @@ async def node(
     await bus.start()
     cluster: Cluster | None = None
     try:
-        # Seconds of CPU, done before the node holds a lease: a node whose event loop they
-        # stalled past its lease (a busy machine) lost its rooms to the others as they began.
+        # A second or two of CPU, done before the node holds a lease: a node whose event loop
+        # they stalled past its lease (a busy machine) lost its rooms to the others.
         warm_games()
         server.robot_menus()  # the robots' modules imported now, not in the first /healthz
         await server.restore()
@@ -592,10 +592,10 @@ async def linked_node(args: argparse.Namespace, db: Database, rec: Recorder) -> 
 
 
 def warm_games() -> None:
-    """Deal one hand of every game and play its first move now: a game builds its tables at
-    their first use (mahjong's hu-distance tables at its first prompt: a second of CPU,
-    several on a busy machine; bridge's bidding system at its first call), which must not
-    stall the event loop of a node holding leases."""
+    """Deal one hand of every game and play its first move now: a game loads its tables at
+    their first use (mahjong's hu-distance tables at its first prompt, bridge's bidding
+    system at its first call: 0.2 and 0.1 s of CPU, some seconds on a busy machine), which
+    must not stall the event loop of a node holding leases."""
     from paiju import games
 
     for name in games.names():
