@@ -47,7 +47,7 @@ from typing import Any
 
 from paiju.bench.server import SERVE_OPTIONS
 from paiju.cli.args import fail, nonnegative_float, positive_float, positive_int
-from paiju.testing.launch import Child, cpu_by_process, cpu_of, end, serve
+from paiju.testing.launch import ROOT, Child, cpu_by_process, cpu_of, end, serve
 
 HERE = Path(__file__).resolve().parent
 COLYSEUS = HERE / "colyseus"
@@ -190,6 +190,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "the ratio paiju / baseline in actions per server-CPU-second is printed",
     )
     p.add_argument(
+        "--baseline-python",
+        default=None,
+        metavar="PATH",
+        help="the interpreter that runs the --baseline checkout (default this one): e.g. the python of a venv "
+        "where DIR is installed compiled (`pip install -e DIR`), to compare compiled builds",
+    )
+    p.add_argument(
         "--json",
         type=json_target,
         default=None,
@@ -233,6 +240,15 @@ def run(args: argparse.Namespace) -> int:
         f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
     )
+    if args.baseline_python is not None and args.baseline is None:
+        return fail(
+            "bench peers", "--baseline-python names the interpreter of the --baseline checkout: give --baseline DIR"
+        )
+    builds = {"paiju": build_of(sys.executable, None)}
+    if args.baseline is not None:
+        builds["baseline"] = build_of(args.baseline_python or sys.executable, args.baseline.resolve())
+    for key, text in builds.items():
+        say(f"  {key}: {text}")
     scratch = tempfile.TemporaryDirectory(prefix="paiju-peers-")
     children: dict[str, Child] = {}
     try:
@@ -242,7 +258,12 @@ def run(args: argparse.Namespace) -> int:
         if args.baseline is not None:  # (python -m paiju from DIR imports DIR's paiju)
             base_db = f"sqlite:///{scratch.name}/baseline.sqlite3"
             children["baseline"] = serve(
-                *SERVE_OPTIONS, *PAIJU_LIMITS, "--database", base_db, cwd=args.baseline.resolve()
+                *SERVE_OPTIONS,
+                *PAIJU_LIMITS,
+                "--database",
+                base_db,
+                cwd=args.baseline.resolve(),
+                python=args.baseline_python,
             )
             args.servers = [*args.servers, "baseline"]
         for key, mode in MODES.items():
@@ -261,6 +282,7 @@ def run(args: argparse.Namespace) -> int:
             c.stop()
         scratch.cleanup()
     out["versions"] = versions
+    out["builds"] = builds
     out["python"] = sys.version.split()[0]
     out["serve_options"] = [*SERVE_OPTIONS, *PAIJU_LIMITS, "--database", "sqlite:///…"]
     for hands in args.hands:
@@ -284,6 +306,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if bad else 0
+
+
+def build_of(python: str, cwd: Path | None) -> str:
+    """What ``python -m paiju --version`` says, run in ``cwd`` (a checkout; None: this one's
+    root): the build (compiled or pure Python) and the event loop."""
+    try:
+        done = subprocess.run(
+            [python, "-m", "paiju", "--version"], cwd=cwd or ROOT, capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"unknown ({e})"
+    return done.stdout.strip() or f"unknown (exit {done.returncode}: {done.stderr.strip()[-200:]})"
 
 
 def _node_version(node: str) -> tuple[int, ...] | None:

@@ -285,14 +285,19 @@ def binary_frame(data: bytes) -> bytes:
 class _Lingering:
     """The connections of one event loop whose queued frames may wait: each waits ``delay``
     seconds from its first such frame (unless something urgent flushes it first), and one
-    timer, set for the earliest of them, flushes those that are due, rather than a timer per
-    connection. (The whole delay for each: a timer for all that flushed every ``delay``
-    seconds gave a connection that joined late in its period a few milliseconds, and under
-    load, when a table's next move comes later, a write and a message of their own to ever
-    more of them.)"""
+    timer flushes those that are due, rather than a timer per connection. (The whole delay
+    for each: a timer for all that flushed every ``delay`` seconds gave a connection that
+    joined late in its period a few milliseconds, and under load, when a table's next move
+    comes later, a write and a message of their own to ever more of them.)
+
+    The timer rings at most every ``delay / 4`` seconds, and flushes what is due by the next
+    ring (up to ``delay / 4`` early, never late): nearly every connection's lingering frames
+    leave with its next prompt, long before they are due, so a timer set for the earliest
+    of them rang for nothing about once a move under load."""
 
     def __init__(self, delay: float) -> None:
         self.delay = delay  # (no reference to the loop: it is the key of _LINGERING, held weakly)
+        self.slack = delay / 4
         self.waiting: collections.deque[tuple[float, Connection]] = collections.deque()  # by when due
         self.timer: asyncio.TimerHandle | None = None
 
@@ -301,19 +306,24 @@ class _Lingering:
         due = conn.loop.time() + self.delay
         self.waiting.append((due, conn))
         if self.timer is None:
-            self.timer = conn.loop.call_at(due, self.flush, conn.loop)
+            self.timer = conn.loop.call_at(due - self.slack, self.flush, conn.loop)
         return due
 
     def flush(self, loop: asyncio.AbstractEventLoop) -> None:
         self.timer = None
         waiting = self.waiting
-        now = loop.time()
-        while waiting and waiting[0][0] <= now:
-            due, conn = waiting.popleft()
-            if conn._lingers == due:  # (else flushed since, and maybe waiting again, for later)
-                conn._flush()
+        soon = loop.time() + self.slack  # the next ring's time at the earliest
+        while waiting:
+            due, conn = waiting[0]
+            if conn._lingers != due:  # flushed since, and maybe waiting again, for later
+                waiting.popleft()
+                continue
+            if due > soon:
+                break
+            waiting.popleft()
+            conn._flush()
         if waiting:
-            self.timer = loop.call_at(waiting[0][0], self.flush, loop)
+            self.timer = loop.call_at(max(waiting[0][0] - self.slack, soon), self.flush, loop)
 
 
 _LINGERING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lingering] = weakref.WeakKeyDictionary()

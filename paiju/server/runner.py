@@ -75,13 +75,26 @@ class Runner(Generic[In, Out, Done]):
         self.stopped = stopped
         self._timer: asyncio.TimerHandle | None = None
         self._when: float | None = None
+        # the loop that runs the core, kept: asyncio.get_running_loop() makes a system call
+        # (getpid: a forked child must not find its parent's loop) at every call
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def feed(self, msg: In, now: float | None = None) -> Done:
         """Hand ``msg`` to the core at ``now`` (default: the loop's time), carry out what it
         says, and set the timer for its next deadline."""
-        done = self.carry(msg, self.core.handle(msg, loop_time() if now is None else now))
+        done = self.carry(msg, self.core.handle(msg, self._now() if now is None else now))
         self.schedule()
         return done
+
+    def _now(self) -> float:
+        """The running loop's time (as :func:`loop_time`), the loop kept while it runs."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            try:
+                loop = self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return time.monotonic()
+        return loop.time()
 
     def schedule(self) -> None:
         """Have the timer ring by the core's next deadline (an earlier timer is kept)."""
@@ -93,7 +106,10 @@ class Runner(Generic[In, Out, Done]):
             self._timer = None
         self._when = when
         if when is not None:
-            self._timer = asyncio.get_running_loop().call_at(when, self._ring, when)
+            loop = self._loop
+            if loop is None or not loop.is_running():
+                loop = self._loop = asyncio.get_running_loop()
+            self._timer = loop.call_at(when, self._ring, when)
 
     def stop(self) -> None:
         """No more rings."""
@@ -104,4 +120,4 @@ class Runner(Generic[In, Out, Done]):
 
     def _ring(self, when: float) -> None:
         self._timer, self._when = None, None
-        self.feed(self.tick, max(loop_time(), when))
+        self.feed(self.tick, max(self._now(), when))

@@ -209,9 +209,10 @@ def cpu_by_process(pid: int, children: bool = True) -> dict[int, tuple[float, fl
     return out
 
 
-def paiju(*args: str, ready: str | None = None, **kw: Any) -> Child:
-    """``python -m paiju ARGS`` as a :class:`Child` (keywords as there)."""
-    return Child([sys.executable, "-m", "paiju", *args], ready, **kw)
+def paiju(*args: str, ready: str | None = None, python: str | None = None, **kw: Any) -> Child:
+    """``python -m paiju ARGS`` as a :class:`Child` (keywords as there), run by this
+    interpreter or by ``python`` (e.g. that of a venv where another checkout is installed)."""
+    return Child([python or sys.executable, "-m", "paiju", *args], ready, **kw)
 
 
 def serve(*args: str, **kw: Any) -> Child:
