@@ -44,6 +44,7 @@ from paiju.testing.launch import Child
 GAMES = ("tricks", "niujiu", "mahjong", "bridge")
 STALL = 120.0  # seconds without a frame after which a player is given up (each move has a 30 s clock)
 SECRET = "bench-cluster"
+WARNINGS = 12  # the last warnings of each process's log a failed run prints
 
 
 @dataclass
@@ -93,6 +94,9 @@ class Report:
     resume_max_s: float | None = None
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    # the processes' last warnings and errors (a node's lease renewed late, a room fenced
+    # off): printed when the run fails, to say what happened
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -126,6 +130,8 @@ class Report:
         if self.resume_max_s is not None:
             out.append(f"longest client wait from a lost connection to its resume: {self.resume_max_s:.2f} s")
         out += [f"problem: {p}" for p in self.problems]
+        if not self.ok:
+            out += [f"log of {w}" for w in self.warnings]
         out.append(f"{self.seconds:.1f} s")
         return out
 
@@ -214,15 +220,31 @@ async def play(p: Player, rng: random.Random, deadline: float) -> None:
                 await c.send(Action(f.prompt_id, opt.code, bytes(rng.sample(list(opt.cards), opt.pick))))
 
 
+class Unseated(Exception):
+    """A room's two people could not be seated: the step, and what the server or the link said."""
+
+
 async def seat_room(i: int, game: str, urls: list[str], args: argparse.Namespace) -> tuple[Player, Player]:
-    """Room ``i``: created through node ``i``, its second person connected to node ``i + 1``."""
+    """Room ``i``: created through node ``i``, its second person connected to node ``i + 1``
+    (:class:`Unseated` names the step that failed)."""
     n = games.create(game, 0).num_seats
     a_url, b_url = urls[i % len(urls)], urls[(i + 1) % len(urls)]
-    a = await Client.connect(a_url, f"a{i}", urls=urls)
-    bots = list(range(2, n))
-    st = await a.create(game, bots=bots, robot=args.robot, hands=args.hands, clock_ms=30_000, seed=args.seed + i)
-    b = await Client.connect(b_url, f"b{i}", urls=urls)
-    await b.join(st.room, 1)
+    a = b = None
+    step = f"a{i} connecting to {a_url}"
+    try:
+        a = await Client.connect(a_url, f"a{i}", urls=urls)
+        step = f"a{i} creating it through {a.url}"
+        bots = list(range(2, n))
+        st = await a.create(game, bots=bots, robot=args.robot, hands=args.hands, clock_ms=30_000, seed=args.seed + i)
+        step = f"b{i} connecting to {b_url}"
+        b = await Client.connect(b_url, f"b{i}", urls=urls)
+        step = f"b{i} joining seat 1 of {st.room} through {b.url}"
+        await b.join(st.room, 1)
+    except (ServerError, Closed, OSError, TimeoutError) as e:
+        for c in (a, b):
+            if c is not None:
+                await c.close()
+        raise Unseated(f"{step}: {type(e).__name__}: {e}") from e
     return Player(st.room, a.name, a_url, a), Player(st.room, b.name, b_url, b)
 
 
@@ -326,8 +348,8 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
             report.games[game] = report.games.get(game, 0) + 1
             try:
                 players.append(await seat_room(i, game, urls, args))
-            except (ServerError, Closed, OSError, TimeoutError) as e:
-                report.problems.append(f"room {i} ({game}) could not be seated: {type(e).__name__}: {e}")
+            except Unseated as e:
+                report.problems.append(f"room {i} ({game}) could not be seated: {e}")
         rooms = {a.room for a, _ in players}
         report.lobby_consistent, report.lobby_rooms = await lobby_everywhere(urls, rooms)
         rng = random.Random(args.seed)
@@ -368,8 +390,12 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
             if proc.proc.poll() is None:
                 proc.proc.send_signal(signal.SIGTERM)
         for proc in [*procs, *([redis_proc] if redis_proc else [])]:
-            if "Traceback" in proc.stop(timeout=30):
-                report.problems.append(f"a traceback in {proc.log.name if proc.log else proc.cmd[0]}")
+            name = proc.log.name if proc.log else proc.cmd[0]
+            out = proc.stop(timeout=30)
+            if "Traceback" in out:
+                report.problems.append(f"a traceback in {name}")
+            warned = [line for line in out.splitlines() if " WARNING " in line or " ERROR " in line]
+            report.warnings += [f"{name}: {line}" for line in warned[-WARNINGS:]]
     report.seconds = time.monotonic() - t0
     return report
 

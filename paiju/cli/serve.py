@@ -493,8 +493,8 @@ async def main_redis(
         loop.add_signal_handler(signal.SIGINT, stop.set)
         loop.add_signal_handler(signal.SIGTERM, _both, drain, stop)
     try:
-        async with node(cfg, link, db, rec, log_ttl=log_ttl, advertise=advertise, lease=lease) as (server, cluster):
-            heap.settle()
+        this = node(cfg, link, db, rec, log_ttl=log_ttl, advertise=advertise, lease=lease, settle=True)
+        async with this as (server, cluster):
             print(
                 f"paiju serving on http://{cfg.host}:{server.port}/ (ws://{cfg.host}:{server.port}/ws)"
                 f" with Redis {redacted(url)} as server {cfg.server_id}",
@@ -524,11 +524,13 @@ async def node(
     log_ttl: int,
     advertise: str | None = None,
     lease: float = 5.0,
+    settle: bool = False,
 ) -> AsyncIterator[tuple[Server, Cluster]]:
     """A node of a service on Redis (``link``), listening, around the records ``db`` and
     ``rec``: its rooms restored from Redis, its lease held; all closed on exit (the rooms left
-    stay in Redis, the link and the records open). ``paiju serve --redis`` runs it, and so does
-    paiju.testing.inprocess."""
+    stay in Redis, the link and the records open). ``paiju serve --redis`` runs it (with
+    ``settle``: the start-up's objects collected and frozen, paiju/cli/heap.py, before the
+    lease is taken), and so does paiju.testing.inprocess."""
     from paiju.bots import registry
     from paiju.bus.rooms import RedisRoomBus
     from paiju.server.app import Server
@@ -550,13 +552,17 @@ async def node(
     store.start()
     await bus.start()
     cluster: Cluster | None = None
-    warm_games()
     try:
+        # A second or two of CPU, done before the node holds a lease: a node whose event loop
+        # they stalled past its lease (a busy machine) lost its rooms to the others.
+        warm_games()
+        server.robot_menus()  # the robots' modules imported now, not in the first /healthz
         await server.restore()
         await server.start()  # OSError (the port is taken) after the finally below
+        if settle:
+            heap.settle()
         cluster = Cluster(server, store, url=advertise or f"ws://{cfg.host}:{server.port}/ws", lease=lease)
         await cluster.start()
-        server.robot_menus()  # the robots' modules imported now, not in the first /healthz
         yield server, cluster
     finally:
         # The rooms left stay in Redis (their tasks are cancelled, not ended): the other
@@ -586,12 +592,16 @@ async def linked_node(args: argparse.Namespace, db: Database, rec: Recorder) -> 
 
 
 def warm_games() -> None:
-    """Deal one hand of every game now: a game's first deal builds its tables (a second or
-    more for mahjong), which must not stall the event loop of a node holding leases."""
+    """Deal one hand of every game and play its first move now: a game loads its tables at
+    their first use (mahjong's hu-distance tables at its first prompt, bridge's bidding
+    system at its first call: 0.2 and 0.1 s of CPU, some seconds on a busy machine), which
+    must not stall the event loop of a node holding leases."""
     from paiju import games
 
     for name in games.names():
-        games.create(name, 0)
+        game = games.create(name, 0)
+        seat = game.to_act()[0]
+        game.apply(seat, game.default_action(seat))  # (which asks for the seat's legal actions)
 
 
 def _both(*events: asyncio.Event) -> None:

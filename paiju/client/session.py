@@ -79,7 +79,30 @@ class ServerError(Exception):
 
 
 class Closed(Exception):
-    """The connection closed while waiting."""
+    """The connection closed while waiting. ``code`` and ``reason``: the server's closing
+    frame's (SPEC.md: 1012 when the room moved to another node, 1008 for a reader too slow,
+    a flood or a newer connection, 1013 when the server is full); 1006 and "" when the link
+    ended without one.
+
+    >>> Closed("connection closed").code
+    1006
+    """
+
+    def __init__(self, message: str, code: int = 1006, reason: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+
+    @classmethod
+    def of(cls, ws: ClientConnection) -> Closed:
+        """How ``ws`` ended, in the words of its closing handshake."""
+        p = ws.protocol
+        got = p.close_rcvd
+        if got is None:
+            return cls("connection lost without a closing frame (1006)")
+        if p.close_sent is not None and not p.close_rcvd_then_sent:
+            return cls(f"closed by this client ({got.code})", got.code, got.reason)
+        return cls(f"closed by the server: {got.code} ({got.reason or 'no reason given'})", got.code, got.reason)
 
 
 MAX_REDIRECTS = 5  # a request sent again after this many REDIRECTs in a row is given up
@@ -268,13 +291,13 @@ class Client:
             pass
         finally:
             if ws is self.ws:  # else replaced by move(): the session goes on over the new one
-                self._ended()
+                self._ended(ws)
 
-    def _ended(self) -> None:
+    def _ended(self, ws: ClientConnection) -> None:
         self.closed = True
         for _, fut in self._waiters:
             if not fut.done():
-                fut.set_exception(Closed("connection closed"))
+                fut.set_exception(Closed.of(ws))
         self.frames.put_nowait(None)
 
     async def recv(self, timeout: float | None = None) -> Frame:
@@ -283,7 +306,7 @@ class Client:
             f = await self.frames.get()
         if f is None:
             self.frames.put_nowait(None)
-            raise Closed(getattr(self.ws, "close_reason", None) or "connection closed")
+            raise Closed.of(self.ws)
         return f
 
     def __aiter__(self) -> AsyncIterator[Frame]:
@@ -321,7 +344,10 @@ class Client:
             entry = (match, fut)
             self._waiters.append(entry)
             try:
-                await self.send(f)
+                try:
+                    await self.send(f)
+                except ConnectionClosed:
+                    raise Closed.of(self.ws) from None
                 async with asyncio.timeout(timeout):
                     got = await fut
             finally:

@@ -1,5 +1,8 @@
-"""The browser tests' fixtures: a ``paiju serve`` of each test module's own (the embedded
-server in this process, paiju.testing.inprocess) and one headless Chromium."""
+"""The browser tests' fixtures: one ``paiju serve`` (the embedded server in this process,
+paiju.testing.inprocess) and one headless Chromium for all the browser tests of a pytest
+process (each xdist worker has its own). Starting them costs seconds under load; the tests
+share them without meeting: each opens its own browser context (its own cookies and
+localStorage, so its own player) and its own rooms."""
 
 from __future__ import annotations
 
@@ -28,9 +31,9 @@ def _wait_healthy(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"paiju serve did not answer {url}/healthz within {timeout:.0f} s")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server for the module's tests (PAIJU_WEB_URL: one already running, in development)."""
+    """The server of the browser tests (PAIJU_WEB_URL: one already running, in development)."""
     external = os.environ.get("PAIJU_WEB_URL")
     if external:
         _wait_healthy(external.rstrip("/"))
@@ -49,7 +52,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         (folder / "serve.log").write_text(server.stop(timeout=10))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")

@@ -70,7 +70,11 @@ def test_niujiu_by_tapping_cards(base_url: str, browser: Any, size: str) -> None
     context, page, problems = open_page(browser, base_url + "/", console=True, viewport=SIZES[size], **extra)
     rng = random.Random(f"picks:{size}")
     try:
-        page.click('.play-robots[data-game="niujiu"]')
+        page.select_option("#create-game", "niujiu")
+        for s in (1, 2):  # (the default robot thinks for seconds a play on a loaded machine)
+            page.select_option(f'#create-bots select[data-seat="{s}"]', "random")
+        page.fill("#create-clock", str(CLOCK_S))
+        page.click("#create-room")
         page.wait_for_selector('body[data-screen="table"]', timeout=15000)
         last = None
         decisions = checked = covers = hints = 0

@@ -212,10 +212,12 @@ function handle(f) {
 // A seat that resumes hears from its room at once (at least its own return, a SEAT event).
 // Silence means the room is gone: the seat was given up (its grace period ran out) while away.
 // A match that ended meanwhile still answers: the missed events, the final RESULT, MATCH_END.
+// A page that had the final RESULT before its connection went down has nothing to miss: the
+// room has let it go and says nothing, and the result stays on screen.
 function watchResume(room) {
   state.heard = false;
   setTimeout(() => {
-    if (state.heard || !state.room || state.room.room !== room) return;
+    if (state.heard || !state.room || state.room.room !== room || state.room.over) return;
     logLine(tr("the room did not answer the resume: it has closed while this page was away", "房间没有回应：断线期间它已关闭"), "error");
     $("#result").replaceChildren(
       h("h3", {}, tr("The room has closed", "房间已关闭")),
@@ -950,7 +952,8 @@ function onKey(e) {
 }
 
 // A prompt whose only answer is one card (bridge's single legal card) is played by itself when
-// the player chose so (a box under the prompt, kept in localStorage), after a short look.
+// the player chose so (a box under the prompt, kept in localStorage), after a short look; also
+// the prompt open when the box is ticked.
 const AUTO_SINGLE = "paiju.autoSingle";
 function autoPlaySingle(p) {
   if (localStorage.getItem(AUTO_SINGLE) !== "1" || state.picking || state.replay) return;
@@ -1320,7 +1323,11 @@ async function init() {
   $("#leave").addEventListener("click", leaveRoom);
   document.addEventListener("keydown", onKey);
   $("#auto-single").checked = localStorage.getItem(AUTO_SINGLE) === "1";
-  $("#auto-single").addEventListener("change", (e) => localStorage.setItem(AUTO_SINGLE, e.target.checked ? "1" : "0"));
+  $("#auto-single").addEventListener("change", (e) => {
+    localStorage.setItem(AUTO_SINGLE, e.target.checked ? "1" : "0");
+    // ticked while a lone card is asked for: that one is played by itself too
+    if (state.prompt && state.promptState === "open") autoPlaySingle(state.prompt);
+  });
   // a phone's header is one line: the name, account and records' buttons behind a menu button
   $("#menu").addEventListener("click", () => {
     const head = document.querySelector("header");
