@@ -8,6 +8,12 @@ install, since every endplay release requires it and cannot be imported without 
 
 from __future__ import annotations
 
+import base64
+import csv
+import email
+import hashlib
+import importlib.metadata
+import io
 import os
 import re
 import shutil
@@ -20,6 +26,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from paiju.server import webvendor
 from paiju.testing.launch import SERVING, Child
@@ -45,6 +53,58 @@ def copy_source(to: Path) -> Path:
     install from it cannot touch the tree the suite runs from."""
     shutil.copytree(ROOT, to, ignore=shutil.ignore_patterns(*UNPACKAGED))
     return to
+
+
+def requirements_closure(requires: list[str]) -> list[importlib.metadata.Distribution]:
+    """The distributions of this environment that ``requires`` (Requires-Dist lines, no extra
+    asked) brings in, with their own requirements and the extras asked of them."""
+    found: dict[str, importlib.metadata.Distribution] = {}
+    asked: set[tuple[str, str]] = set()
+    todo = [(Requirement(r), "") for r in requires]
+    while todo:
+        requirement, extra = todo.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+            continue
+        dist = importlib.metadata.distribution(requirement.name)
+        for wanted in ("", *requirement.extras):
+            if (key := (canonicalize_name(requirement.name), wanted)) not in asked:
+                asked.add(key)
+                found[key[0]] = dist
+                todo += [(Requirement(r), wanted) for r in dist.requires or []]
+    return list(found.values())
+
+
+def repack(dist: importlib.metadata.Distribution, to: Path) -> Path:
+    """A wheel of an installed distribution, made from the files its RECORD lists inside
+    site-packages (the scripts pip writes from its entry points come again at install), tagged
+    as the wheel it was installed from. A wheelhouse of these lets ``pip install --no-index``
+    resolve paiju's dependencies as an install from the index would, without the network."""
+    info = Path(str(dist.locate_file(""))) / next(
+        f.parts[0] for f in dist.files or [] if f.parts[0].endswith(".dist-info")
+    )
+    tags = [
+        line.split(":", 1)[1].strip().split("-")
+        for line in (info / "WHEEL").read_text().splitlines()
+        if line.startswith("Tag:")
+    ]
+    tag = "-".join(".".join(sorted({t[i] for t in tags})) for i in range(3))
+    wheel = to / f"{re.sub(r'[-_.]+', '_', dist.metadata['Name']).lower()}-{dist.version}-{tag}.whl"
+    record = io.StringIO()
+    rows = csv.writer(record, lineterminator="\n")
+    with zipfile.ZipFile(wheel, "w") as z:  # stored, not deflated: the wheel is unpacked once, here
+        for f in dist.files or []:
+            installed = f.parts[0] == ".." or "__pycache__" in f.parts
+            if installed or (
+                f.parts[0] == info.name and f.name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")
+            ):
+                continue
+            data = Path(str(dist.locate_file(f))).read_bytes()
+            z.writestr(f.as_posix(), data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            rows.writerow([f.as_posix(), f"sha256={digest}", len(data)])
+        rows.writerow([f"{info.name}/RECORD", "", ""])
+        z.writestr(f"{info.name}/RECORD", record.getvalue())
+    return wheel
 
 
 def test_vendored_library_is_committed_and_pinned() -> None:
@@ -136,13 +196,35 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     tracked = subprocess.run(["git", "ls-files", "paiju"], cwd=ROOT, capture_output=True, text=True)
     if tracked.returncode == 0:  # a git checkout
         assert set(tracked.stdout.split()) <= names, set(tracked.stdout.split()) - names
+    # the wheelhouse: paiju's dependencies as this environment has them (the test extra holds
+    # every one), repacked as wheels; pip resolves the wheel's requirements against it alone, so
+    # a dependency the wheel does not declare is missing from the new environment as it would be
+    # from an install from the index (which spent a minute on the network at load 12)
+    requires = email.message_from_bytes(zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA")).get_all("Requires-Dist")
+    house = tmp_path / "wheelhouse"
+    house.mkdir()
+    for dist in requirements_closure(requires or []):
+        repack(dist, house)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
     # --no-compile: no bytecode written for the dependencies (numpy, matplotlib, SQLAlchemy...) at
     # install; what runs compiles what it imports
     subprocess.run(
-        [*PIP, "--python", str(py), "install", "-q", "--no-compile", str(wheel)], check=True, capture_output=True
+        [
+            *PIP,
+            "--python",
+            str(py),
+            "install",
+            "-q",
+            "--no-compile",
+            "--no-index",
+            "--find-links",
+            str(house),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
     )
     paiju = venv / "bin" / "paiju"
     work = tmp_path / "elsewhere"  # not the source tree: only the installed package is importable

@@ -383,15 +383,17 @@ def run(args: argparse.Namespace) -> int:
     return 0 if rep.ok else 1
 
 
-def _serve() -> tuple[list[Child], str, str]:
+def _serve(grace: float = 30.0) -> tuple[list[Child], str, str]:
     """A redis-server, `paiju serve --redis` and one `paiju bots` worker: the processes (in
-    the order they started), the WebSocket URL and the Redis URL."""
+    the order they started), the WebSocket URL and the Redis URL. ``grace``: the server's
+    ``--grace``, how long a dropped client's player waits for its resume (the churn's end waits
+    that long for the last ones to be let go)."""
     if shutil.which("redis-server") is None:
         raise SystemExit("paiju bench churn: no redis-server on PATH (the card check reads the room logs)")
     redis, redis_url = launch.redis()
     procs = [redis]
     try:
-        opts = ["--redis", redis_url, "--hand-pause", "0", "--grace", "30", "--rate", "300", "--burst", "300"]
+        opts = ["--redis", redis_url, "--hand-pause", "0", "--grace", f"{grace:g}", "--rate", "300", "--burst", "300"]
         opts += ["--robot-pace", "0", "--log-level", "WARNING"]
         opts += ["--address-connections", "0", "--address-rooms", "0", "--address-rooms-per-minute", "0"]
         procs.append(launch.serve(*opts))

@@ -1,6 +1,6 @@
 """Where a held idle connection's memory goes: ``python -m paiju.bench.connmem [--idle 5000]``.
 
-Two fresh ``paiju serve`` processes of this checkout, each sent ``--idle`` connections by
+Two fresh ``paiju serve`` processes of this checkout, side by side, each sent ``--idle`` connections by
 one holding process (paiju.loadtest.hold: HELLO said, then a ping now and then, like a browser tab
 left open), held until every one is open and a keepalive round has passed:
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
 import gc
 import json
 import os
@@ -204,10 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the children inherit it
     n = min(args.idle, hard - FILE_RESERVE)
-    before, held, _ = measure(n, args.ramp, traced=False, settle=args.settle)
+    # the two servers run side by side: what they measure is memory, which the other's CPU
+    # does not change (each has its own holders), and the run takes half the time
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        plain = pool.submit(measure, n, args.ramp, traced=False, settle=args.settle)
+        traced = pool.submit(measure, n, args.ramp, traced=True, settle=args.settle)
+        before, held, _ = plain.result()
+        _, _, owners = traced.result()
     rss = (held - before) / n
     print(f"{n:,} idle connections held by one process: RSS {before:,} -> {held:,} KiB, {rss:.2f} KiB a connection")
-    _, _, owners = measure(n, args.ramp, traced=True, settle=args.settle)
     total = sum(owners.values()) / n / 1024
     print(
         f"  traced (tracemalloc): {total:.2f} KiB a connection; the allocators' share of the RSS {rss - total:.2f} KiB"

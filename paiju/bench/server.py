@@ -71,7 +71,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--robot-rooms",
         type=int,
         default=8,
-        help=f"robot-filled mahjong rooms, measured for --duration, {ROBOT_WINDOW_S:g} s at least (0: skip; default 8)",
+        help="robot-filled mahjong rooms, measured for --duration, --robot-window at least (0: skip; default 8)",
+    )
+    p.add_argument(
+        "--robot-window",
+        type=nonnegative_float,
+        default=ROBOT_WINDOW_S,
+        help="seconds the robot-filled rooms are measured at least: a hand of strong robots takes a second "
+        "or more (default %(default)s)",
     )
     p.add_argument("--arena-hands", type=int, default=60, help="arena deals for the robot comparison (default 60)")
     p.add_argument("--robot", default=None, help="robot of the robot seats (default: the server's choice)")
@@ -108,9 +115,8 @@ def run(args: argparse.Namespace) -> int:
     # each server keeps its records in a database of its own, made for this run (not the
     # user's, which other runs fill): the same start for every run
     scratch = tempfile.TemporaryDirectory(prefix="paiju-bench-")
-    echo = Child(
-        [sys.executable, "-m", "paiju.loadtest.echo", "--port", "0", *loop], r"echo serving on ws://[^:]+:(\d+)/"
-    )
+    # the echo server starts while paiju serve does: both are waited for below
+    echo = Child([sys.executable, "-m", "paiju.loadtest.echo", "--port", "0", *loop])
     children = [echo]
     try:
         limits: tuple[str, ...] = ("--max-connections", str(max(10_000, args.idle + 1000)), "--max-rooms", "10000")
@@ -119,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         db = f"sqlite:///{scratch.name}/serve.sqlite3"
         paiju = serve(*opts, "--database", db, *loop)
         children.append(paiju)
+        echo.started(r"echo serving on ws://[^:]+:(\d+)/")
         base = None
         if args.baseline is not None:
             # an older checkout may not know --uvloop or print the same log level: plain options
@@ -433,7 +440,7 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
 
     await load(rooms(min(2.0, args.duration)))  # warm-up, not measured
     # a window of a few seconds at least: a robot-filled mahjong hand takes a second or more
-    d, cpu = await measured(serve, rooms(max(args.duration, ROBOT_WINDOW_S)))
+    d, cpu = await measured(serve, rooms(max(args.duration, args.robot_window)))
     robot = d["robot"] or "random"  # the robot the server seated
     warm = max(4, args.arena_hands // 4)
     await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))

@@ -213,7 +213,9 @@ def test_the_declaring_side_plays_monte_carlo_from_its_first_card_the_defence_by
     hybrid.lead_samples = 8  # the opening lead is checked, not its quality: a quick one
     assert (hybrid.declarer_switch, hybrid.switch_trick) == (1, 2)
     parted = 0
-    for hand in (5, 9, 10):  # until a board on which Monte Carlo and the rules part at trick 1
+    # until a board on which Monte Carlo and the rules part at trick 1: hand 9 of seed 11 (on hand
+    # 5, which the test used to try first, they agree)
+    for hand in (9, 10):
         game = Bridge(11, hand=hand)
         n = bid_out(game, hybrid)
         if game.declarer is None:

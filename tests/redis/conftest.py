@@ -83,13 +83,15 @@ def start_serve(url: str, *extra: str) -> Child:
     return launch.serve("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP)
 
 
-async def watch_robots(url: str, game: str, *, hands: int = 2, robot: str | None = None) -> list[Event]:
+async def watch_robots(
+    url: str, game: str, *, hands: int = 2, robot: str | None = None, clock_ms: int | None = None
+) -> list[Event]:
     """The events of a match of ``game`` whose every seat is a robot, watched to its end by
-    the room's creator."""
+    the room's creator (``clock_ms``: the room's time for a move; None: the game's)."""
     n = games.create(game, 0).num_seats
     c = await Client.connect(url, "watcher", record=True)
     try:
-        st = await c.create(game, bots=list(range(n)), hands=hands, robot=robot)
+        st = await c.create(game, bots=list(range(n)), hands=hands, robot=robot, clock_ms=clock_ms)
         assert st.seat is None
         await c.until_match_end(timeout=120)
     finally:

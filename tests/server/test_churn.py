@@ -21,8 +21,10 @@ from paiju.protocol import Event, RoomState
 
 @pytest.fixture(scope="module")
 def churned() -> Iterator[tuple[str, str, str]]:
-    """The bench's own servers: redis-server, `paiju serve --redis`, one `paiju bots`."""
-    procs, url, redis_url = bench_churn._serve()
+    """The bench's own servers: redis-server, `paiju serve --redis`, one `paiju bots`. A grace
+    of 5 s (the bench's 30): a dropped client resumes within half a second (the churn's gap),
+    and the check that the server lets go of every player waits for the last one's grace."""
+    procs, url, redis_url = bench_churn._serve(grace=5)
     try:
         yield url, url.replace("ws://", "http://").rsplit("/ws", 1)[0], redis_url
     finally:
