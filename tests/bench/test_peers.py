@@ -56,8 +56,8 @@ def test_the_colyseus_room_deals_checks_and_hides_like_paiju(node: str) -> None:
 @needs_node
 @pytest.mark.slow
 def test_a_short_run_measures_both_servers(node: str) -> None:
-    cmd = [sys.executable, "-m", "paiju", "bench", "peers", "--rooms", "2", "--seconds", "2", "--runs", "1"]
-    cmd += ["--warmup", "1", "--warm", "0", "--hands", "2", "--json", "-"]
+    cmd = [sys.executable, "-m", "paiju", "bench", "peers", "--rooms", "2", "--seconds", "1", "--runs", "1"]
+    cmd += ["--warmup", "0.5", "--warm", "0", "--hands", "2", "--json", "-"]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -15,18 +15,27 @@ from paiju.games.bridge import Bridge, BridgeRules, imps
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_duplicate_scoring_par_and_double_dummy() -> None:
-    report = arena.play(["basic", "random", "basic", "random"], boards=3, seed=4, keep_games=True)
-    assert report.boards == 3 and len(report.games) == 6
+BOARDS = 2
+
+
+@pytest.fixture(scope="module")
+def report() -> arena.BridgeReport:
+    """A short duplicate match, basic against random (each board's double-dummy table costs
+    seconds on a loaded machine: the two tests of its figures share one match)."""
+    return arena.play(["basic", "random", "basic", "random"], boards=BOARDS, seed=4, keep_games=True)
+
+
+def test_duplicate_scoring_par_and_double_dummy(report: arena.BridgeReport) -> None:
+    assert report.boards == BOARDS and len(report.games) == 2 * BOARDS
     basic, rnd = report.robots["basic"], report.robots["random"]
     # the board's IMPs: the pair of seats[0] against the pair of seats[1], opposite signs
-    assert len(basic.imps) == 3 and basic.imps == [-x for x in rnd.imps]
-    for i in range(3):
+    assert len(basic.imps) == BOARDS and basic.imps == [-x for x in rnd.imps]
+    for i in range(BOARDS):
         open_room, closed = report.games[2 * i], report.games[2 * i + 1]
         assert open_room.dealt == closed.dealt  # the same deal at both tables
         assert basic.imps[i] == imps((open_room.score_ns or 0) - (closed.score_ns or 0))
     # par: one figure per table for each pair, the two pairs opposite
-    assert len(basic.par) == 6 and basic.par == [-x for x in rnd.par]
+    assert len(basic.par) == 2 * BOARDS and basic.par == [-x for x in rnd.par]
     # declarer play against double dummy: one figure per table the pair declared
     expected = []
     for i, g in enumerate(report.games):
@@ -42,9 +51,8 @@ def test_duplicate_scoring_par_and_double_dummy() -> None:
     assert "IMP/board" in arena.format_report(report)
 
 
-def test_dd_losses_split_the_difference_from_double_dummy() -> None:
+def test_dd_losses_split_the_difference_from_double_dummy(report: arena.BridgeReport) -> None:
     # declarer's tricks - DD tricks = what the defence gave away - what declarer gave away
-    report = arena.play(["basic", "random", "basic", "random"], boards=3, seed=5, keep_games=True)
     seen = 0
     for g in report.games:
         if g.declarer is None:
@@ -66,7 +74,7 @@ def test_dd_losses_split_the_difference_from_double_dummy() -> None:
     assert len(rnd.declarer_loss.diffs) == len(rnd.declarer.diffs)
     assert sum(rnd.declarer_loss_by_trick) == sum(rnd.declarer_loss.diffs)
     # the par figure's interval is over boards, each the mean of the board's two tables
-    assert len(rnd.par_boards) == 3 and rnd.par_ci is not None
+    assert len(rnd.par_boards) == BOARDS and rnd.par_ci is not None
     assert statistics.fmean(rnd.par_boards) == pytest.approx(rnd.par_imps)
 
 
@@ -87,7 +95,7 @@ def test_pbn_output_reads_back_with_endplay(tmp_path: Path) -> None:
 
     out = tmp_path / "tables.pbn"
     proc = subprocess.run(
-        [sys.executable, "-m", "paiju", "arena", "bridge", "--seats", "basic,random,basic,random", "--hands", "2",
+        [sys.executable, "-m", "paiju", "arena", "bridge", "--seats", "basic,random,basic,random", "--hands", "1",
          "--seed", "3", "--no-progress", "--pbn", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=600,  # a loaded shared machine starves even two boards
     )  # fmt: skip
@@ -95,7 +103,7 @@ def test_pbn_output_reads_back_with_endplay(tmp_path: Path) -> None:
     assert "IMP/board" in proc.stdout and "basic" in proc.stdout
     with open(out, encoding="utf-8") as f:
         boards = pbn.load(f)
-    assert len(boards) == 4
+    assert len(boards) == 2  # the board at both tables
     for b in boards:
         assert b.info["North"] in ("basic", "random")
         if b.contract is not None and b.contract.level:

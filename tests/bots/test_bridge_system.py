@@ -10,7 +10,7 @@ from paiju.games.bridge.bidding import Hand, choose, explain, is_cue, key_cards,
 from paiju.games.bridge.deal import parse_hand
 from paiju.protocol.cards import PASS, format_call, parse_call
 
-AUCTIONS = 2000  # random deals bid by the tables: some 1,800 forcing calls, 19,000 promises
+AUCTIONS = 600  # random deals bid by the tables: some 550 forcing calls, 5,700 promises
 
 
 def bid(hand: str, auction: str) -> str:
@@ -155,7 +155,7 @@ def test_a_forcing_call_is_never_passed() -> None:
             if f and i + 2 < len(auction) and auction[i + 1] == PASS:
                 assert auction[i + 2] != PASS, [format_call(c) for c in auction[: i + 3]]
                 seen += 1
-    assert seen > 1500
+    assert seen > 450
 
 
 def test_every_call_keeps_the_promise_read_back_on_many_auctions() -> None:
@@ -164,7 +164,7 @@ def test_every_call_keeps_the_promise_read_back_on_many_auctions() -> None:
         for p in read_auction(auction, dealer):
             assert p.holds(Hand.of(hands[p.seat])), ([format_call(c) for c in auction], p.index, p.rows)
             checked += 1
-    assert checked > 15_000
+    assert checked > 4_500
 
 
 def test_free_advance_and_the_doublers_strong_rebid() -> None:

@@ -44,7 +44,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # --no-robot-on-drop: the dropped seat waits for the page (its clock runs) instead of a robot
     # finishing a short hand in the tenth of a second the page takes to come back
     # --robot-pace 0: robots at full speed (tests/server/test_table_clocks.py checks the pace)
-    server = inprocess.start("--no-robot-on-drop", "--robot-pace", "0", "--database", f"sqlite:///{db}")
+    # --quickplay-wait 2: quick play fills its seats with robots after 2 s, not 5
+    server = inprocess.start(
+        "--no-robot-on-drop", "--robot-pace", "0", "--quickplay-wait", "2", "--database", f"sqlite:///{db}"
+    )
     try:
         DATABASES[server.http] = db
         yield server.http

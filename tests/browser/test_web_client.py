@@ -65,6 +65,7 @@ NEXT = """(last) => {
   if (p.dataset.state === 'open' && p.dataset.promptN !== last) {
     const options = [...p.querySelectorAll('.option')].map((o) => ({
       index: Number(o.dataset.optionIndex),
+      code: Number(o.dataset.code),
       multi: o.dataset.multi ? Number(o.dataset.multi) : 0,
       choices: [...o.querySelectorAll('button.choice')].map((b) => b.dataset.cards),
       picks: o.querySelectorAll('button.pick').length,
@@ -90,8 +91,12 @@ PROMPT_ON_SCREEN = """() => {
 }"""
 
 
-def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path], phone: bool) -> dict[str, Any]:
-    """Answer every prompt with a random legal option, by clicks, until the final RESULT."""
+def _play_hand(
+    page: Any, game: str, rng: random.Random, shots: dict[str, Path], phone: bool, codes: tuple[int, ...] = ()
+) -> dict[str, Any]:
+    """Answer every prompt with a random legal option, by clicks, until the final RESULT (with
+    ``codes``, an option of one of those codes where the prompt has one: a test that only needs
+    the hand over plays its cards rather than claims the rest, which the robots refuse)."""
     last = ""
     decisions = 0
     shot = False
@@ -118,7 +123,8 @@ def _play_hand(page: Any, game: str, rng: random.Random, shots: dict[str, Path],
             page.screenshot(path=str(shots["play"]))
             shot = True
         # uniformly among the options, then among the option's choices (as the random robot does)
-        if not click_option(page, last, rng.choice(nxt["options"]), rng, 3000):
+        options = [o for o in nxt["options"] if o["code"] in codes] or nxt["options"]
+        if not click_option(page, last, rng.choice(options), rng, 3000):
             continue  # the prompt went away under the pointer (its window closed)
         if decisions == DROP_AT:
             page.evaluate("window.paiju.drop()")

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from paiju.client import Client
+from paiju.protocol.bridge import ActCode
 from tests.browser.pages import bid_7nt_to_the_play, bridge_pbn_table, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, DOCS_IMG, SIZES, _play_hand
 from tests.server.test_pbn import PBN
@@ -121,7 +122,7 @@ def test_bridge_cards_during_the_auction_leave_and_replay(base_url: str, browser
         page.wait_for_function("(n) => window.paiju.trace.filter((t) => t[1] === 'out').length > n", arg=sent)
 
         shots = {k: ARTIFACTS / f"web-defects-bridge-{k}.png" for k in ("play", "result")}
-        _play_hand(page, "bridge", random.Random("web:defects"), shots, False)
+        _play_hand(page, "bridge", random.Random("web:defects"), shots, False, codes=(ActCode.PLAY,))
         room = page.evaluate("window.paiju.state.room.room")
         # leaving the finished match: the lobby, and no error (none shown, none received)
         refusals = "() => window.paiju.trace.filter((t) => t[1] === 'in' && t[2] === 'ERROR').length"

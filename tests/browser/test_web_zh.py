@@ -22,6 +22,7 @@ import pytest
 from paiju.games import registry
 from tests.browser.pages import click_option, open_page
 from tests.browser.test_web_client import ARTIFACTS, CLOCK_S, NEXT, SIZES
+from tests.browser.test_web_i18n import TRADITIONAL as TRADITIONAL_AT_TABLE
 from tests.server.test_web_chinese import LATIN_WORD, TRADITIONAL
 
 pytestmark = pytest.mark.browser
@@ -47,7 +48,7 @@ SEEN = """() => {
 
 def _foreign(text: str) -> list[str]:
     """The Latin-letter words and the traditional characters in ``text``."""
-    return sorted(set(LATIN_WORD.findall(text)) | {c for c in text if c in TRADITIONAL})
+    return sorted(set(LATIN_WORD.findall(text)) | {c for c in text if c in TRADITIONAL + TRADITIONAL_AT_TABLE})
 
 
 def _check(page: Any, where: str) -> str:

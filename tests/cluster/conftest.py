@@ -3,10 +3,14 @@ workers (tests/redis/conftest.py starts the processes)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from paiju.testing.launch import Child
-from tests.redis.conftest import RedisServer, redis_server, start_serve
+import pytest
+
+from paiju.testing.launch import Child, free_port
+from tests.redis.conftest import RedisServer, redis_server, start_bots, start_serve
 
 __all__ = ["redis_server", "start_node"]
 
@@ -20,3 +24,39 @@ def start_node(redis: RedisServer, name: str, tmp: Path, *extra: str) -> Child:
     wait on its lock)."""
     db = f"sqlite:///{tmp / (name + '.sqlite3')}"
     return start_serve(redis.url, "--server-id", name, "--database", db, *CLUSTER_OPTIONS, *extra)
+
+
+@dataclass
+class TwoNodes:
+    """Nodes ``a`` and ``b`` and a robots' worker on one redis-server, for the tests that
+    neither stop nor kill a node (they share it: a session's, once per pytest process)."""
+
+    redis: RedisServer
+    a: Child
+    b: Child
+    bots: Child
+
+    def check(self) -> None:
+        """Neither node has logged a traceback so far."""
+        for node in (self.a, self.b):
+            out = node.output()
+            assert "Traceback" not in out, out[-3000:]
+
+
+@pytest.fixture(scope="session")
+def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoNodes]:
+    r = RedisServer(free_port())
+    r.start()
+    tmp = tmp_path_factory.mktemp("two-nodes")
+    started: list[Child] = []
+    try:
+        started += [start_node(r, "a", tmp)]
+        started += [start_node(r, "b", tmp)]
+        started += [start_bots(r.url, "w")]
+        nodes = TwoNodes(r, *started)
+        yield nodes
+        nodes.check()
+    finally:
+        for p in reversed(started):
+            p.stop()
+        r.stop()

@@ -5,24 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 from paiju.client import Client
 from paiju.protocol import RoomInfo
-from tests.redis.conftest import RedisServer, start_bots
 
-from .conftest import redis_server, start_node
-
-__all__ = ["redis_server"]
+from .conftest import TwoNodes
 
 
 def ids(rooms: list[RoomInfo]) -> set[str]:
     return {r.room for r in rooms}
 
 
-async def test_one_lobby_and_a_join_through_the_other_node(redis_server: RedisServer, tmp_path: Path) -> None:
-    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
-    bots = start_bots(redis_server.url, "w")
+async def test_one_lobby_and_a_join_through_the_other_node(two_nodes: TwoNodes) -> None:
+    a, b = two_nodes.a, two_nodes.b
     ann = await Client.connect(a.url, "ann", record=True)
     bob = await Client.connect(b.url, "bob", record=True)
     cid = await Client.connect(b.url, "cid")
@@ -46,7 +41,4 @@ async def test_one_lobby_and_a_join_through_the_other_node(redis_server: RedisSe
     finally:
         for c in (ann, bob, cid):
             await c.close()
-        bots.stop()
-        for p in (a, b):
-            out = p.stop()
-            assert "Traceback" not in out, out[-3000:]
+    two_nodes.check()

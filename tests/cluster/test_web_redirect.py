@@ -12,12 +12,10 @@ import pytest
 
 from paiju.client import Client
 from tests.browser.test_web_client import CHROMIUM, CHROMIUM_ARGS
-from tests.redis.conftest import RedisServer, start_bots
 
-from .conftest import redis_server, start_node
+from .conftest import TwoNodes
 
 pytestmark = pytest.mark.browser
-__all__ = ["redis_server"]
 
 
 class Creator(threading.Thread):
@@ -43,13 +41,12 @@ class Creator(threading.Thread):
 
 
 @pytest.mark.slow
-def test_the_page_follows_a_redirect_to_the_room(redis_server: RedisServer, tmp_path: Path) -> None:
+def test_the_page_follows_a_redirect_to_the_room(two_nodes: TwoNodes) -> None:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
     from playwright.sync_api import sync_playwright
 
-    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
-    bots = start_bots(redis_server.url, "w")
+    a, b = two_nodes.a, two_nodes.b
     creator = Creator(a.url)
     creator.start()
     try:
@@ -70,12 +67,7 @@ def test_the_page_follows_a_redirect_to_the_room(redis_server: RedisServer, tmp_
             names = page.evaluate("() => window.paiju.trace.filter((t) => t[1] === 'in').map((t) => t[2])")
             assert "REDIRECT" in names and names.index("REDIRECT") < names.index("ROOM_STATE")
             browser.close()
-        out = a.output()
-        assert "Traceback" not in out
     finally:
         creator.done.set()
         creator.join(10)
-        bots.stop()
-        for proc in (a, b):
-            out = proc.stop()
-            assert "Traceback" not in out, out[-3000:]
+    two_nodes.check()

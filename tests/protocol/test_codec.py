@@ -26,7 +26,7 @@ from paiju.protocol import (
 from .strategies import frames
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)  # the frames of every type, several times each
 @given(frames)
 def test_random_valid_frames_round_trip(frame: object) -> None:
     data = encode(frame)  # type: ignore[arg-type]
@@ -171,7 +171,7 @@ def test_compiled_layouts_accept_and_refuse_as_the_reference_checks() -> None:
     assert agreed > 1_000  # mutations that msgpack still reads: fields of every kind, valid and not
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(frames, min_size=1, max_size=12), st.integers(1, 400))
 def test_batches_decode_to_the_frames_sent_one_by_one(sent: list[object], limit: int) -> None:
     """Joined into messages of at most ``limit`` bytes (a longer frame alone), the frames
