@@ -28,8 +28,8 @@ from paiju.testing.launch import cpu_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from paiju.records.recorder import GROUP_WAIT, LINGER
-
+    # the recorder's defaults are read when the command runs: importing the recorder (SQLAlchemy,
+    # alembic) costs every `paiju` command, whose parser holds this one, some 2 s of CPU
     parser.add_argument("--hands", type=positive_int, default=400, help="hands written per run (default %(default)s)")
     parser.add_argument("--match-hands", type=positive_int, default=8, help="hands a match (default %(default)s)")
     parser.add_argument(
@@ -39,16 +39,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--linger",
         type=float,
         nargs="+",
-        default=[0.0, LINGER],
-        help=f"the recorder's lingers to compare, seconds (default 0 and {LINGER}: one transaction a job, and batches)",
+        help="the recorder's lingers to compare, seconds (default 0 and the recorder's own, "
+        "paiju.records.recorder.LINGER: one transaction a job, and batches)",
     )
     parser.add_argument(
         "--group",
         type=float,
         nargs="+",
-        default=[GROUP_WAIT],
-        help=f"the recorder's group waits to compare, seconds (default {GROUP_WAIT}: at most that long a batch "
-        "waits for more jobs when they come faster; 0: never)",
+        help="the recorder's group waits to compare, seconds (default the recorder's own, "
+        "paiju.records.recorder.GROUP_WAIT: at most that long a batch waits for more jobs when they come "
+        "faster; 0: never)",
     )
     parser.add_argument(
         "--process",
@@ -62,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from paiju.records.recorder import GROUP_WAIT, LINGER
+
+    args.linger = args.linger or [0.0, LINGER]
+    args.group = args.group or [GROUP_WAIT]
     if args.gap < 0 or any(x < 0 for x in (*args.linger, *args.group)):
         raise SystemExit("paiju bench records: --gap, --linger and --group are seconds, at least 0")
     out = asyncio.run(_main(args))

@@ -20,7 +20,7 @@ def test_layouts_keep_the_sides_hands_and_deal_the_rest() -> None:
 
 
 def test_the_command_reports_the_floor() -> None:
-    command = ["bench", "parfloor", "--boards", "2", "--seed", "3", "--samples", "4", "--json"]
+    command = ["bench", "parfloor", "--boards", "1", "--seed", "3", "--samples", "2", "--json"]
     out = subprocess.run(
         [sys.executable, "-m", "paiju", *command],
         capture_output=True,
@@ -28,6 +28,6 @@ def test_the_command_reports_the_floor() -> None:
         check=True,
     )
     figures = json.loads(out.stdout)
-    assert figures["boards"] == 2 and figures["samples"] == 4
+    assert figures["boards"] == 1 and figures["samples"] == 2
     assert 0 <= figures["par_abs_imps"] <= 24
     assert abs(sum(figures["par_abs_imps_by_cause"].values()) - figures["par_abs_imps"]) < 0.01
