@@ -206,6 +206,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.baseline_python is not None and args.baseline is None:
+        return fail(
+            "bench peers", "--baseline-python names the interpreter of the --baseline checkout: give --baseline DIR"
+        )
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         missing = " and ".join(n for n, w in (("node", node), ("npm", npm)) if w is None)
@@ -240,10 +244,6 @@ def run(args: argparse.Namespace) -> int:
         f"load average {os.getloadavg()[0]:.2f} "
         "(shared machine: figures move with it)"
     )
-    if args.baseline_python is not None and args.baseline is None:
-        return fail(
-            "bench peers", "--baseline-python names the interpreter of the --baseline checkout: give --baseline DIR"
-        )
     builds = {"paiju": build_of(sys.executable, None)}
     if args.baseline is not None:
         builds["baseline"] = build_of(args.baseline_python or sys.executable, args.baseline.resolve())

@@ -64,6 +64,7 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     assert out["versions"]["@colyseus/core"].startswith("0.16.")
     assert out["versions"]["node"].startswith("v")
     assert {r["server"] for r in out["runs"]} == set(peers.SERVERS_NAMED)  # (no --baseline)
+    assert list(out["builds"]) == ["paiju"] and out["builds"]["paiju"].startswith("paiju "), out["builds"]
     for r in out["runs"]:
         assert r["rooms"] == 2 and r["actions"] > 0 and r["server_cpu_s"] > 0, r
         assert r["idle_tables"] == 0 and not r["errors"], r
@@ -107,3 +108,16 @@ def test_without_node_one_line_and_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "node and npm not found on PATH" in lines[0], done.stderr
+
+
+def test_a_baseline_python_without_a_baseline_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paiju", "bench", "peers", "--baseline-python", sys.executable],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--baseline-python" in lines[0] and "--baseline DIR" in lines[0], done.stderr

@@ -1,5 +1,6 @@
 """Several `paiju serve --redis` nodes around one real `redis-server`, with `paiju bots`
-workers (tests/redis/conftest.py starts the processes)."""
+workers (tests/redis/conftest.py starts the processes): a test's own, or, for the tests that
+neither stop nor kill a node, two nodes a session shares (:func:`two_nodes`)."""
 
 from __future__ import annotations
 
@@ -55,8 +56,8 @@ def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoNodes]:
         started += [start_bots(r.url, "w")]
         nodes = TwoNodes(r, *started)
         yield nodes
-        nodes.check()
     finally:
         for p in reversed(started):
             p.stop()
         r.stop()
+    nodes.check()  # their shutdown too
