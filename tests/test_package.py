@@ -93,8 +93,8 @@ def repack(dist: importlib.metadata.Distribution, to: Path) -> Path:
     rows = csv.writer(record, lineterminator="\n")
     with zipfile.ZipFile(wheel, "w") as z:  # stored, not deflated: the wheel is unpacked once, here
         for f in dist.files or []:
-            installed = f.parts[0] == ".." or "__pycache__" in f.parts
-            if installed or (
+            outside = f.parts[0] == ".." or "__pycache__" in f.parts  # scripts, cached bytecode
+            if outside or (
                 f.parts[0] == info.name and f.name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")
             ):
                 continue
