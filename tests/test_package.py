@@ -257,7 +257,9 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
         cwd=work,
         env=env,
         inherit=False,
-        timeout=30,
+        # its first start compiles the bytecode of what it imports (installed with --no-compile):
+        # over 30 s at a load of 18
+        timeout=180,
     )
     try:
         assert "missing" not in serve.output(), serve.output()  # the warning of a broken install

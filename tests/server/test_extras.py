@@ -20,7 +20,7 @@ from paiju.core.config import Config, Limits
 from paiju.protocol import Decision, Event, RoomEvent
 from paiju.server.app import Server
 
-HANDS = 4
+HANDS = 2  # the second hand is dealt and played while the first one's par is held back
 
 
 async def answer_robots(bus: MemoryBus) -> None:
