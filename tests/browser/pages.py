@@ -69,11 +69,13 @@ def click_option(page: Any, n: str, opt: dict[str, Any], rng: random.Random, tim
 
 
 def bridge_pbn_table(page: Any, pbn: str, clock_s: float) -> None:
-    """From the lobby's form: a bridge room playing the deals of ``pbn``, the natural bidder
-    (``basic``) in the other three seats (a random one may bid 7NT before North's first call),
-    a clock of ``clock_s``; once the table shows."""
+    """From the lobby's form: a bridge room playing one board, the first deal of ``pbn`` (the
+    form plays each deal of the file by default), the natural bidder (``basic``) in the other
+    three seats (a random one may bid 7NT before North's first call), a clock of ``clock_s``;
+    once the table shows."""
     page.select_option("#create-game", "bridge")
     page.set_input_files("#create-pbn", {"name": "deals.pbn", "mimeType": "text/plain", "buffer": pbn.encode()})
+    page.fill("#create-hands", "1")
     for s in (1, 2, 3):
         page.select_option(f'#create-bots select[data-seat="{s}"]', "basic")
     page.fill("#create-clock", str(clock_s))
