@@ -109,7 +109,6 @@ class ClusterJournal(Journal):
     def __init__(self, store: RoomStore, room_id: str, entries: list[bytes] | None = None) -> None:
         super().__init__(store, room_id, entries)
         self.seated: set[str] = set()
-        self.fenced = False
 
     def append(self, entry: Entry) -> None:
         if self.fenced:
@@ -160,7 +159,7 @@ class ClusterStore(RoomStore):
     def drop(self, room_id: str) -> None:
         """This node no longer writes the room's log (handed over or fenced)."""
         j = self.journals.pop(room_id, None)
-        if isinstance(j, ClusterJournal):
+        if j is not None:
             j.fenced = True
         self._dirty.pop(room_id, None)
         self.epochs.pop(room_id, None)

@@ -364,15 +364,19 @@ class Room:
                     await self.bus.publish(o.request)
                 except Exception:  # the clock plays the seat when no robot answers
                     log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
-            if sends and self.journal is not None:
-                await self.journal.sync()
+            held_sends = bool(sends)
+            if sends and self.journal is not None and not await self.journal.sync():
+                # fenced: another node owns the room and its log, without these entries; the
+                # room is evicted here, and its players resume there
+                log.warning("room %s: %d frames not sent: their entries are not in the log", self.id, len(sends))
+                sends = []
             if records:
                 await self._recorded(records)
             encoded: dict[int, bytes] = {}
             for o in sends:
                 self._send(o, encoded)
             self._held -= 1
-            if sends:
+            if held_sends:
                 self._sends_held -= 1
             if not self._held:
                 if self._idle is not None:

@@ -34,6 +34,13 @@ from paiju.core.roomlog import Entry, pack
 
 log = logging.getLogger("paiju.server")
 
+SYNC_WAIT = 7.0
+"""How long a room waits at most for its entries to be in Redis before it sends their frames:
+past the client's socket timeout (paiju/bus/link.py, 5 s), by which a Redis that does not
+answer is marked down, after which rooms wait for nothing. A slow write (a loaded machine)
+is waited for: a frame that went out before its entry was written would tell a client of an
+action that a node taking the room over, or a restart, does not know."""
+
 
 def _text(v: bytes | str) -> str:
     """A Redis reply as text (the client is made without decode_responses: bytes)."""
@@ -52,16 +59,20 @@ class Journal:
         self.indexed = entries is not None
         self.rewrite = False
         self.closing = False
+        self.fenced = False  # another node owns the room now (paiju/server/cluster.py): no more writes
 
     def append(self, entry: Entry) -> None:
         if not self.closing:
             self.entries.append(pack(entry))
             self.store._mark(self)
 
-    async def sync(self, timeout: float = 1.0) -> None:
+    async def sync(self, timeout: float = SYNC_WAIT) -> bool:
         """Wait until every entry appended so far is in Redis (not while Redis is away,
-        and not longer than ``timeout``: the rooms never stall on storage)."""
+        and not longer than ``timeout``: the rooms never stall on storage). False when this
+        node lost the room meanwhile (fenced): the entries will never be written here, and
+        their frames must not be sent."""
         await self.store._wait(self, len(self.entries), timeout)
+        return not self.fenced
 
     def close(self) -> None:
         """The room ended: drop it from the index; its log expires after the store's TTL."""
@@ -135,7 +146,7 @@ class RoomStore:
             return
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout), self._flushed:
-                await self._flushed.wait_for(lambda: j.written >= target or not self.link.up)
+                await self._flushed.wait_for(lambda: j.written >= target or not self.link.up or j.fenced)
 
     def _reconnected(self, lost: bool) -> None:
         for j in self.journals.values():
