@@ -55,8 +55,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         (folder / "serve.log").write_text(server.stop(timeout=10))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium a test file (each test has a context of its own). Not one a session:
+    while Playwright's sync API is started, its event loop counts as running in this thread,
+    and every asyncio test that the same pytest process runs after a browser file would fail
+    ("asyncio.run() cannot be called from a running event loop")."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
     from playwright.sync_api import sync_playwright
