@@ -93,12 +93,10 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     assert figures["ratio"] == pytest.approx(paiju / move, abs=0.001)
 
 
-def test_without_node_one_line_and_exit_2(tmp_path: Path) -> None:
-    # a PATH with this Python and nothing else: no node, no npm
-    (tmp_path / "python").symlink_to(sys.executable)
-    env = dict(os.environ, PATH=str(tmp_path))
+def _refused(*args: str, env: dict[str, str] | None = None) -> list[str]:
+    """``paiju bench peers ARGS``' stderr, which must be one line, with exit status 2."""
     done = subprocess.run(
-        [sys.executable, "-m", "paiju", "bench", "peers", "--runs", "1"],
+        [sys.executable, "-m", "paiju", "bench", "peers", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -107,17 +105,18 @@ def test_without_node_one_line_and_exit_2(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "node and npm not found on PATH" in lines[0], done.stderr
+    assert len(lines) == 1, done.stderr
+    return lines
+
+
+def test_without_node_one_line_and_exit_2(tmp_path: Path) -> None:
+    # a PATH with this Python and nothing else: no node, no npm
+    (tmp_path / "python").symlink_to(sys.executable)
+    env = dict(os.environ, PATH=str(tmp_path))
+    lines = _refused("--runs", "1", env=env)
+    assert "node and npm not found on PATH" in lines[0]
 
 
 def test_a_baseline_python_without_a_baseline_is_refused() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "paiju", "bench", "peers", "--baseline-python", sys.executable],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--baseline-python" in lines[0] and "--baseline DIR" in lines[0], done.stderr
+    lines = _refused("--baseline-python", sys.executable)
+    assert "--baseline-python" in lines[0] and "--baseline DIR" in lines[0]
