@@ -24,6 +24,7 @@ tests/server/test_robot_room_restart.py):
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import random
 import signal
@@ -90,7 +91,7 @@ async def log_replayed(r: aioredis.Redis, room: str) -> Replayed:
     return replay(room, await r.lrange(room_log(room), 0, -1))
 
 
-class Restarted:
+class Restarted(abc.ABC):
     """A room played up to the kill (:meth:`before`), then resumed and checked on the server
     that rebuilt it (:meth:`after`)."""
 
@@ -99,11 +100,13 @@ class Restarted:
     room = ""
     seen = 0
 
+    @abc.abstractmethod
     async def before(self, url: str) -> None:
-        raise NotImplementedError
+        """Create the room through ``url`` and play it up to the kill."""
 
+    @abc.abstractmethod
     async def after(self, server: Child, r: aioredis.Redis) -> None:
-        raise NotImplementedError
+        """Resume on ``server`` (the successor; ``r`` its Redis) and check the rebuilt room."""
 
     async def close(self) -> None:
         for c in (getattr(self, "client", None), self.back):
