@@ -326,7 +326,20 @@ class Room:
             player.send(encode(Prompt(self.id, self.prompt, seat, 0, 1 << ActCode.PLAY, options, 0)))
 
     def play(self, seat: int, f: Action) -> None:
-        """A move, checked: the seat prompted, its open prompt, a card of its hand."""
+        """A move, checked: the seat prompted, its open prompt, a card of its hand.
+
+        >>> room = Room(1)
+        >>> room.cards, room.turn, room.prompt = [bytearray(b"\x02\x05"), bytearray(b"\x03\x04")], 0, 7
+        >>> room.play(1, Action(7, 0, b"\x03"))
+        Traceback (most recent call last):
+        paiju.protocol.errors.GameError: 300: not your turn
+        >>> room.play(0, Action(6, 0, b"\x02"))
+        Traceback (most recent call last):
+        paiju.protocol.errors.GameError: 301: no prompt 6
+        >>> room.play(0, Action(7, 0, b"\x03"))
+        Traceback (most recent call last):
+        paiju.protocol.errors.GameError: 380: 03 is not a card of your hand
+        """
         if seat != self.turn:
             raise GameError(ErrorCode.NOT_YOUR_TURN, "not your turn")
         if f.prompt_id != self.prompt:

@@ -470,6 +470,11 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
+    """``a / b`` to 3 places, None without both.
+
+    >>> _ratio(3.0, 4.0), _ratio(None, 4.0)
+    (0.75, None)
+    """
     return round(a / b, 3) if a and b else None
 
 
