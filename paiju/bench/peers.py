@@ -12,6 +12,14 @@ and take a new room after each match of ``--hands`` hands. paiju's players ask f
 HELLO (paiju/protocol/SPEC.md §1), as paiju's client library and web client do (``--no-batch``: one
 frame a message).
 
+Beside them, the **floor** (paiju/bench/floor.py): the least a Python server on paiju's own
+stack (websockets on uvloop, paiju.protocol's msgpack frames, one write a connection a turn)
+does for the same game, the same wire and the same authority, and nothing else (no records,
+log, resume, clocks, metrics or limits). paiju over the floor is what paiju's features cost
+a move; the floor over Colyseus is what the stack costs. ``floor_callback`` (by name only) is
+the floor with each message handed over by websockets' parser instead of a ``recv()`` coroutine
+a message.
+
 Each measure is a window of ``--seconds`` after ``--warmup``; the server's CPU time (user +
 system of its process and its children, from /proc) is read as the window opens and closes,
 by process: the table and ``--json`` (``cpu_by_process`` of each run) split paiju's into its
@@ -59,9 +67,13 @@ SERVERS: dict[str, tuple[str, str]] = {
     "paiju": ("paiju", "paiju"),
     "colyseus_per_move": ("Colyseus, patch after every move", "colyseus"),
     "colyseus_default": ("Colyseus, default 50 ms patches", "colyseus"),
+    "floor": ("Python floor, recv() a message", "paiju"),
+    "floor_callback": ("Python floor, callback reader", "paiju"),
     "baseline": ("paiju, the --baseline checkout", "paiju"),  # only with --baseline
 }
 SERVERS_NAMED = [k for k in SERVERS if k != "baseline"]  # what --servers names
+SERVERS_DEFAULT = [k for k in SERVERS_NAMED if k != "floor_callback"]  # (the floor's variant: asked for by name)
+FLOORS = {"floor": "recv", "floor_callback": "callback"}  # paiju.bench.floor's --reader
 MODES = {"colyseus_per_move": "per-move", "colyseus_default": "default"}
 # the limits of paiju serve that a load from one address would hit (connections, rooms a minute)
 PAIJU_LIMITS = (
@@ -130,7 +142,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "once with a random legal card. For each room count and server: actions/s, server CPU µs an action "
         "(/proc: the process and its children), actions per server-CPU-second, p50/p99 ms of action -> next "
         "prompt, WebSocket messages and bytes received an action; medians of --runs interleaved runs; and "
-        "the ratio paiju / Colyseus-with-a-patch-per-move in actions per server-CPU-second. Exit 1 when a "
+        "the ratio paiju / Colyseus-with-a-patch-per-move in actions per server-CPU-second; beside them the "
+        "floor, the least a Python server on paiju's stack does for the same game and wire. Exit 1 when a "
         "server played no action or left a table idle."
     )
     p.epilog = (
@@ -176,9 +189,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--servers",
         type=server_keys,
-        default=SERVERS_NAMED,
+        default=SERVERS_DEFAULT,
         metavar="S,S",
-        help=f"the servers to measure (default all: {','.join(SERVERS_NAMED)}); the ratio needs the first two",
+        help=f"the servers to measure, of {','.join(SERVERS_NAMED)} (default {','.join(SERVERS_DEFAULT)}); "
+        "floor is the least a Python server on paiju's stack does for the same game (paiju/bench/floor.py), "
+        "floor_callback the same with its messages handed over by websockets' parser rather than recv()",
     )
     p.add_argument(
         "--baseline",
@@ -274,6 +289,10 @@ def run(args: argparse.Namespace) -> int:
                 r"colyseus serving on ws://[^:]+:(\d+)/",
                 cwd=COLYSEUS,
             )
+        for key, reader in FLOORS.items():
+            if key in args.servers:
+                cmd = [sys.executable, "-m", "paiju.bench.floor", "--port", "0", "--reader", reader]
+                children[key] = Child(cmd, r"floor serving on ws://[^:]+:(\d+)/")
         out = measure_all(args, node, children)
     except ServerGone as e:
         return fail("bench peers", str(e), 1)
@@ -430,12 +449,16 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
         for rooms in args.rooms:
             rows = [r for r in runs if r["rooms"] == rooms and r["hands_per_match"] == hands]
             figures = {k: medians([r for r in rows if r["server"] == k]) for k in args.servers}
-            paiju, move, default, base = (figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS)
+            rate = {k: figures.get(k, {}).get("actions_per_cpu_s") for k in SERVERS}
             mix[str(rooms)] = {
                 **figures,
-                "ratio": round(paiju / move, 3) if paiju and move else None,
-                "ratio_default": round(paiju / default, 3) if paiju and default else None,
-                "ratio_baseline": round(paiju / base, 3) if paiju and base else None,
+                "ratio": _ratio(rate["paiju"], rate["colyseus_per_move"]),
+                "ratio_default": _ratio(rate["paiju"], rate["colyseus_default"]),
+                "ratio_baseline": _ratio(rate["paiju"], rate["baseline"]),
+                "ratio_floor": _ratio(rate["paiju"], rate["floor"]),
+                "floor_ratio": _ratio(rate["floor"], rate["colyseus_per_move"]),
+                "floor_ratio_default": _ratio(rate["floor"], rate["colyseus_default"]),
+                "ratio_floor_callback": _ratio(rate["floor_callback"], rate["floor"]),
             }
     out["rooms"] = out["mixes"][str(args.hands[0])]  # the first mix, as before several
     if len(args.hands) > 1:
@@ -444,6 +467,15 @@ def measure_all(args: argparse.Namespace, node: str, children: dict[str, Child])
             for rooms in args.rooms
         }
     return out
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    """``a / b`` to 3 places, None without both.
+
+    >>> _ratio(3.0, 4.0), _ratio(None, 4.0)
+    (0.75, None)
+    """
+    return round(a / b, 3) if a and b else None
 
 
 def split(figures: list[dict[str, Any]]) -> dict[str, float | None]:
@@ -652,6 +684,17 @@ def table(figures: dict[str, Any], rooms: int, hands: int) -> str:
         lines.append(
             f"  paiju / Colyseus-patch-per-move in actions per server-CPU-second: {num(figures['ratio'], '.2f')} "
             f"(against the 50 ms default: {num(figures['ratio_default'], '.2f')})"
+        )
+    if figures.get("ratio_floor") is not None or figures.get("floor_ratio_default") is not None:
+        lines.append(
+            f"  paiju / the Python floor in actions per server-CPU-second: {num(figures['ratio_floor'], '.2f')}; "
+            f"the floor / Colyseus-patch-per-move {num(figures['floor_ratio'], '.2f')} "
+            f"(against the 50 ms default: {num(figures['floor_ratio_default'], '.2f')})"
+        )
+    if figures.get("ratio_floor_callback") is not None:
+        lines.append(
+            "  the floor with a callback reader / with recv() in actions per server-CPU-second: "
+            f"{num(figures['ratio_floor_callback'], '.2f')}"
         )
     if figures.get("ratio_baseline") is not None:
         lines.append(

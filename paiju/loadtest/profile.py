@@ -19,14 +19,39 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 _LINE = re.compile(r":\d+\)$")
+_MYPYC = re.compile(r"^CPy(?:Def|Py)_(\w+) \((.*)\)$")
+
+
+def frame_name(f: str) -> str:
+    """A frame's name, its line number dropped; a function compiled by mypyc (``py-spy
+    --native``) named as in Python, its class and method (its C file in brackets), so that
+    the pure and the compiled builds' profiles read alike.
+
+    >>> frame_name("CPyDef_room___Room____carry_out (__native_paiju___server___room.c)")
+    'Room._carry_out (__native_paiju___server___room.c)'
+    >>> frame_name("encode (paiju/protocol/frames.py:120)")
+    'encode (paiju/protocol/frames.py)'
+    """
+    m = _MYPYC.match(f)
+    if m is None:
+        return _LINE.sub(")", f)
+    parts = m.group(1).split("___")
+    return f"{'.'.join(parts[-2:])} ({m.group(2)})"
 
 
 def stacks(lines: Iterable[str]) -> Iterator[tuple[list[str], int]]:
-    """``(frames, samples)`` of each collapsed stack, outermost frame first, lines dropped."""
+    """``(frames, samples)`` of each collapsed stack, outermost frame first, lines dropped;
+    with ``py-spy --native``, the C wrapper of a compiled function and the function itself
+    are one frame."""
     for line in lines:
         stack, _, count = line.rstrip().rpartition(" ")
         if stack and count.isdigit():
-            yield [_LINE.sub(")", f) for f in stack.split(";")], int(count)
+            frames: list[str] = []
+            for f in stack.split(";"):
+                name = frame_name(f)
+                if not frames or frames[-1] != name:
+                    frames.append(name)
+            yield frames, int(count)
 
 
 def summarise(lines: Iterable[str]) -> list[tuple[str, float, float]]:
@@ -51,22 +76,26 @@ def summarise(lines: Iterable[str]) -> list[tuple[str, float, float]]:
 # matches a stack takes it. The event loop's own thread only: the database driver's worker
 # threads show in py-spy as busy while they wait on their queue.
 GROUPS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
-    ("idle (waiting in epoll)", lambda f: f[-1].startswith(("EpollSelector.select", "select ("))),
+    ("idle (waiting in epoll)", lambda f: f[-1].startswith(("EpollSelector.select", "select (", "epoll_pwait ("))),
     (
         "robot decisions (the robots' own code)",
         lambda f: any(x.startswith(("RandomRobot.", "BDIRobot.", "PerfectRobot.")) for x in f),
     ),
     ("the game (apply, legal, view)", lambda f: any(re.match(r"(Mahjong|Tricks|Bridge|Niujiu|Game)\.", x) for x in f)),
-    # (on uvloop the transport's write is C code, whose time py-spy counts to its Python caller)
+    # (on uvloop the transport's write is C code, whose time py-spy counts to its Python
+    # caller; with --native, the system call is libc's ``write``)
     (
         "socket writes (the system call)",
-        lambda f: f[-1].startswith(("_SelectorSocketTransport.write", "Connection._flush")),
+        lambda f: (
+            f[-1].startswith(("_SelectorSocketTransport.write", "Connection._flush"))
+            or (f[-1].startswith("write (") and any(x.startswith("Connection._flush") for x in f))
+        ),
     ),
     ("encoding frames", lambda f: any(x.startswith("encode (") for x in f)),
     ("records (the recorder's SQL)", lambda f: any(x.startswith("Recorder._run") for x in f)),
     (
         "other processes' pipes (records writer, analyses, robots' pool)",
-        lambda f: any(x.startswith("CallPool.") for x in f),
+        lambda f: any(x.startswith(("CallPool.", "_ConnectionBase.")) for x in f),
     ),
     ("HELLO's account check", lambda f: any(x.startswith("check_hello") for x in f)),
     ("room and table (the rest)", lambda f: any(x.startswith(("Room.feed", "Room._carry")) for x in f)),
@@ -82,7 +111,13 @@ GROUPS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
         "reading, handshakes, lobby (the rest)",
         lambda f: any(
             x.startswith(
-                ("_SelectorSocketTransport._read", "serve.<locals>", "Gate.handler", "BaseSelectorEventLoop._accept")
+                (
+                    "_SelectorSocketTransport._read",
+                    "serve.<locals>",
+                    "Gate.handler",
+                    "Reader.data_received",
+                    "BaseSelectorEventLoop._accept",
+                )
             )
             for x in f
         ),
@@ -100,7 +135,8 @@ def groups(lines: Iterable[str]) -> list[tuple[str, float]]:
     counts: Counter[str] = Counter()
     total = 0
     for frames, n in stacks(lines):
-        if not frames[0].startswith(("_run_module_as_main", "<module> (paiju")):  # another thread
+        # (with --native, C frames of libc come before the interpreter's first)
+        if not any(f.startswith(("_run_module_as_main", "<module> (paiju")) for f in frames[:3]):  # another thread
             continue
         total += n
         counts[next((g for g, test in GROUPS if test(frames)), "other")] += n

@@ -38,7 +38,7 @@ from paiju.records.recorder import Recorder
 from paiju.server import analyses, discovery, metrics
 from paiju.server.connection import Connection
 from paiju.server.directory import Directory
-from paiju.server.gate import Gate
+from paiju.server.gate import Gate, Reader
 from paiju.server.host import RoomHost
 from paiju.server.http import WEB_DIR, Site, respond
 from paiju.server.keepalive import Keepalive
@@ -159,6 +159,7 @@ class Server:
             self.config.host,
             self.config.port,
             process_request=self.site,
+            create_connection=Reader,
             compression=None,
             max_size=self.limits.max_message,
             max_queue=32,

@@ -19,11 +19,19 @@ import asyncio
 import ctypes
 import ctypes.util
 import gc
+from collections.abc import Callable, Coroutine
+from typing import Any, Literal
 
 import msgpack
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+try:  # websockets' C speed-up of unmasking, where it was built
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 from paiju.core.config import Limits
 from paiju.core.lobby import Connect, Disconnect, Garbled, Received
@@ -56,43 +64,77 @@ class Gate:
             await ws.close(1013, "server full")
             return
         conn = Connection(ws, self.limits)
-        runner = self.lobby.runner
-        runner.feed(Connect(conn, address(ws)))
+        self.lobby.runner.feed(Connect(conn, address(ws)))
+        reader = ws if isinstance(ws, Reader) else None
+        if reader is not None:  # from now on its messages are read as they come in (Reader)
+            reader.take = lambda data: self._take(conn, reader, data)
         try:
             while True:
                 # recv(), not ``async for``: the async generator of the latter (and the loop's
                 # weak reference to it) would be two more objects each idle connection holds
                 msg = await ws.recv()
-                conn.received = metrics.received(msg)
+                if reader is not None:
+                    if reader.take is None:  # closed for flooding, or a message's handling failed
+                        break
+                    reader.busy = True
+                    if reader.pending is not None:  # what the message before it asked for, first
+                        await asyncio.wait([reader.pending])  # (failed: Reader.done closes the connection)
                 # Back-pressure: a client whose answers are piling up is not read from until
                 # they drain (its own requests must not overflow its own send queue).
                 if conn.backlog > self.limits.send_queue // 2 and not await conn.drained(self.limits.send_queue // 2):
                     break
-                allowed = conn.allow()
-                if not allowed and conn.strikes > self.limits.rate_strikes:
-                    conn.close(1008, "flooding: rate limit exceeded too often")
+                left = self._step(conn, msg)
+                if left is False:
                     break
-                f: Frame | None = None
-                try:
-                    f = self._decode(msg, allowed)
-                    self._admit(f, allowed)
-                except PaijuError as e:
-                    peek = peek_ref(msg) if f is None and isinstance(msg, bytes) else (None, None)
-                    await self.lobby.carry(Garbled(conn, e, f, *peek))
-                    continue
-                lookups = runner.feed(Received(conn, f))
-                if lookups:  # (most frames need none: no coroutine for them)
-                    await self.lobby.resolve(lookups)
+                if left is not None:
+                    await left
+                if reader is not None:
+                    reader.busy = False
         except ConnectionClosed:
             pass
         finally:
+            if reader is not None:
+                reader.take = None
             self._released += 1
             if self._released >= 64:  # a wave of connections ended: a second after its last
                 if self._trim is not None:
                     self._trim.cancel()
                 self._trim = asyncio.get_running_loop().call_later(1.0, self._trim_memory)
-            runner.feed(Disconnect(conn))
+            self.lobby.runner.feed(Disconnect(conn))
             await conn.finish()
+
+    def _step(self, conn: Connection, msg: bytes | str) -> Coroutine[Any, Any, None] | Literal[False] | None:
+        """Take one message of ``conn``'s: what is left to await for it (a lookup of the
+        database, a refusal's), False when the connection is closed for flooding, or None."""
+        conn.received = metrics.received(msg)
+        allowed = conn.allow()
+        if not allowed and conn.strikes > self.limits.rate_strikes:
+            conn.close(1008, "flooding: rate limit exceeded too often")
+            return False
+        f: Frame | None = None
+        try:
+            f = self._decode(msg, allowed)
+            self._admit(f, allowed)
+        except PaijuError as e:
+            peek = peek_ref(msg) if f is None and isinstance(msg, bytes) else (None, None)
+            lookups = self.lobby.runner.feed(Garbled(conn, e, f, *peek))
+        else:
+            lookups = self.lobby.runner.feed(Received(conn, f))
+        return self.lobby.resolve(lookups) if lookups else None  # (most frames need none: no coroutine)
+
+    def _take(self, conn: Connection, reader: Reader, data: bytes) -> bool:
+        """A message of ``conn``'s as it comes in (:class:`Reader`): taken now (True) when
+        nothing of the connection's is waiting or being read before it and its answers are
+        not piling up; else (False) it goes the way of ``recv()``, in order."""
+        if reader.waiting() or conn.backlog > self.limits.send_queue // 2:
+            return False
+        left = self._step(conn, data)
+        if left is False:
+            reader.take = None
+        elif left is not None:
+            reader.pending = task = asyncio.get_running_loop().create_task(left)
+            task.add_done_callback(reader.done)
+        return True
 
     def _trim_memory(self) -> None:
         """After a wave of connections ended (abusers let go, a mass disconnect): collect the
@@ -187,3 +229,91 @@ def peek_ref(msg: bytes) -> tuple[int | None, int | None]:
     except Exception:
         pass
     return t, None
+
+
+class Reader(ServerConnection):
+    """websockets' server connection (``serve(create_connection=Reader)``), whose messages
+    the gate takes as they come in rather than from ``recv()``: a whole, unmasked-by-us
+    binary frame (FIN, no RSV bit, opcode 2, masked by the client as RFC 6455 §5.3 wants,
+    within ``max_size``) is unmasked here and handed to ``take`` at once, in the same turn
+    of the event loop. Through ``recv()`` each message costs a queue, a future and a turn of
+    the loop to wake the reader's coroutine; a move is a message (docs/performance.md).
+
+    Everything else goes to websockets' sans-I/O protocol, whole frames only, so that its
+    parser always stands between two frames when it gets the next bytes: the handshake
+    (``take`` is set once it is done), control frames (ping, pong, close), text and
+    fragmented messages, anything malformed or too large, and everything once the
+    connection is no longer open. ``take(data)`` may decline (False) a message, for example
+    while the gate still awaits something for the one before it (``busy``, ``pending``):
+    then it goes through ``recv()``, after those before it.
+    """
+
+    take: Callable[[bytes], bool] | None = None  # the gate's, once the handler runs
+    busy = False  # the handler's coroutine is on a message (from ``recv()``)
+    pending: asyncio.Task[None] | None = None  # what a message taken here left to await
+    _rest: bytes = b""  # the start of a frame not yet whole
+
+    def waiting(self) -> bool:
+        """Whether a message of this connection's is being read or waits to be (a message
+        that comes in now must come after it)."""
+        # (websockets' queue of frames for recv(): the Assembler's SimpleQueue)
+        return self.busy or self.pending is not None or bool(self.recv_messages.frames.queue)
+
+    def done(self, task: asyncio.Task[None]) -> None:
+        """``task``, what a message taken here left to await, is done (failed: as websockets
+        does when a handler fails, the connection is closed with 1011)."""
+        if self.pending is task:
+            self.pending = None
+        if not task.cancelled() and task.exception() is not None:
+            self.logger.error("a message's handling failed", exc_info=task.exception())
+            self.take = None
+            self.loop.create_task(self.close(1011, "internal error"))
+
+    def data_received(self, data: bytes) -> None:
+        if self.take is None and not self._rest:
+            super().data_received(data)
+            return
+        buf = self._rest + data if self._rest else data
+        self._rest = b""
+        protocol = self.protocol
+        pos, n = 0, len(buf)
+        while pos < n:
+            if protocol.state is not State.OPEN or self.take is None:
+                super().data_received(buf[pos:])
+                return
+            if n - pos < 2:
+                break
+            b0, b1 = buf[pos], buf[pos + 1]
+            size, head = b1 & 0x7F, 2
+            if size == 126:
+                if n - pos < 4:
+                    break
+                size, head = int.from_bytes(buf[pos + 2 : pos + 4], "big"), 4
+            elif size == 127:
+                if n - pos < 10:
+                    break
+                size, head = int.from_bytes(buf[pos + 2 : pos + 10], "big"), 10
+            limit = protocol.max_message_size
+            if not b1 & 0x80 or (limit is not None and size > limit):
+                super().data_received(buf[pos:])  # refused by websockets: it closes the connection
+                return
+            end = pos + head + 4 + size
+            if end > n:
+                break
+            if b0 == 0x82 and protocol.current_size is None:
+                at = pos + head
+                message = apply_mask(buf[at + 4 : end], buf[at : at + 4])
+                try:
+                    taken = self.take(message)
+                except Exception:  # as websockets does when a handler fails: 1011
+                    self.logger.error("a message's handling failed", exc_info=True)
+                    self.take = None
+                    self.loop.create_task(self.close(1011, "internal error"))
+                    return
+                if taken:
+                    pos = end
+                    continue
+            super().data_received(buf[pos:end])  # a whole frame: websockets' parser takes it
+            pos = end
+        if pos < n:
+            self._rest = buf[pos:]

@@ -63,7 +63,7 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     out = json.loads(done.stdout)
     assert out["versions"]["@colyseus/core"].startswith("0.16.")
     assert out["versions"]["node"].startswith("v")
-    assert {r["server"] for r in out["runs"]} == set(peers.SERVERS_NAMED)  # (no --baseline)
+    assert {r["server"] for r in out["runs"]} == set(peers.SERVERS_DEFAULT)  # (no --baseline)
     assert list(out["builds"]) == ["paiju"] and out["builds"]["paiju"].startswith("paiju "), out["builds"]
     for r in out["runs"]:
         assert r["rooms"] == 2 and r["actions"] > 0 and r["server_cpu_s"] > 0, r
@@ -77,7 +77,7 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     assert {len(r["cpu_by_process"]) > 1 for r in out["runs"] if r["server"] == "paiju"} == {True}
     assert {len(r["cpu_by_process"]) for r in out["runs"] if r["server"] != "paiju"} == {1}
     figures = out["rooms"]["2"]
-    for key in peers.SERVERS_NAMED:
+    for key in peers.SERVERS_DEFAULT:
         f = figures[key]
         assert f["actions_per_s"] > 0 and f["cpu_us_per_action"] > 0 and f["actions_per_cpu_s"] > 0, (key, f)
         assert 0 < f["p50_ms"] <= f["p99_ms"], (key, f)
@@ -91,6 +91,10 @@ def test_a_short_run_measures_both_servers(node: str) -> None:
     assert 1 <= figures["colyseus_default"]["messages_per_action"] < 3
     paiju, move = figures["paiju"]["actions_per_cpu_s"], figures["colyseus_per_move"]["actions_per_cpu_s"]
     assert figures["ratio"] == pytest.approx(paiju / move, abs=0.001)
+    assert 1 <= figures["floor"]["messages_per_action"] <= 3
+    floor = figures["floor"]["actions_per_cpu_s"]
+    assert figures["ratio_floor"] == pytest.approx(paiju / floor, abs=0.001)
+    assert figures["floor_ratio"] == pytest.approx(floor / move, abs=0.001)
 
 
 def _refused(*args: str, env: dict[str, str] | None = None) -> list[str]:

@@ -28,14 +28,16 @@ from tests.server.test_web_chinese import LATIN_WORD, TRADITIONAL
 pytestmark = pytest.mark.browser
 
 # the page's visible text and its tooltips and placeholders, the names of the seats' holders and
-# of the leaderboard's players (players' and robots' names are names in any language: the
-# server is shared with the other browser tests' players) and the room's id taken out
+# of the leaderboard's players, the public rooms' ids and their players (players' and robots'
+# names are names in any language: the server is shared with the other browser tests' rooms and
+# players) and the room's id taken out
 SEEN = """() => {
   const st = window.paiju.state;
   const room = st.room || {};
   const names = [room.room, ...(room.seats || []).filter(Boolean).map((n) => n.replace(/ \\(robot\\)$/, '')),
     ...(room.robots || []).filter(Boolean), ...Object.values(st.robots).flat(2).filter((x) => !/\\s/.test(x)),
     ...[...document.querySelectorAll('[data-player]')].map((e) => e.dataset.player),
+    ...(st.rooms || []).flatMap((r) => [r.room, ...(r.seats || []).filter((n) => n && !/ \\(robot\\)$/.test(n))]),
     st.name, st.playerId, 'paiju', 'English'].filter(Boolean).map(String).sort((a, b) => b.length - a.length);
   let t = document.body.innerText + '\\n' + [...document.querySelectorAll('[title], [placeholder], [aria-label]')]
     .filter((e) => !e.closest('[hidden]'))
