@@ -94,7 +94,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after",
+        help="also run `paiju serve` from another checkout (an older commit) under the same load, for before/after: "
+        "its actions/s and CPU a client action, its p99 at full and half its rate, its idle connections' RSS, "
+        "its robot-filled rooms",
     )
     p.add_argument(
         "--baseline-single-frames",
@@ -193,6 +195,10 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 b, b_cpu = await measured(base, rooms(base_url, batch=not args.baseline_single_frames))
             half = p["actions_per_s"] / 2
             paced = (await load(rooms(purl, half))).as_dict()
+            if base is not None:  # the baseline paced at half its own rate
+                b_paced = (
+                    await load(rooms(base_url, b["actions_per_s"] / 2, batch=not args.baseline_single_frames))
+                ).as_dict()
             row = {
                 "game": game,
                 "rooms": args.rooms,
@@ -227,6 +233,9 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             if base is not None:
                 row["baseline_client_actions_per_s"] = b["actions_per_s"]
                 row["baseline_cpu_ms_per_client_action"] = round(1000 * b_cpu["server"] / max(b["actions"], 1), 3)
+                row["baseline_next_prompt_p99_ms"] = b["latency_ms"]["next_prompt"]["p99"]
+                row["baseline_paced_actions_per_s"] = b_paced["actions_per_s"]
+                row["baseline_paced_next_prompt_p99_ms"] = b_paced["latency_ms"]["next_prompt"]["p99"]
             out["scenarios"].append(row)
             say(
                 args,
@@ -248,14 +257,19 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
                 say(
                     args,
                     f"    baseline {args.baseline}: {row['baseline_client_actions_per_s']:,.0f} client act/s, "
-                    f"{row['baseline_cpu_ms_per_client_action']:.3f} server CPU ms each; this checkout "
+                    f"{row['baseline_cpu_ms_per_client_action']:.3f} server CPU ms each, next p99 "
+                    f"{row['baseline_next_prompt_p99_ms']:.1f} ms, paced at {row['baseline_paced_actions_per_s']:,.0f} "
+                    f"p99 {row['baseline_paced_next_prompt_p99_ms']:.1f} ms; this checkout "
                     f"{p['actions_per_s']:,.0f} client act/s, {row['paiju_cpu_ms_per_client_action']:.3f} ms each",
                 )
     for line in floors:
         say(args, line)
     if args.idle:
         out["idle"] = {}
-        for name, child, url in (("echo", echo, eurl), ("paiju", serve, purl)):
+        idle = [("echo", echo, eurl), ("paiju", serve, purl)]
+        if base is not None:
+            idle.append(("baseline", base, f"ws://127.0.0.1:{base.port}/ws"))
+        for name, child, url in idle:
             out["idle"][name] = await idle_cost(child, url, args)
             i = out["idle"][name]
             if i["asked"] > i["connections"] and i["asked"] > i["file_limit"] - FILE_RESERVE:
@@ -285,6 +299,16 @@ async def bench(args: argparse.Namespace, echo: Child, serve: Child, base: Child
             f"`paiju arena`'s duplicate match (each deal in four rotations): "
             f"{r['duplicate_arena_hands_per_cpu_s']:.2f} hands per CPU-second",
         )
+        if base is not None:  # the same robot-filled rooms, in the baseline (its robot: its own choice)
+            out["robots_baseline"] = rb = await robot_rooms(
+                base, f"ws://127.0.0.1:{base.port}/ws", args, with_arena=False
+            )
+            say(
+                args,
+                f"  robot-filled mahjong, baseline {args.baseline} ({rb['robot']}): "
+                f"rooms {rb['rooms_hands_per_s']:.2f} hands/s, {rb['rooms_hands_per_cpu_s']:.2f} per CPU-second "
+                f"(server CPU ms a hand {rb['rooms_server_cpu_ms_per_hand']:.1f})",
+            )
     out["load_average_end"] = os.getloadavg()
     say(args, f"  load average at the end {os.getloadavg()[0]:.2f}")
     return out
@@ -418,10 +442,11 @@ def arena_hands(robot: str, deals: range) -> tuple[int, float, float]:
 ROBOT_WINDOW_S = 3.0
 
 
-async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[str, Any]:
+async def robot_rooms(serve: Child, url: str, args: argparse.Namespace, with_arena: bool = True) -> dict[str, Any]:
     """Hands/s of robot-filled mahjong rooms in ``paiju serve`` (robots on its in-process
     bus) against ``paiju arena``'s loop for the same robot on as many new deals, here; and
-    per CPU-second of each. Both are warmed up first (the robots' memoised analyses)."""
+    per CPU-second of each. Both are warmed up first (the robots' memoised analyses).
+    Without ``with_arena``, the rooms' figures alone."""
     from paiju.bots import arena
     from paiju.loadtest import Options
     from paiju.loadtest import run as load
@@ -442,6 +467,16 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
     # a window of a few seconds at least: a robot-filled mahjong hand takes a second or more
     d, cpu = await measured(serve, rooms(max(args.duration, args.robot_window)))
     robot = d["robot"] or "random"  # the robot the server seated
+    rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
+    measured_rooms = {
+        "robot": robot,
+        "rooms_hands_per_s": d["hands_per_s"],
+        "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
+        "rooms_server_cpu_percent": cpu["server_percent"],
+        "rooms_server_cpu_ms_per_hand": round(1000 * cpu["server"] / max(d["hands"], 1), 2),
+    }
+    if not with_arena:
+        return measured_rooms
     warm = max(4, args.arena_hands // 4)
     await asyncio.to_thread(arena_hands, robot, range(10_000, 10_000 + warm))
     games, wall, spent = await asyncio.to_thread(arena_hands, robot, range(args.arena_hands))
@@ -451,18 +486,13 @@ async def robot_rooms(serve: Child, url: str, args: argparse.Namespace) -> dict[
     dup_per_cpu = dup.games / max(time.process_time() - c, 1e-3)
     arena_rate = games / wall
     arena_per_cpu = games / max(spent, 1e-3)
-    rooms_per_cpu = d["hands"] / max(cpu["server"], 1e-3)
     return {
-        "robot": robot,
-        "rooms_hands_per_s": d["hands_per_s"],
+        **measured_rooms,
         "arena_hands": games,
         "arena_hands_per_s": round(arena_rate, 2),
         "ratio": round(d["hands_per_s"] / arena_rate, 3) if arena_rate else 0.0,
-        "rooms_hands_per_cpu_s": round(rooms_per_cpu, 2),
         "arena_hands_per_cpu_s": round(arena_per_cpu, 2),
         "ratio_per_cpu_s": round(rooms_per_cpu / arena_per_cpu, 3),
-        "rooms_server_cpu_percent": cpu["server_percent"],
-        "rooms_server_cpu_ms_per_hand": round(1000 * cpu["server"] / max(d["hands"], 1), 2),
         "arena_cpu_ms_per_hand": round(1000 * spent / max(games, 1), 2),
         "duplicate_arena_hands_per_cpu_s": round(dup_per_cpu, 2),
     }

@@ -17,17 +17,19 @@ import fcntl
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic is imported by the functions that migrate, not here: a process that only reads and
+# writes the records (the server's records writer, started with every `paiju serve`) would
+# import it for nothing (a third of a second of CPU)
 MIGRATIONS = Path(__file__).parent / "migrations"
 ENV = "PAIJU_DATABASE"
 T = TypeVar("T")
@@ -69,6 +71,8 @@ def redacted(url: str) -> str:
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
@@ -100,6 +104,9 @@ class Database:
         """Migrate to ``revision`` (several servers starting at once take turns); the revisions
         before and after, read under the same lock (another server may have migrated first)."""
 
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+
         def go(conn: Connection) -> tuple[str | None, str | None]:
             before = MigrationContext.configure(conn).get_current_revision()
             command.upgrade(_config(conn), revision)
@@ -108,14 +115,20 @@ class Database:
         return await self._run(go)
 
     async def downgrade(self, revision: str) -> None:
+        from alembic import command
+
         await self._run(lambda conn: command.downgrade(_config(conn), revision))
 
     async def revision(self) -> str | None:
         """The database's current revision (None: empty)."""
+        from alembic.runtime.migration import MigrationContext
+
         return await self._run(lambda conn: MigrationContext.configure(conn).get_current_revision())
 
     @staticmethod
     def head() -> str:
+        from alembic.script import ScriptDirectory
+
         head = ScriptDirectory.from_config(alembic_config()).get_current_head()
         assert head is not None
         return head

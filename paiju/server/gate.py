@@ -19,7 +19,7 @@ import asyncio
 import ctypes
 import ctypes.util
 import gc
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, Literal
 
 import msgpack
@@ -67,14 +67,14 @@ class Gate:
         self.lobby.runner.feed(Connect(conn, address(ws)))
         reader = ws if isinstance(ws, Reader) else None
         if reader is not None:  # from now on its messages are read as they come in (Reader)
-            reader.take = lambda data: self._take(conn, reader, data)
+            reader.conn, reader.gate = conn, self
         try:
             while True:
                 # recv(), not ``async for``: the async generator of the latter (and the loop's
                 # weak reference to it) would be two more objects each idle connection holds
                 msg = await ws.recv()
                 if reader is not None:
-                    if reader.take is None:  # closed for flooding, or a message's handling failed
+                    if reader.gate is None:  # closed for flooding, or a message's handling failed
                         break
                     reader.busy = True
                     if reader.pending is not None:  # what the message before it asked for, first
@@ -94,7 +94,7 @@ class Gate:
             pass
         finally:
             if reader is not None:
-                reader.take = None
+                reader.gate = reader.conn = None
             self._released += 1
             if self._released >= 64:  # a wave of connections ended: a second after its last
                 if self._trim is not None:
@@ -122,7 +122,7 @@ class Gate:
             lookups = self.lobby.runner.feed(Received(conn, f))
         return self.lobby.resolve(lookups) if lookups else None  # (most frames need none: no coroutine)
 
-    def _take(self, conn: Connection, reader: Reader, data: bytes) -> bool:
+    def take(self, conn: Connection, reader: Reader, data: bytes) -> bool:
         """A message of ``conn``'s as it comes in (:class:`Reader`): taken now (True) when
         nothing of the connection's is waiting or being read before it and its answers are
         not piling up; else (False) it goes the way of ``recv()``, in order."""
@@ -130,7 +130,7 @@ class Gate:
             return False
         left = self._step(conn, data)
         if left is False:
-            reader.take = None
+            reader.gate = None
         elif left is not None:
             reader.pending = task = asyncio.get_running_loop().create_task(left)
             task.add_done_callback(reader.done)
@@ -235,23 +235,29 @@ class Reader(ServerConnection):
     """websockets' server connection (``serve(create_connection=Reader)``), whose messages
     the gate takes as they come in rather than from ``recv()``: a whole, unmasked-by-us
     binary frame (FIN, no RSV bit, opcode 2, masked by the client as RFC 6455 §5.3 wants,
-    within ``max_size``) is unmasked here and handed to ``take`` at once, in the same turn
+    within ``max_size``) is unmasked here and handed to :meth:`Gate.take` at once, in the same turn
     of the event loop. Through ``recv()`` each message costs a queue, a future and a turn of
     the loop to wake the reader's coroutine; a move is a message (docs/performance.md).
 
     Everything else goes to websockets' sans-I/O protocol, whole frames only, so that its
     parser always stands between two frames when it gets the next bytes: the handshake
-    (``take`` is set once it is done), control frames (ping, pong, close), text and
+    (the gate is set once it is done), control frames (ping, pong, close), text and
     fragmented messages, anything malformed or too large, and everything once the
-    connection is no longer open. ``take(data)`` may decline (False) a message, for example
+    connection is no longer open. The gate may decline (False) a message, for example
     while the gate still awaits something for the one before it (``busy``, ``pending``):
     then it goes through ``recv()``, after those before it.
     """
 
-    take: Callable[[bytes], bool] | None = None  # the gate's, once the handler runs
-    busy = False  # the handler's coroutine is on a message (from ``recv()``)
-    pending: asyncio.Task[None] | None = None  # what a message taken here left to await
-    _rest: bytes = b""  # the start of a frame not yet whole
+    # every open connection has one: slots, not entries in its dictionary (idle connections' memory)
+    __slots__ = ("busy", "conn", "gate", "pending", "rest")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gate: Gate | None = None  # the gate that takes its messages, once its handler runs
+        self.conn: Connection | None = None  # the paiju connection it reads for
+        self.busy = False  # the handler's coroutine is on a message (from ``recv()``)
+        self.pending: asyncio.Task[None] | None = None  # what a message taken here left to await
+        self.rest = b""  # the start of a frame not yet whole
 
     def waiting(self) -> bool:
         """Whether a message of this connection's is being read or waits to be (a message
@@ -266,19 +272,20 @@ class Reader(ServerConnection):
             self.pending = None
         if not task.cancelled() and task.exception() is not None:
             self.logger.error("a message's handling failed", exc_info=task.exception())
-            self.take = None
+            self.gate = None
             self.loop.create_task(self.close(1011, "internal error"))
 
     def data_received(self, data: bytes) -> None:
-        if self.take is None and not self._rest:
+        gate, conn = self.gate, self.conn
+        if (gate is None or conn is None) and not self.rest:
             super().data_received(data)
             return
-        buf = self._rest + data if self._rest else data
-        self._rest = b""
+        buf = self.rest + data if self.rest else data
+        self.rest = b""
         protocol = self.protocol
         pos, n = 0, len(buf)
         while pos < n:
-            if protocol.state is not State.OPEN or self.take is None:
+            if protocol.state is not State.OPEN or gate is None or conn is None or self.gate is None:
                 super().data_received(buf[pos:])
                 return
             if n - pos < 2:
@@ -304,10 +311,10 @@ class Reader(ServerConnection):
                 at = pos + head
                 message = apply_mask(buf[at + 4 : end], buf[at : at + 4])
                 try:
-                    taken = self.take(message)
+                    taken = gate.take(conn, self, message)
                 except Exception:  # as websockets does when a handler fails: 1011
                     self.logger.error("a message's handling failed", exc_info=True)
-                    self.take = None
+                    self.gate = None
                     self.loop.create_task(self.close(1011, "internal error"))
                     return
                 if taken:
@@ -316,4 +323,4 @@ class Reader(ServerConnection):
             super().data_received(buf[pos:end])  # a whole frame: websockets' parser takes it
             pos = end
         if pos < n:
-            self._rest = buf[pos:]
+            self.rest = buf[pos:]

@@ -64,16 +64,19 @@ class Child(Addresses):
         timeout: float = 60.0,
         new_session: bool = False,
         log: Path | None = None,
+        wait: bool = True,
     ) -> None:
         """Start ``cmd`` in ``cwd`` (``python -m`` puts it first on sys.path: it picks the
         checkout) and, with ``ready``, wait up to ``timeout`` seconds for a line matching that
-        pattern (:meth:`started`). ``env`` is added to this process's environment (or, without
-        ``inherit``, is the whole environment);
+        pattern (:meth:`started`; without ``wait``, the caller calls it: children started side
+        by side, :func:`all_started`). ``env`` is added to this process's environment (or,
+        without ``inherit``, is the whole environment);
         ``new_session`` makes the child lead a process group of its own (as in a terminal,
         where a Ctrl-C reaches the whole group); ``log`` also writes the output to that file."""
         self.cmd = cmd
         self.log = log
         self.port = 0
+        self.ready, self.timeout = ready, timeout
         self._lines: list[str] = []
         self._done = threading.Condition()
         self._eof = False
@@ -89,12 +92,15 @@ class Child(Addresses):
         )
         self._reader = threading.Thread(target=self._read, args=(log,), daemon=True)
         self._reader.start()
-        if ready is not None:
+        if ready is not None and wait:
             self.started(ready, timeout)
 
-    def started(self, ready: str = SERVING, timeout: float = 60.0) -> Child:
-        """Wait up to ``timeout`` seconds for the line matching ``ready``; its first group, if
-        any, is the port. RuntimeError, the process killed, if the line does not come."""
+    def started(self, ready: str | None = None, timeout: float | None = None) -> Child:
+        """Wait up to ``timeout`` seconds for the line matching ``ready`` (by default those it
+        was made with, else :data:`SERVING` and 60 s); its first group, if any, is the port.
+        RuntimeError, the process killed, if the line does not come."""
+        ready = ready or self.ready or SERVING
+        timeout = self.timeout if timeout is None else timeout
         try:
             m = self.wait_for(ready, timeout)
         except RuntimeError:
@@ -213,6 +219,18 @@ def paiju(*args: str, ready: str | None = None, python: str | None = None, **kw:
     """``python -m paiju ARGS`` as a :class:`Child` (keywords as there), run by this
     interpreter or by ``python`` (e.g. that of a venv where another checkout is installed)."""
     return Child([python or sys.executable, "-m", "paiju", *args], ready, **kw)
+
+
+def all_started(*children: Child) -> None:
+    """Wait until each of ``children``, made with ``wait=False`` and so starting side by side,
+    is ready (:meth:`Child.started`); if one is not, every one of them is killed."""
+    try:
+        for child in children:
+            child.started()
+    except BaseException:
+        for child in children:
+            child.stop(signal.SIGKILL)
+        raise
 
 
 def serve(*args: str, **kw: Any) -> Child:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from paiju.testing import inprocess
-from tests.browser.pages import CHROMIUM, CHROMIUM_ARGS, DATABASES
+from tests.browser.pages import CHROMIUM, DATABASES, chromium
 
 
 def _wait_healthy(url: str, timeout: float = 30.0) -> None:
@@ -56,18 +56,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium a test file (each test has a context of its own). Not one a session:
-    while Playwright's sync API is started, its event loop counts as running in this thread,
-    and every asyncio test that the same pytest process runs after a browser file would fail
-    ("asyncio.run() cannot be called from a running event loop")."""
+def browser() -> Any:
+    """The Chromium of the browser test files (each test has a context of its own): one for the
+    files that run one after another in a pytest process, not one a file (seconds of start-up
+    each), nor one a session (tests/browser/pages.py: :func:`chromium`)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set PAIJU_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    return chromium()

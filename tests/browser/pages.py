@@ -21,6 +21,8 @@ CHROMIUM_ARGS = [
 
 # the records' database of each server the browser tests started (its SQLite file), by its URL
 DATABASES: dict[str, Path] = {}
+# Playwright (its sync API, started) and its Chromium while the browser tests share them
+_CHROMIUM: list[tuple[Any, Any]] = []
 CONNECTED = 'body[data-connected="1"]'
 
 
@@ -97,3 +99,31 @@ def bid_7nt_to_the_play(page: Any, bid: str) -> None:
         if page.locator('#prompt .option[data-code="4"]').count():
             break
         page.click('#prompt .option[data-code="1"] button.choice')
+
+
+def chromium() -> Any:
+    """The Chromium the browser tests of a pytest process share, started on the first call and
+    kept until :func:`close_chromium` (tests/conftest.py calls it before a file that does not
+    use it: while Playwright's sync API is started, its event loop counts as running in this
+    thread, and an asyncio test would fail, "asyncio.run() cannot be called from a running
+    event loop"). Each test opens a context of its own."""
+    if not _CHROMIUM:
+        from playwright.sync_api import sync_playwright
+
+        p = sync_playwright().start()
+        try:
+            _CHROMIUM.append((p, p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)))
+        except BaseException:
+            p.stop()
+            raise
+    return _CHROMIUM[0][1]
+
+
+def close_chromium() -> None:
+    """Close the shared Chromium and stop Playwright, if :func:`chromium` started them."""
+    while _CHROMIUM:
+        p, b = _CHROMIUM.pop()
+        try:
+            b.close()
+        finally:
+            p.stop()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paiju.testing.launch import Child, free_port
+from paiju.testing.launch import Child, all_started, free_port
 from tests.redis.conftest import RedisServer, redis_server, start_bots, start_serve
 
 __all__ = ["redis_server", "start_node"]
@@ -20,11 +20,19 @@ __all__ = ["redis_server", "start_node"]
 CLUSTER_OPTIONS = ("--secret", "cluster-secret", "--lease", "3", "--no-robot-on-drop")
 
 
-def start_node(redis: RedisServer, name: str, tmp: Path, *extra: str) -> Child:
+def start_node(redis: RedisServer, name: str, tmp: Path, *extra: str, wait: bool = True) -> Child:
     """Node ``name`` (its own records database: several processes on one SQLite file would
-    wait on its lock)."""
+    wait on its lock), once it listens (without ``wait``: launch.all_started waits for it)."""
     db = f"sqlite:///{tmp / (name + '.sqlite3')}"
-    return start_serve(redis.url, "--server-id", name, "--database", db, *CLUSTER_OPTIONS, *extra)
+    return start_serve(redis.url, "--server-id", name, "--database", db, *CLUSTER_OPTIONS, *extra, wait=wait)
+
+
+def start_two(redis: RedisServer, tmp: Path) -> tuple[Child, Child, Child]:
+    """Nodes ``a`` and ``b`` and a robots' worker ``w``, started side by side."""
+    a, b = start_node(redis, "a", tmp, wait=False), start_node(redis, "b", tmp, wait=False)
+    bots = start_bots(redis.url, "w", wait=False)
+    all_started(a, b, bots)
+    return a, b, bots
 
 
 @dataclass
@@ -51,9 +59,7 @@ def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoNodes]:
     tmp = tmp_path_factory.mktemp("two-nodes")
     started: list[Child] = []
     try:
-        started += [start_node(r, "a", tmp)]
-        started += [start_node(r, "b", tmp)]
-        started += [start_bots(r.url, "w")]
+        started += start_two(r, tmp)
         nodes = TwoNodes(r, *started)
         yield nodes
     finally:

@@ -19,17 +19,16 @@ from paiju.bench.cluster import Player, Report, check_room, owners_of
 from paiju.bus.link import room_log
 from paiju.client import Client, Closed
 from paiju.protocol import Ack, Action, Event, Prompt, Result, RoomEvent
-from tests.redis.conftest import RedisServer, start_bots
+from tests.redis.conftest import RedisServer
 
-from .conftest import redis_server, start_node
+from .conftest import redis_server, start_two
 
 __all__ = ["redis_server"]
 
 
 @pytest.mark.slow
 async def test_a_stopped_node_is_fenced_off_its_room(redis_server: RedisServer, tmp_path: Path) -> None:
-    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
-    bots = start_bots(redis_server.url, "w")
+    a, b, bots = start_two(redis_server, tmp_path)
     r = aioredis.from_url(redis_server.url)
     rng = random.Random(5)
     ann = await Client.connect(a.url, "ann", urls=[a.url, b.url], record=True)

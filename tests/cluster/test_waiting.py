@@ -15,17 +15,16 @@ import redis.asyncio as aioredis
 from paiju.bench.cluster import owners_of
 from paiju.client import Client
 from paiju.protocol import Welcome
-from tests.redis.conftest import RedisServer, start_bots
+from tests.redis.conftest import RedisServer
 
-from .conftest import redis_server, start_node
+from .conftest import redis_server, start_two
 
 __all__ = ["redis_server"]
 
 
 @pytest.mark.slow
 async def test_a_waiting_room_is_taken_over(redis_server: RedisServer, tmp_path: Path) -> None:
-    a, b = start_node(redis_server, "a", tmp_path), start_node(redis_server, "b", tmp_path)
-    bots = start_bots(redis_server.url, "w")
+    a, b, bots = start_two(redis_server, tmp_path)
     r = aioredis.from_url(redis_server.url)
     ann = await Client.connect(a.url, "ann", urls=[a.url, b.url])
     bob = await Client.connect(b.url, "bob", urls=[b.url])

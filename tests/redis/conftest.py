@@ -73,14 +73,16 @@ def slow_robot() -> Iterator[str]:
 STARTUP = 120
 
 
-def start_bots(url: str, name: str, *extra: str) -> Child:
-    return launch.bots(url, name, *extra, timeout=STARTUP)
+def start_bots(url: str, name: str, *extra: str, wait: bool = True) -> Child:
+    """A `paiju bots` worker, once it serves (without ``wait``: started, launch.all_started
+    waits for it)."""
+    return launch.bots(url, name, *extra, timeout=STARTUP, wait=wait)
 
 
-def start_serve(url: str, *extra: str) -> Child:
-    """`paiju serve --redis URL` on a free port, once it listens; its whole output is kept
-    (rebuild lines)."""
-    return launch.serve("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP)
+def start_serve(url: str, *extra: str, wait: bool = True) -> Child:
+    """`paiju serve --redis URL` on a free port, once it listens (without ``wait``: started,
+    launch.all_started waits for it); its whole output is kept (rebuild lines)."""
+    return launch.serve("--redis", url, *SERVE_OPTIONS, *extra, timeout=STARTUP, wait=wait)
 
 
 async def watch_robots(

@@ -16,7 +16,7 @@ import pytest
 from paiju import games
 from paiju.protocol import RoomEvent
 from paiju.testing.inprocess import InProcess
-from paiju.testing.launch import Child
+from paiju.testing.launch import Child, all_started
 
 from .conftest import RedisServer, answered, start_bots, start_node, watch_robots
 
@@ -31,8 +31,9 @@ CLOCK_MS = 120_000
 @pytest.fixture
 def cluster(redis_server: RedisServer) -> Iterator[tuple[str, InProcess, Child, Child]]:
     server = start_node(redis_server.url)
-    a = start_bots(redis_server.url, "worker-a", "--concurrency", "4")
-    b = start_bots(redis_server.url, "worker-b", "--concurrency", "4")
+    a = start_bots(redis_server.url, "worker-a", "--concurrency", "4", wait=False)
+    b = start_bots(redis_server.url, "worker-b", "--concurrency", "4", wait=False)
+    all_started(a, b)  # (side by side)
     try:
         yield server.url, server, a, b
     finally:

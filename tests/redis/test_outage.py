@@ -17,6 +17,7 @@ from paiju.core.lifecycle import Phase
 from paiju.core.roomlog import replay
 from paiju.protocol import Event, Result, RoomEvent
 from paiju.protocol.actions import ECHO
+from paiju.testing.launch import all_started
 
 from .conftest import SLOW, RedisServer, start_bots, start_node
 
@@ -27,10 +28,11 @@ async def test_redis_restarted_mid_match(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch, slow_robot: str
 ) -> None:
     monkeypatch.setenv("PAIJU_SLOW_MS", "100")
-    server = start_node(redis_server.url)
     opts = ("--robots-module", SLOW, "--games", "tricks", "--concurrency", "2", "--lease-ms", "500")
-    a = start_bots(redis_server.url, "worker-a", *opts)
-    b = start_bots(redis_server.url, "worker-b", *opts)
+    server = start_node(redis_server.url)
+    a = start_bots(redis_server.url, "worker-a", *opts, wait=False)
+    b = start_bots(redis_server.url, "worker-b", *opts, wait=False)
+    all_started(a, b)  # (side by side)
     c = await Client.connect(server.url, "watcher", record=True)
     try:
         st = await c.create("tricks", bots=[0, 1], hands=2, robot="slow", clock_ms=800)

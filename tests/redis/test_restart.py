@@ -42,7 +42,7 @@ from paiju.core.roomlog import Replayed, replay
 from paiju.protocol import Event, Prompt, Result, RoomEvent, RoomState, SeatKind, Welcome
 from paiju.records import Database, matches
 from paiju.records.models import Hand, Match
-from paiju.testing.launch import Child
+from paiju.testing.launch import Child, all_started
 from tests.server.test_pbn import BOARDS, PBN
 
 from .conftest import SLOW, RedisServer, start_bots, start_serve
@@ -348,8 +348,10 @@ async def test_a_killed_server_rebuilds_every_room_from_its_log(
     url = f"sqlite:///{tmp_path / 'records.sqlite3'}"
     db = Database(url)
     opts = (*OPTS, "--database", url)
-    bots = start_bots(redis_server.url, "w", "--concurrency", "4", "--processes", "2", "--robots-module", SLOW)
-    server = start_serve(redis_server.url, *opts)
+    worker = ("--concurrency", "4", "--processes", "2", "--robots-module", SLOW)
+    bots = start_bots(redis_server.url, "w", *worker, wait=False)
+    server = start_serve(redis_server.url, *opts, wait=False)
+    all_started(bots, server)
     r = aioredis.from_url(redis_server.url)
     played = [*(GameRoom(g) for g in games.names()), PbnRoom(), RecordedRoom(db)]
     robots, bank = WatchedRobots(), BankRoom()
