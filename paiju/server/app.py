@@ -91,6 +91,7 @@ class Server:
             epoch=time.time() - loop_time(),
             reply_to=bus.server_id,
             logged=store is not None or recorder is not None,  # the log feeds the records too
+            log_events=store is not None,  # the records alone read a hand's actions and end
             taken=lambda rid: store is not None and rid in store.journals,
             observer=metrics.TABLES,
             roster=bus,  # a full room waits for its robots' worker (paiju/bus/roster.py)

@@ -22,10 +22,12 @@ takes inputs; the robots get their requests); only its frames wait, in order, in
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from paiju.bus.memory import RoomBus
 from paiju.core.roomlog import Emitted, Entry
@@ -122,9 +124,15 @@ class Room:
         self.runner: Runner[TableIn, TableOut, Refused | None] = Runner(
             table, Tick(), self._carry_out, stopped=lambda: self.closed
         )
-        # what waits for the log to be written (with a journal), and the bus requests: a
-        # courier task, started by the first of them (a room of people alone never needs one)
-        self._later: asyncio.Queue[tuple[list[Send | Publish], list[asyncio.Future[bool]]] | None] | None = None
+        # what waits (the courier's batches, in order): for the log to be written (with a
+        # journal), for the bus to take a request, or for a hand's records. A batch of frames
+        # that waits only for records goes out from the records' callbacks; one that awaits
+        # (the bus, the journal) is carried out by a courier task, started for it and ending
+        # when nothing is left (a room of people alone never needs one)
+        self._queue: deque[_Batch] = deque()
+        self._busy = False  # the queue's first batch is being carried out (by the task, or waits)
+        self._stopped = False  # the server stops: what is held is dropped
+        self._wait: _Recorded | None = None  # the records the first batch waits for
         self._held = 0  # batches given to the courier and not yet carried out
         self._sends_held = 0  # of them, those with frames to send: the frames after them follow them
         self._courier: asyncio.Task[None] | None = None
@@ -232,20 +240,64 @@ class Room:
     def stop(self) -> None:
         """The server is stopping: the room stays in the store, to be rebuilt."""
         self.closed = True
+        self._stopped = True
         self.runner.stop()
+        if self._wait is not None:
+            self._wait.cancel()
         if self._courier is not None:
             self._courier.cancel()
 
     def _hand_over(self, batch: list[Send | Publish], records: list[asyncio.Future[bool]]) -> None:
-        """Give ``batch`` to the courier (started now if it is the first); its frames go once
-        ``records`` are committed."""
-        if self._later is None:
-            self._later = asyncio.Queue()
-            self._courier = asyncio.create_task(self._carry(self._later), name=f"room-{self.id}")
+        """Give ``batch`` to the courier, behind what it holds; its frames go once ``records``
+        are committed."""
         self._held += 1
-        if any(type(o) is Send for o in batch):
+        sends = sum(1 for o in batch if type(o) is Send)
+        if sends:
             self._sends_held += 1
-        self._later.put_nowait((batch, records))
+        self._queue.append(_Batch(batch, records, sends, awaits=self.journal is not None or sends < len(batch)))
+        if not self._busy:
+            self._pump()
+
+    def _pump(self) -> None:
+        """Carry out the batches at the head of the queue that wait for nothing (any more); the
+        first that waits: its records' callbacks, or the courier task, go on with the rest."""
+        while self._queue and not self._busy and not self._stopped:
+            b = self._queue[0]
+            if b.awaits:
+                self._busy = True
+                self._courier = asyncio.create_task(self._carry(), name=f"room-{self.id}")
+                return
+            if b.records:
+                if not all(r.done() for r in b.records):
+                    self._busy = True
+                    self._wait = _Recorded(self, b.records, self._recorded_then_pump)
+                    return
+                metrics.record_wait(self.table.game_name, 0.0)
+            self._queue.popleft()
+            self._deliver(cast("list[Send]", b.batch), b.sends > 0)  # (frames alone: it awaits nothing)
+
+    def _recorded_then_pump(self) -> None:
+        self._wait = None
+        self._busy = False
+        if self._stopped:
+            return
+        b = self._queue.popleft()
+        self._deliver(cast("list[Send]", b.batch), b.sends > 0)
+        self._pump()
+
+    def _deliver(self, sends: list[Send], held_sends: bool) -> None:
+        """Send the frames of the courier's first batch (taken off its queue)."""
+        encoded: dict[int, bytes] = {}
+        for o in sends:
+            self._send(o, encoded)
+        self._held -= 1
+        if held_sends:
+            self._sends_held -= 1
+        if not self._held:
+            if self._idle is not None:
+                self._idle.set()
+                self._idle = None
+            self._seal_if_sent()
 
     def _bookkeep(self, o: TableOut) -> asyncio.Future[bool] | None:
         """Carry out ``o``; a record the frames after it wait for, its future."""
@@ -313,8 +365,6 @@ class Room:
         if self.journal is not None and not self.journal.closing:
             self._seal = True  # once the frames it holds are out
             self._seal_if_sent()
-        if self._later is not None:
-            self._later.put_nowait(None)  # the courier ends after what is queued
         self.on_close(self)
 
     def _encoded(self, frame: Event) -> bytes:
@@ -350,57 +400,104 @@ class Room:
             data = encoded[id(frame)] = encode(frame)
         conn.send_bytes(data, kind not in _MAY_WAIT)
 
-    async def _carry(
-        self, later: asyncio.Queue[tuple[list[Send | Publish], list[asyncio.Future[bool]]] | None]
-    ) -> None:
-        while (got := await later.get()) is not None:
-            batch, records = got
-            sends: list[Send] = []
-            for o in batch:
-                if isinstance(o, Send):
-                    sends.append(o)
-                    continue
-                try:  # the robots need not wait for the log
-                    await self.bus.publish(o.request)
-                except Exception:  # the clock plays the seat when no robot answers
-                    log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
-            held_sends = bool(sends)
-            if sends and self.journal is not None and not await self.journal.sync():
-                # fenced: another node owns the room and its log, without these entries; the
-                # room is evicted here, and its players resume there
-                log.warning("room %s: %d frames not sent: their entries are not in the log", self.id, len(sends))
-                sends = []
-            if records:
-                await self._recorded(records)
-            encoded: dict[int, bytes] = {}
-            for o in sends:
-                self._send(o, encoded)
-            self._held -= 1
-            if held_sends:
-                self._sends_held -= 1
-            if not self._held:
-                if self._idle is not None:
-                    self._idle.set()
-                    self._idle = None
-                self._seal_if_sent()
+    async def _carry(self) -> None:
+        """The courier task: carries out the queue's batches in order, awaiting what they wait
+        for, until it is empty (the batches behind one that waits for records alone, too)."""
+        try:
+            while self._queue and not self._stopped:
+                b = self._queue[0]
+                sends: list[Send] = []
+                for o in b.batch:
+                    if isinstance(o, Send):
+                        sends.append(o)
+                        continue
+                    try:  # the robots need not wait for the log
+                        await self.bus.publish(o.request)
+                    except Exception:  # the clock plays the seat when no robot answers
+                        log.exception("room %s: request for prompt %d not published", self.id, o.request.prompt_id)
+                if sends and self.journal is not None and not await self.journal.sync():
+                    # fenced: another node owns the room and its log, without these entries; the
+                    # room is evicted here, and its players resume there
+                    log.warning("room %s: %d frames not sent: their entries are not in the log", self.id, len(sends))
+                    sends = []
+                if b.records and not all(r.done() for r in b.records):
+                    recorded: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                    self._wait = _Recorded(self, b.records, functools.partial(_settle, recorded))
+                    await recorded
+                    self._wait = None
+                elif b.records:
+                    metrics.record_wait(self.table.game_name, 0.0)
+                self._queue.popleft()
+                self._deliver(sends, b.sends > 0)
+        finally:
+            self._busy = False
+            self._courier = None
 
-    async def _recorded(self, records: list[asyncio.Future[bool]]) -> None:
-        """Wait until ``records`` are committed: while the records are being written (at most
-        :data:`RECORD_CAP`), else at most :data:`RECORD_WAIT` (a database that is down)."""
-        t0 = time.perf_counter()
-        done = asyncio.gather(*(asyncio.shield(r) for r in records))
-        while True:
-            try:
-                async with asyncio.timeout(RECORD_WAIT):
-                    await asyncio.shield(done)
-                break
-            except TimeoutError:
-                waited = time.perf_counter() - t0
-                if waited < RECORD_CAP and self.follower is not None and self.follower.writing(RECORD_WAIT):
-                    continue  # a slow writer (a busy machine, a backlog after a restart): it comes
-                done.cancel()
-                log.warning(
-                    "room %s: a record was not written within %.0f s: its frames go all the same", self.id, waited
-                )
-                break
-        metrics.record_wait(self.table.game_name, time.perf_counter() - t0)
+
+def _settle(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+class _Batch:
+    """What the courier holds: outputs of one input (``batch``: frames, bus requests) that go
+    once ``records`` are committed; ``sends`` of them frames; ``awaits``: carried out by the
+    courier task (a bus request, or the journal to sync first)."""
+
+    __slots__ = ("awaits", "batch", "records", "sends")
+
+    def __init__(
+        self, batch: list[Send | Publish], records: list[asyncio.Future[bool]], sends: int, awaits: bool
+    ) -> None:
+        self.batch = batch
+        self.records = records
+        self.sends = sends
+        self.awaits = awaits
+
+
+class _Recorded:
+    """Calls ``then()`` once ``records`` are committed: while the records are being written
+    (at most :data:`RECORD_CAP`), else after at most :data:`RECORD_WAIT` (a database that is
+    down); the time waited goes to the metrics. Callbacks and one timer, no task: a hand's
+    RESULT waits so in every room. :meth:`cancel`: never (the server stops)."""
+
+    __slots__ = ("left", "over", "room", "t0", "then", "timer")
+
+    def __init__(self, room: Room, records: list[asyncio.Future[bool]], then: Callable[[], object]) -> None:
+        self.room = room
+        self.then = then
+        self.left = 0
+        self.t0 = time.perf_counter()
+        self.over = False
+        for r in records:
+            if not r.done():
+                self.left += 1
+                r.add_done_callback(self._one)
+        self.timer = asyncio.get_running_loop().call_later(RECORD_WAIT, self._late)
+
+    def _one(self, _: object) -> None:
+        self.left -= 1
+        if not self.left and not self.over:
+            self._end()
+
+    def _late(self) -> None:
+        if self.over:
+            return
+        room = self.room
+        waited = time.perf_counter() - self.t0
+        if waited < RECORD_CAP and room.follower is not None and room.follower.writing(RECORD_WAIT):
+            # a slow writer (a busy machine, a backlog after a restart): it comes
+            self.timer = asyncio.get_running_loop().call_later(RECORD_WAIT, self._late)
+            return
+        log.warning("room %s: a record was not written within %.0f s: its frames go all the same", room.id, waited)
+        self._end()
+
+    def _end(self) -> None:
+        self.over = True
+        self.timer.cancel()
+        metrics.record_wait(self.room.table.game_name, time.perf_counter() - self.t0)
+        self.then()
+
+    def cancel(self) -> None:
+        self.over = True
+        self.timer.cancel()

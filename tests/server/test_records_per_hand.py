@@ -37,10 +37,11 @@ class Kept:
         self.ends.append((tuple(totals), complete))
 
 
-def match_log(game: str, seed: int, hands: int) -> list[roomlog.Entry]:
-    """The log of a match of ``hands`` hands: Ann in seat 0 and robots, random legal moves."""
+def match_log(game: str, seed: int, hands: int, *, log_events: bool = True) -> list[roomlog.Entry]:
+    """The log of a match of ``hands`` hands: Ann in seat 0 and robots, random legal moves
+    (``log_events=False``: only the entries the records read, as a server without a room store logs)."""
     n = games.create(game, seed).num_seats
-    d = Driver.new(game, seed=seed, hands=hands, bots=list(range(1, n)), logged=True)
+    d = Driver.new(game, seed=seed, hands=hands, bots=list(range(1, n)), logged=True, log_events=log_events)
     d.join("ann", 0)
     rng = random.Random(seed)
     for _ in range(20_000):
@@ -100,6 +101,17 @@ def test_a_hands_records_are_the_same_written_per_move_or_per_hand(
     assert len(kept.hands) == hands
     assert all(same(a, b) for a, b in zip(kept.hands, reference, strict=True))
     assert kept.ends == [(tuple(roomlog.replay("r1", written).totals), True)]
+
+    # a server without a room store: its tables log only what the records read, fewer
+    # entries, and the records are the same
+    lean_entries = match_log(game, seed, hands, log_events=False)
+    assert len(lean_entries) < len(entries)
+    lean = Kept()
+    follower = Follower(lean, "r1", head, {})  # type: ignore[arg-type]
+    for e in lean_entries[1:]:
+        follower.feed(e)
+    assert len(lean.hands) == hands and all(same(a, b) for a, b in zip(lean.hands, reference, strict=True))
+    assert lean.ends == kept.ends
 
     # the server restarts after entry k: the records of the hands ended before it and those
     # of the rebuilt room's follower are the same records

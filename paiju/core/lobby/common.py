@@ -65,6 +65,7 @@ class Common(Generic[R]):
         epoch: float = 0.0,
         reply_to: str = "",
         logged: bool = False,
+        log_events: bool = True,
         taken: Callable[[str], bool] = lambda rid: False,
         throttle: Throttle | None = None,
         observer: Observer = UNOBSERVED,
@@ -81,6 +82,7 @@ class Common(Generic[R]):
         self.epoch = epoch
         self.reply_to = reply_to
         self.logged = logged  # tables produce their log entries (a room store or the records)
+        self.log_events = log_events  # all of them (a room store), or what the records read
         self.taken = taken
         lim = self.limits
         self.throttle = throttle or Throttle(base=lim.login_delay, cap=lim.login_delay_max)

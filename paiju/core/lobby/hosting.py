@@ -48,6 +48,7 @@ class Opened(TypedDict):
     reply_to: str
     created: float
     logged: bool
+    log_events: bool
     now: float
     epoch: float
     observer: Observer
@@ -190,6 +191,7 @@ class Hosting(Generic[R]):
             "reply_to": c.reply_to,
             "created": c.epoch + c.now,
             "logged": c.logged,
+            "log_events": c.log_events,
             "now": c.now,
             "epoch": c.epoch,
             "observer": c.observer,

@@ -125,6 +125,7 @@ class Common:
         reply_to: str = "",
         created: float = 0.0,
         logged: bool = False,
+        log_events: bool = True,
         observer: Observer = UNOBSERVED,
         salt: bytes = b"",
         roster: Roster = ALL_SERVED,
@@ -155,6 +156,10 @@ class Common:
         self.reply_to = reply_to
         self.created = created
         self.logged = logged
+        # every entry (a room store rebuilds the room from them), or only those the records
+        # read (paiju/server/recording.py): the seats, each hand's deal, actions and RESULT, the
+        # match's end; no other event, time bank or watcher (a move makes fewer outputs)
+        self.log_events = log_events
         self.seats = [SeatState() for _ in range(self.n)]
         for b in bots:
             self.seats[b].kind = SeatKind.BOT
@@ -228,7 +233,7 @@ class Common:
         self.out.append(Unbound(self.id, player))
 
     def log_watchers(self) -> None:
-        if self.logged:
+        if self.logged and self.log_events:
             self.out.append(Append(Watchers(tuple(self.watchers.items()))))
 
     def let_go(self, st: SeatState) -> None:

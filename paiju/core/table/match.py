@@ -196,7 +196,7 @@ class Match:
         c.observer.applied(c.game_name)
         if c.logged:
             c.out.append(Append(Applied(p.seat, action.code, bytes(action.cards), p.id)))
-            if p.bank > 0:  # the prompt could draw on the bank: what is left goes in the log too
+            if p.bank > 0 and c.log_events:  # the prompt could draw on the bank: what is left goes in the log too
                 c.out.append(Append(Bank(p.controller, int(c.seats[p.controller].bank * 1000))))
         self.prompts.answer(p, action)
         if conn is not None:

@@ -43,7 +43,8 @@ class Stream:
         entry = Emitted(self.seq, ev, result)
         self.log.append(entry)
         if c.logged:
-            c.out.append(Append(entry))
+            if c.log_events or result is not None or ev.code == RoomEvent.MATCH_END:
+                c.out.append(Append(entry))
             if ev.code in (RoomEvent.SEAT, RoomEvent.ROBOT):
                 self.log_seats()
         # at most two frames, each shared by all who see the event alike (one encode each):
