@@ -247,10 +247,9 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
     # HTML and LaTeX output), so a plain install has them, brought by endplay alone
     who = subprocess.run([py, "-c", WHO_REQUIRES, "matplotlib"], capture_output=True, text=True, check=True)
     assert who.stdout.split() == ["endplay"], who.stdout
-    plot = run_paiju("arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png"))
-    assert plot.returncode == 0 and (work / "a.png").stat().st_size > 0, plot.stderr
 
-    # the installed command, in a folder without the source tree (its env has no PYTHONPATH)
+    # the installed command, in a folder without the source tree (its env has no PYTHONPATH),
+    # started while `paiju arena --plot` runs (each compiles the bytecode of what it imports)
     serve = Child(
         [str(paiju), "serve", "--port", "0", "--quickplay-wait", "0"],
         SERVING,
@@ -260,8 +259,12 @@ def test_pip_install_into_an_empty_venv_then_serve(tmp_path: Path) -> None:
         # its first start compiles the bytecode of what it imports (installed with --no-compile):
         # over 30 s at a load of 18
         timeout=180,
+        wait=False,
     )
     try:
+        plot = run_paiju("arena", "tricks", "--seats", "perfect,random", "--hands", "1", "--plot", str(work / "a.png"))
+        assert plot.returncode == 0 and (work / "a.png").stat().st_size > 0, plot.stderr
+        serve.started()
         assert "missing" not in serve.output(), serve.output()  # the warning of a broken install
         port = serve.port
         base = f"http://127.0.0.1:{port}/"
