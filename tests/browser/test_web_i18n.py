@@ -7,7 +7,9 @@ its replay and the records in Chinese: test_web_zh.py."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import re
 from typing import Any
 
@@ -90,5 +92,53 @@ def test_a_mahjong_table_in_chinese(base_url: str, browser: Any) -> None:
         assert _traditional(page.evaluate(PAGE_TEXT)) == []
         print(f"zh: the prompt reads {seen['prompt'][:120]!r}")
         assert problems == [], problems
+    finally:
+        context.close()
+
+
+def _meaning_texts() -> list[str]:
+    """Call meanings as the server sends them (paiju/games/bridge/bidding.py's ``explain``): the
+    auctions of 40 random deals bid by the system in every seat, read call by call, and each
+    row's own words alone, with a summary and as a choice of two."""
+    from paiju.bots.bridge.judge import finish
+    from paiju.games.bridge.deal import parse_deal
+    from paiju.games.bridge.explain import Reading
+    from tests.server.test_web_chinese import table_meanings
+
+    deck = [c for h in parse_deal("N:AKQJ.AKQ.AKQ.AKQ T98.T98.T987.T98 5432.J32.J32.J32 76.7654.654.7654") for c in h]
+    rng = random.Random(2026)
+    texts: set[str] = set()
+    for d in range(40):
+        rng.shuffle(deck)
+        hands = [sorted(deck[13 * k : 13 * k + 13]) for k in range(4)]
+        reading = Reading.start(d % 4)
+        for call in finish(hands, [], d % 4):
+            reading = reading.add(call)
+        texts.update(reading.explained)
+    rows = sorted(table_meanings())
+    texts.update(rows)
+    texts.update(f"{m}; 12-15 points, 5+ hearts; forcing" for m in rows)
+    texts.update(f"{a} / {b}" for a, b in itertools.pairwise(rows))
+    return sorted(texts)
+
+
+def test_every_call_meaning_in_chinese(base_url: str, browser: Any) -> None:
+    """What the page shows of each call's meaning (web/meanings.js's ``meaningText``, run in the
+    page) holds no English word: the rows' words, the summaries, several meanings joined, and
+    a row's words that hold "; " in brackets."""
+    texts = _meaning_texts()
+    assert any("(the longer; spades with 5-5)" in t for t in texts)
+    context, page, _ = open_page(browser, base_url + "/", viewport=SIZES["desktop"], locale="zh-CN")
+    try:
+        shown = page.evaluate(
+            """async (texts) => {
+              const m = await import(new URL('meanings.js', document.baseURI).href);
+              return texts.map(m.meaningText);
+            }""",
+            texts,
+        )
+        english = {t: s for t, s in zip(texts, shown, strict=True) if ENGLISH.search(s)}
+        assert english == {}, f"{len(english)} of {len(texts)}: {list(english.items())[:5]}"
+        assert _traditional("".join(shown)) == []
     finally:
         context.close()

@@ -256,13 +256,33 @@ function partZh(part) {
   return m[3] === "points" ? `${range} 点` : `${SUITS_ZH[m[3]]} ${range} 张`;
 }
 
+/** ``text`` cut at each ``sep`` outside brackets: "a (b; c); d" -> ["a (b; c)", "d"]. */
+function splitOutside(text, sep) {
+  const out = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(") depth += 1;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && text.startsWith(sep, i)) {
+      out.push(text.slice(start, i));
+      start = i + sep.length;
+      i = start - 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
 /** A call's meaning (the text the server sent) in the page's language. A phrase without its
- * Chinese words stays as it came. */
+ * Chinese words stays as it came. The phrases of several meanings are joined by "; " (one
+ * phrase may hold "; " in brackets: "five or more in the major (the longer; spades with 5-5)"). */
 export function meaningText(text) {
   if (!ZH || !text) return text;
-  return text
-    .split("; ")
+  return splitOutside(text, "; ")
     .map((seg) => {
+      if (MEANINGS_ZH[seg] !== undefined) return MEANINGS_ZH[seg];
       const parts = seg.split(", ").map(partZh);
       if (parts.every((p) => p !== null)) return parts.join("，");
       return seg
