@@ -77,7 +77,10 @@ class Report:
     lobby_consistent: bool = False
     lobby_rooms: int = 0
     signal: str = "none"
+    victim: str = ""  # the node that went: the one holding the most rooms in play at the moment
     victim_rooms: int = 0
+    handed_over: int = 0  # rooms a node took from a draining one (its log: "handed over to this node")
+    taken_over: int = 0  # rooms a node took from one whose lease ran out ("taken over from node")
     completed: int = 0
     equal_to_replay: int = 0
     actions: int = 0
@@ -116,7 +119,8 @@ class Report:
             f"({', '.join(f'{g} {n}' for g, n in self.games.items())}), 2 people per room on different nodes",
             f"lobby listed through every node: {'the same' if self.lobby_consistent else 'DIFFERENT'} "
             f"({self.lobby_rooms} rooms)",
-            f"{self.signal} on one node holding {self.victim_rooms} rooms",
+            f"{self.signal} on node {self.victim or '-'} holding {self.victim_rooms} rooms; rooms handed over "
+            f"(a drain): {self.handed_over}, taken over (a lease run out): {self.taken_over}",
             f"completed matches: {self.completed}/{self.rooms}; results equal to the replay of the log: "
             f"{self.equal_to_replay}/{self.rooms}",
             f"actions in the logs: {self.actions}; lost: {self.lost}; duplicated: {self.duplicated}",
@@ -357,14 +361,18 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
         tasks = [asyncio.create_task(play(p, random.Random(rng.random()), deadline)) for pair in players for p in pair]
         if args.kill != "none":
             await asyncio.sleep(args.kill_after)
+            # the node that holds the most rooms still in play goes (a room whose match is
+            # over and whose end has gone out is not handed over: nobody would resume)
             owners = await owners_of(r)
-            report.victim_rooms = sum(1 for o in owners.values() if o == "n0")
+            names = [f"n{k}" for k in range(args.nodes)]
+            report.victim = max(names, key=lambda n: sum(1 for o in owners.values() if o == n))
+            report.victim_rooms = sum(1 for o in owners.values() if o == report.victim)
             killed = time.monotonic()
-            victim = nodes[0].proc
+            victim = nodes[names.index(report.victim)].proc
             victim.send_signal(signal.SIGKILL if args.kill == "sigkill" else signal.SIGTERM)
             while time.monotonic() < deadline:
                 owners = await owners_of(r)
-                if not any(o == "n0" for o in owners.values()):
+                if not any(o == report.victim for o in owners.values()):
                     report.takeover_s = time.monotonic() - killed
                     break
                 await asyncio.sleep(0.05)
@@ -392,6 +400,8 @@ async def cluster(args: argparse.Namespace, folder: Path, progress: Any = None) 
         for proc in [*procs, *([redis_proc] if redis_proc else [])]:
             name = proc.log.name if proc.log else proc.cmd[0]
             out = proc.stop(timeout=30)
+            report.handed_over += out.count("handed over to this node")
+            report.taken_over += out.count("taken over from node")
             if "Traceback" in out:
                 report.problems.append(f"a traceback in {name}")
             warned = [line for line in out.splitlines() if " WARNING " in line or " ERROR " in line]
@@ -409,7 +419,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--kill",
         choices=("sigkill", "sigterm", "none"),
         default="sigkill",
-        help="what happens to the first node mid-hand (default %(default)s)",
+        help="what happens mid-hand to the node holding the most rooms (default %(default)s)",
     )
     p.add_argument(
         "--kill-after", type=positive_float, default=3.0, help="seconds of play before it (default %(default)s)"

@@ -24,8 +24,8 @@ def options(redis: RedisServer, kill: str) -> argparse.Namespace:
     p = argparse.ArgumentParser()
     bench_cluster.add_arguments(p)
     # four rooms (one of each game) of two hands, random robots: seconds, not minutes; the
-    # node goes 0.3 s into the first hand, while its rooms still play (a room whose match is
-    # over and whose end has gone out is not handed over: nobody would resume)
+    # node that holds the most rooms in play goes 0.3 s into the first hand (how long the
+    # takeover takes is `paiju bench cluster`'s figure, not a check here)
     small = ["--nodes", "2", "--workers", "1", "--rooms", "4", "--hands", "2", "--robot", "random"]
     timing = ["--lease", str(LEASE), "--kill-after", "0.3", "--timeout", "120"]
     return p.parse_args([*small, *timing, "--kill", kill, "--redis", redis.url])
@@ -40,9 +40,9 @@ async def test_a_node_dies_or_drains_mid_hand(redis_server: RedisServer, tmp_pat
     assert report.actions > 0 and report.lost == 0 and report.duplicated == 0
     assert report.gaps == report.duplicate_events == report.snapshots == 0
     assert report.resumes >= 1 and report.lobby_consistent and not report.problems
-    assert report.takeover_s is not None
-    if kill == "sigkill":
-        assert report.takeover_s < LEASE * 1.25 + 2.0  # the lease, a scan, and a loaded machine
-    else:
+    assert report.takeover_s is not None  # every room of the node owned by a live one before the deadline
+    if kill == "sigkill":  # its lease ran out: the other node took its rooms
+        assert report.taken_over >= report.victim_rooms
+    else:  # it handed its rooms over as it drained, before its lease could run out
+        assert report.handed_over >= report.victim_rooms and report.taken_over == 0
         assert report.errors == {}, "a drain is seen by no client as an error"
-        assert report.takeover_s < 2.0
