@@ -334,8 +334,8 @@ class RobotExtras:
     """What RESULTs and the records add from each deal (the server's ``extras``), worked out in
     processes of their own: the trick-taking game's solved value of the deal, bridge's par (a
     match's IMPs are scored against it); the server meets the robots' side only here. Made in
-    the running event loop, whose processes start at once (ready for the first deal: bridge's
-    loads DDS); :meth:`close` ends them."""
+    the running event loop; each game's process starts with its first deal (a server that
+    deals no bridge loads no DDS); :meth:`close` ends them."""
 
     def __init__(self) -> None:
         from paiju.bots.bridge import analysis as bridge

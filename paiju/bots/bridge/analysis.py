@@ -19,15 +19,10 @@ from paiju.bots.pool import CallPool
 
 
 def pool() -> CallPool:
-    """The solver's process (one DDS solve at a time), started now and DDS loaded ahead of the
-    first board (from the running event loop)."""
-    p = CallPool(1, name="paiju-par")
-    p.submit(_load)
-    return p
-
-
-def _load() -> None:
-    from paiju.bots.bridge import arena  # noqa: F401 (endplay's DDS with it)
+    """The solver's process (one DDS solve at a time), started by the first board's par: a
+    server that deals no bridge never starts it (a process and DDS's memory spared; the first
+    par waits the some half second DDS takes to load, and nothing waits for par)."""
+    return CallPool(1, name="paiju-par")
 
 
 def par_future(pool: CallPool, game: Any) -> asyncio.Future[dict[str, Any]]:

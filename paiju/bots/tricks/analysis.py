@@ -33,11 +33,9 @@ def deal_value(game: Any) -> dict[str, Any]:
 
 
 def pool() -> CallPool:
-    """The solver's process (one solve at a time), started now and its modules loaded ahead
-    of the first deal (from the running event loop)."""
-    p = CallPool(1, name="paiju-tricks-value")
-    p.submit(_loaded)  # (its unpickling imports this module, and the solver)
-    return p
+    """The solver's process (one solve at a time), started by the first deal's value: a
+    server that deals no trick game never starts it."""
+    return CallPool(1, name="paiju-tricks-value")
 
 
 def value_future(pool: CallPool, game: Any) -> asyncio.Future[dict[str, Any]]:
@@ -102,7 +100,3 @@ def _deal(game: Any) -> tuple[list[list[int]], int]:
 
 def _value(hands: list[list[int]], leader: int) -> dict[str, Any]:
     return {"value": solve(hands[0], hands[1]), "leader": leader}
-
-
-def _loaded() -> None:
-    pass
