@@ -28,10 +28,10 @@ BROWSER_FILES: set[Path] = set()
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files that hold a long test (marked ``slow``) run first, each file kept whole, and
-    with them the files that use one of :data:`SHARED_SERVERS`. With ``-n 2`` (``--dist
-    worksteal`` in pyproject.toml) a worker takes one half of the files in order and steals
-    from the other's end once its own are done: a long test taken last would end the run
-    alone, while short ones balance the two workers at the end; and the files of a shared
+    with them the files that use one of :data:`SHARED_SERVERS`. With ``-n N`` (``--dist
+    worksteal`` in pyproject.toml) a worker takes its share of the files in order and steals
+    from another's end once its own are done: a long test taken last would end the run
+    alone, while short ones balance the workers at the end; and the files of a shared
     server, side by side at the start, are the first worker's, which starts it once."""
     first = {item.path for item in items if item.get_closest_marker("slow") or SHARED_SERVERS & set(item.fixturenames)}
     items.sort(key=lambda item: item.path not in first)  # stable: files stay whole, in order
