@@ -270,7 +270,9 @@ class Room:
             if b.records:
                 if not all(r.done() for r in b.records):
                     self._busy = True
-                    self._wait = _Recorded(self, b.records, self._recorded_then_pump)
+                    self._wait = _Recorded(
+                        self.id, self.table.game_name, self.follower, b.records, self._recorded_then_pump
+                    )
                     return
                 metrics.record_wait(self.table.game_name, 0.0)
             self._queue.popleft()
@@ -422,7 +424,9 @@ class Room:
                     sends = []
                 if b.records and not all(r.done() for r in b.records):
                     recorded: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-                    self._wait = _Recorded(self, b.records, functools.partial(_settle, recorded))
+                    self._wait = _Recorded(
+                        self.id, self.table.game_name, self.follower, b.records, functools.partial(_settle, recorded)
+                    )
                     await recorded
                     self._wait = None
                 elif b.records:
@@ -457,15 +461,29 @@ class _Batch:
 
 class _Recorded:
     """Calls ``then()`` once ``records`` are committed: while the records are being written
-    (at most :data:`RECORD_CAP`), else after at most :data:`RECORD_WAIT` (a database that is
-    down); the time waited goes to the metrics. Callbacks and one timer, no task: a hand's
-    RESULT waits so in every room. :meth:`cancel`: never (the server stops)."""
+    (``follower.writing``; at most ``cap`` seconds, :data:`RECORD_CAP`), else after at most
+    ``wait`` (:data:`RECORD_WAIT`: a database that is down); the time waited goes to the
+    metrics under ``game``. Callbacks and one timer, no task: a hand's RESULT waits so in every
+    room. :meth:`cancel`: never (the server stops)."""
 
-    __slots__ = ("left", "over", "room", "t0", "then", "timer")
+    __slots__ = ("cap", "follower", "game", "left", "over", "room_id", "t0", "then", "timer", "wait")
 
-    def __init__(self, room: Room, records: list[asyncio.Future[bool]], then: Callable[[], object]) -> None:
-        self.room = room
+    def __init__(
+        self,
+        room_id: str,
+        game: str,
+        follower: LogReader | None,
+        records: list[asyncio.Future[bool]],
+        then: Callable[[], object],
+        wait: float = RECORD_WAIT,
+        cap: float = RECORD_CAP,
+    ) -> None:
+        self.room_id = room_id
+        self.game = game
+        self.follower = follower
         self.then = then
+        self.wait = wait
+        self.cap = cap
         self.left = 0
         self.t0 = time.perf_counter()
         self.over = False
@@ -473,7 +491,7 @@ class _Recorded:
             if not r.done():
                 self.left += 1
                 r.add_done_callback(self._one)
-        self.timer = asyncio.get_running_loop().call_later(RECORD_WAIT, self._late)
+        self.timer = asyncio.get_running_loop().call_later(wait, self._late)
 
     def _one(self, _: object) -> None:
         self.left -= 1
@@ -483,19 +501,18 @@ class _Recorded:
     def _late(self) -> None:
         if self.over:
             return
-        room = self.room
         waited = time.perf_counter() - self.t0
-        if waited < RECORD_CAP and room.follower is not None and room.follower.writing(RECORD_WAIT):
+        if waited < self.cap and self.follower is not None and self.follower.writing(self.wait):
             # a slow writer (a busy machine, a backlog after a restart): it comes
-            self.timer = asyncio.get_running_loop().call_later(RECORD_WAIT, self._late)
+            self.timer = asyncio.get_running_loop().call_later(self.wait, self._late)
             return
-        log.warning("room %s: a record was not written within %.0f s: its frames go all the same", room.id, waited)
+        log.warning("room %s: a record was not written within %.0f s: its frames go all the same", self.room_id, waited)
         self._end()
 
     def _end(self) -> None:
         self.over = True
         self.timer.cancel()
-        metrics.record_wait(self.room.table.game_name, time.perf_counter() - self.t0)
+        metrics.record_wait(self.game, time.perf_counter() - self.t0)
         self.then()
 
     def cancel(self) -> None:

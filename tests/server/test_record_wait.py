@@ -1,26 +1,33 @@
 """How long a hand's RESULT waits for its record (paiju/server/room.py's ``_Recorded``: the
 records' done-callbacks and one timer, no task): until every record is committed; a database
 that is down holds it ``RECORD_WAIT``; a writer that is still writing, slowly, on past it, up to
-``RECORD_CAP``; a room that stops sends nothing. The bounds are shortened here (they are
-module constants read at each wait), and the room is reduced to what the wait reads of it."""
+``RECORD_CAP``; a room that stops sends nothing. The bounds are shortened here, and the room is
+reduced to what the wait reads of it (also in the compiled build, whose classes take only
+their own types)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from types import SimpleNamespace
 from typing import Any, cast
 
-import pytest
-
-from paiju.server import room as room_module
-from paiju.server.room import Room, _Recorded
+from paiju.server.room import LogReader, _Recorded
 
 
-def room(writing: bool = False) -> Room:
-    """What the wait reads of a room: its id, its follower's writing(), its game's name."""
-    follower = SimpleNamespace(writing=lambda within: writing)
-    return cast(Room, SimpleNamespace(id="r1", follower=follower, table=SimpleNamespace(game_name="tricks")))
+class Follower:
+    """What the wait reads of the room's follower: whether the records are being written."""
+
+    def __init__(self, writing: bool) -> None:
+        self.writing_now = writing
+
+    def writing(self, within: float) -> bool:
+        return self.writing_now
+
+
+def recorded(records: list[asyncio.Future[bool]], then: Waited, writing: bool = False) -> _Recorded:
+    """The wait of room r1's frames for ``records``, with bounds of 0.1 s (RECORD_WAIT) and
+    0.35 s (RECORD_CAP)."""
+    return _Recorded("r1", "tricks", cast(LogReader, Follower(writing)), records, then, wait=0.1, cap=0.35)
 
 
 class Waited:
@@ -41,17 +48,11 @@ class Waited:
         return self.at[0]
 
 
-@pytest.fixture
-def short(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(room_module, "RECORD_WAIT", 0.1)
-    monkeypatch.setattr(room_module, "RECORD_CAP", 0.35)
-
-
 async def test_the_frames_go_once_every_record_is_committed() -> None:
     loop = asyncio.get_running_loop()
     records: list[asyncio.Future[bool]] = [loop.create_future(), loop.create_future()]
     done = Waited()
-    wait = _Recorded(room(), records, done)
+    wait = recorded(records, done)
     records[0].set_result(True)
     await asyncio.sleep(0)
     await asyncio.sleep(0)
@@ -61,20 +62,20 @@ async def test_the_frames_go_once_every_record_is_committed() -> None:
     assert len(done.at) == 1 and wait.timer.cancelled()  # once: the timer went with the wait
 
 
-async def test_a_database_that_is_down_holds_them_record_wait(short: None) -> None:
+async def test_a_database_that_is_down_holds_them_record_wait() -> None:
     never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     done = Waited()
-    _Recorded(room(writing=False), [never], done)
+    recorded([never], done)
     assert await done.called() >= 0.09  # RECORD_WAIT (the loop may ring a hair early)
     never.set_result(True)  # late: nothing goes twice
     await asyncio.sleep(0.05)
     assert len(done.at) == 1
 
 
-async def test_a_slow_writer_holds_them_on_up_to_record_cap(short: None) -> None:
+async def test_a_slow_writer_holds_them_on_up_to_record_cap() -> None:
     never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     done = Waited()
-    _Recorded(room(writing=True), [never], done)
+    recorded([never], done, writing=True)
     assert await done.called() >= 0.34  # past RECORD_WAIT (the writer writes: it comes), up to RECORD_CAP
 
 
@@ -82,7 +83,7 @@ async def test_a_room_that_stops_sends_nothing() -> None:
     loop = asyncio.get_running_loop()
     record: asyncio.Future[bool] = loop.create_future()
     done = Waited()
-    wait = _Recorded(room(), [record], done)
+    wait = recorded([record], done)
     wait.cancel()
     record.set_result(True)
     await asyncio.sleep(0.05)
