@@ -55,8 +55,21 @@ for name in names:
     } | sha256sum | cut -d' ' -f1
 }
 
+extra_deps() {  # extra_deps EXTRA: the requirements of pyproject.toml's extra, its paiju[...] ones expanded
+    "$PY" -c 'import sys, tomllib
+extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]
+def deps(name):
+    for d in extras[name]:
+        if d.startswith("paiju["):
+            for e in d[6:].rstrip("]").split(","):
+                yield from deps(e.strip())
+        else:
+            yield d
+print("\n".join(dict.fromkeys(deps(sys.argv[1]))))' "$1"
+}
+
 install_paiju() {  # install_paiju [EXTRA]: the compiled build where there is a C compiler
-    local spec="." stamp="$VENV/.paiju-install-${1:-base}"
+    local spec="." stamp="$VENV/.paiju-install-${1:-base}" base="$VENV/.paiju-install-base"
     [ -n "${1:-}" ] && spec=".[$1]"
     # nothing changed since the last install (the stamp of this extra, or of the test extra,
     # which holds every dependency of a plain install): no pip, no compiler
@@ -67,6 +80,16 @@ install_paiju() {  # install_paiju [EXTRA]: the compiled build where there is a 
         fi
     done
     rm -f "$stamp"
+    # paiju installed and unchanged (./dev.sh run), only the extra's dependencies missing
+    # (./dev.sh test next): those alone, without building paiju again
+    if [ -n "${1:-}" ] && [ -f "$base" ] && [ -x "$VENV/bin/paiju" ] && [ "$(cat "$base")" = "$(install_key base)" ]; then
+        say "installing the $1 dependencies (paiju is installed and unchanged: not built again)"
+        local deps
+        mapfile -t deps < <(extra_deps "$1")
+        "$PY" -m pip install -q "${deps[@]}"
+        install_key "$1" >"$stamp"
+        return
+    fi
     if [ -n "${PAIJU_PURE_BUILD:-}" ]; then
         say "installing paiju${1:+ with its $1 dependencies} (pure Python: PAIJU_PURE_BUILD is set)"
     else
