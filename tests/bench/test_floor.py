@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -39,6 +38,9 @@ from paiju.protocol import Error as ErrorFrame
 from paiju.protocol.tricks import ActCode
 from paiju.protocol.tricks import Error as TricksError
 from paiju.testing.launch import Child
+from tests.bench.test_peers import needs_node, node
+
+__all__ = ["node"]  # the fixture: Node.js with the load generator's packages installed
 
 FLOOR_READY = r"floor serving on ws://[^:]+:(\d+)/"
 
@@ -145,11 +147,10 @@ def test_it_deals_checks_every_move_and_hides_the_other_hand(floor: str) -> None
         ]
 
 
-@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None, reason="needs Node.js and npm")
-def test_the_load_generator_plays_it_with_both_readers() -> None:
+@needs_node
+def test_the_load_generator_plays_it_with_both_readers(node: str) -> None:
     """A second of `paiju bench peers`' load generator on each reader of the floor, at once:
     actions played on every table, matches ended, no error."""
-    assert peers.install(shutil.which("npm") or "npm") is None
     floors = [
         Child([sys.executable, "-m", "paiju.bench.floor", "--port", "0", "--reader", reader], FLOOR_READY)
         for reader in ("recv", "callback")
@@ -158,7 +159,7 @@ def test_the_load_generator_plays_it_with_both_readers() -> None:
         load = ["--rooms", "2", "--seconds", "1", "--warmup", "0.5", "--hands", "1", "--target", "paiju", "--url"]
         gens = [
             subprocess.Popen(
-                ["node", "loadgen.js", *load, f"ws://127.0.0.1:{f.port}/ws"],
+                [node, "loadgen.js", *load, f"ws://127.0.0.1:{f.port}/ws"],
                 cwd=peers.COLYSEUS,
                 stdout=subprocess.PIPE,
                 text=True,
