@@ -15,7 +15,6 @@ gracefully when ``stop`` is set: no new request is taken, the ones in hand are f
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Collection
@@ -24,6 +23,7 @@ from paiju import games
 from paiju.bots import metrics, registry
 from paiju.bots.base import Robot
 from paiju.bots.pool import DecisionPool
+from paiju.bus.link import cancel_all
 from paiju.bus.memory import Delivery, WorkerBus
 from paiju.games import ActionSet, GameAction
 from paiju.protocol import Decision, DecisionRequest, encode
@@ -86,9 +86,7 @@ class Worker:
         try:
             await asyncio.gather(*tasks)
         finally:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await cancel_all(tasks)  # (at most CANCEL_WAIT: a Redis read may never end its cancellation)
             if self._own_pool and self._pool is not None:
                 self._pool.close()
 
@@ -106,9 +104,9 @@ class Worker:
                 if not take.done():
                     # Whatever the bus had half-delivered stays unacknowledged: another
                     # worker claims it when the lease runs out.
-                    take.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await take
+                    # (a blocking Redis read cancelled in flight now and then never ends inside
+                    # redis-py: `paiju bots` hung on SIGTERM; waited for at most CANCEL_WAIT)
+                    await cancel_all([take])
                     return
                 d = take.result()
             self.in_hand += 1

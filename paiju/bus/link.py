@@ -280,7 +280,7 @@ def entry_data(fields: Any) -> bytes | None:
 CANCEL_WAIT = 2.0  # seconds a bus waits for its cancelled tasks, or a client for its close
 
 
-async def cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+async def cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
     """Cancel a bus's background tasks and wait until they have stopped, at most
     :data:`CANCEL_WAIT` seconds; empties ``tasks``. (A blocking XREAD cancelled in flight now and
     then never ended inside redis-py: `paiju serve` did not exit on SIGTERM, 1 time in 4.)"""
